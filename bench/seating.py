@@ -1,0 +1,218 @@
+"""Benchmark for tournaments.seating -- run as ``.venv/bin/python bench/seating.py``.
+
+Prints, per case, N, day, repeat pairs, lower bound and seconds of algorithm
+time (the ``seat()`` call only), then one PASS/FAIL line per target.
+Use ``--quick`` to check only a sample of N in the first target.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+import itertools  # noqa: E402
+import random  # noqa: E402
+import time  # noqa: E402
+
+from tournaments.seating import (  # noqa: E402
+    count_repeat_pairs,
+    meeting_conflicts,
+    meeting_pairs,
+    seat,
+    table_sizes,
+)
+
+MAX = 7
+results: list[tuple[str, bool, str]] = []
+
+
+def timed_seat(players, **kw):
+    t0 = time.perf_counter()
+    res = seat(players, MAX, **kw)
+    return res, time.perf_counter() - t0
+
+
+def check_valid(res, players, history, keep_apart=(), pinned=None):
+    """Every player once, balanced sizes, constraints honoured, counts consistent."""
+    flat = [p for t in res.tables for p in t]
+    assert sorted(flat) == sorted(players), "players not seated exactly once"
+    assert [len(t) for t in res.tables] == table_sizes(len(players), MAX), "bad sizes"
+    assert not [c for c in meeting_conflicts(res.tables, (), keep_apart)], "keep-apart broken"
+    for p, t in (pinned or {}).items():
+        assert p in res.tables[t - 1], f"{p} not at pinned table {t}"
+    assert res.repeat_pairs == count_repeat_pairs(res.tables, history), "repeat count mismatch"
+    assert res.repeat_pairs >= res.lower_bound, "bound above repeats"
+
+
+def header(title):
+    print()
+    print(title)
+    print(f"{'N':>6} {'day':>4} {'repeats':>8} {'bound':>6} {'seconds':>8}")
+
+
+def row(n, day, res, secs):
+    print(f"{n:>6} {day:>4} {res.repeat_pairs:>8} {res.lower_bound:>6} {secs:>8.4f}")
+
+
+# ---------------------------------------------------------------------------
+def target_day2_unconstrained(ns):
+    header("Target 1: day 2 without constraints (day 1 random), max table 7")
+    sample = {8, 9, 13, 14, 15, 42, 43, 50, 99, 100, 301, 777, 1000, 1999, 2000}
+    hits = 0
+    worst = (0.0, 0)
+    t2000 = None
+    for n in ns:
+        players = list(range(1, n + 1))
+        d1, _ = timed_seat(players, seed=n)
+        res, secs = timed_seat(players, seed=n + 1, history=[d1.tables])
+        check_valid(res, players, [d1.tables])
+        hits += res.repeat_pairs == res.lower_bound
+        if secs > worst[0]:
+            worst = (secs, n)
+        if n == 2000:
+            t2000 = secs
+        if n in sample:
+            row(n, 2, res, secs)
+    print(f"N in {ns[0]}..{ns[-1]}: repeats == bound for {hits}/{len(ns)} values of N; "
+          f"worst day-2 time {worst[0]:.4f} s (N={worst[1]}); N=2000 day 2 {t2000:.4f} s")
+    ok = hits == len(ns) and t2000 is not None and t2000 < 0.2
+    results.append(("day 2 unconstrained: repeats == bound for every N, N=2000 < 0.2 s", ok,
+                    f"{hits}/{len(ns)} at bound, N=2000 {t2000:.4f} s"))
+
+
+# ---------------------------------------------------------------------------
+def make_constraints(n, rng):
+    players = list(range(1, n + 1))
+    pairs = set()
+    while len(pairs) < n // 20:
+        a, b = rng.sample(players, 2)
+        pairs.add((min(a, b), max(a, b)))
+    k = len(table_sizes(n, MAX))
+    pinned_players = rng.sample(players, 5)
+    tables = rng.sample(range(1, k + 1), min(5, k))
+    pinned = {p: tables[i % len(tables)] for i, p in enumerate(pinned_players)}
+    # a pinned keep-apart pair on the same table would be refused: drop such pairs
+    pairs = sorted((a, b) for a, b in pairs
+                   if not (a in pinned and b in pinned and pinned[a] == pinned[b]))
+    return pairs, pinned
+
+
+def target_constraints(ns):
+    header("Target 2: N/20 keep-apart pairs + 5 pinned players, days 1-2")
+    ok = True
+    t2000 = None
+    for n in ns:
+        rng = random.Random(1000 + n)
+        players = list(range(1, n + 1))
+        apart, pinned = make_constraints(n, rng)
+        d1, s1 = timed_seat(players, seed=n, keep_apart=apart, pinned=pinned)
+        check_valid(d1, players, [], apart, pinned)
+        row(n, 1, d1, s1)
+        res, secs = timed_seat(players, seed=n + 1, history=[d1.tables], keep_apart=apart,
+                               pinned=pinned)
+        check_valid(res, players, [d1.tables], apart, pinned)
+        row(n, 2, res, secs)
+        if n >= 43 and res.repeat_pairs != res.lower_bound:
+            ok = False
+        if n == 2000:
+            t2000 = secs
+    ok = ok and t2000 is not None and t2000 < 0.5
+    results.append(("constraints: none broken, day-2 repeats == bound (N>=43), N=2000 < 0.5 s",
+                    ok, f"N=2000 day 2 {t2000:.4f} s"))
+
+
+# ---------------------------------------------------------------------------
+def run_days(n, days, seed):
+    players = list(range(1, n + 1))
+    history = []
+    out = []
+    for d in range(1, days + 1):
+        res, secs = timed_seat(players, seed=seed + d, history=history)
+        check_valid(res, players, history)
+        out.append((res, secs))
+        history.append(res.tables)
+    return out
+
+
+def target_four_days(ns):
+    header("Target 3: four days without constraints")
+    ok = True
+    total2000 = None
+    for n in ns:
+        out = run_days(n, 4, seed=7 * n)
+        for d, (res, secs) in enumerate(out, 1):
+            row(n, d, res, secs)
+            ok = ok and res.repeat_pairs == 0
+        if n == 2000:
+            total2000 = sum(s for _, s in out)
+    print(f"N=2000 all four days: {total2000:.4f} s")
+    ok = ok and total2000 is not None and total2000 < 1.0
+    results.append(("four days: zero repeats every day, N=2000 four days < 1 s", ok,
+                    f"N=2000 total {total2000:.4f} s"))
+
+
+# ---------------------------------------------------------------------------
+def brute_force_two_tables(players, history):
+    """Exact optimum for two tables of equal size (enumerates every split)."""
+    met = meeting_pairs(history)
+    first, rest = players[0], players[1:]
+    half = len(players) // 2
+    best = None
+    for combo in itertools.combinations(rest, half - 1):
+        a = (first,) + combo
+        b = [p for p in rest if p not in combo]
+        c = sum(1 for t in (a, b) for x, y in itertools.combinations(sorted(t), 2)
+                if (x, y) in met)
+        best = c if best is None else min(best, c)
+    return best
+
+
+def target_small_fields():
+    header("Target 4: small fields, four days (each day < 2 s)")
+    ok = True
+    players = list(range(1, 15))
+    out = run_days(14, 4, seed=14)
+    history = []
+    got14 = []
+    for d, (res, secs) in enumerate(out, 1):
+        extra = ""
+        if d > 1:
+            opt = brute_force_two_tables(players, history)
+            extra = f"   (exhaustive optimum {opt})"
+            got14.append(res.repeat_pairs)
+        print(f"{14:>6} {d:>4} {res.repeat_pairs:>8} {res.lower_bound:>6} {secs:>8.4f}{extra}")
+        ok = ok and secs < 2.0
+        history.append(res.tables)
+    ok14 = got14 == [18, 21, 38]
+    out = run_days(42, 4, seed=42)
+    got42 = []
+    for d, (res, secs) in enumerate(out, 1):
+        row(42, d, res, secs)
+        ok = ok and secs < 2.0
+        if d > 1:
+            got42.append(res.repeat_pairs)
+    ok42 = all(g <= lim for g, lim in zip(got42, [6, 7, 12]))
+    results.append(("small fields: N=14 -> 18, 21, 38; N=42 -> <= 6, 7, 12; each day < 2 s",
+                    ok and ok14 and ok42, f"N=14 {got14}, N=42 {got42}"))
+
+
+def main():
+    quick = "--quick" in sys.argv
+    t0 = time.perf_counter()
+    ns = list(range(8, 2001))
+    if quick:
+        ns = sorted(set(range(8, 120)) | set(range(1900, 2001)) | {301, 777, 1000})
+    target_day2_unconstrained(ns)
+    target_constraints([20, 43, 50, 100, 301, 1000, 2000])
+    target_four_days([50, 100, 301, 1000, 2000])
+    target_small_fields()
+    print()
+    for title, ok, detail in results:
+        print(f"{'PASS' if ok else 'FAIL'}: {title} [{detail}]")
+    print(f"(benchmark wall time {time.perf_counter() - t0:.1f} s)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,160 @@
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.db import models
+from django.db.models import Q
+
+from tournaments.models import Day, Entry, Table
+
+
+class Game(models.Model):
+    """One game of a day's schedule, with the engine the rules call for."""
+
+    day = models.ForeignKey(Day, on_delete=models.CASCADE, related_name="games")
+    number = models.PositiveSmallIntegerField()
+    scheduled_engine = models.PositiveSmallIntegerField()
+
+    class Meta:
+        ordering = ["day_id", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["day", "number"], name="unique_game_number"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="game_number_from_1"),
+        ]
+
+    def __str__(self):
+        return f"Game {self.number} (double {self.scheduled_engine})"
+
+
+class Source(models.TextChoices):
+    TABLE_LINK = "table_link", "Table link"
+    DESK = "desk", "Desk"
+    WORKBOOK = "workbook", "Workbook"
+    CORRECTION = "correction", "Organiser correction"
+
+
+class SheetState(models.TextChoices):
+    ENTERED = "entered", "Entered"
+    CONFIRMED = "confirmed", "Confirmed"
+    SUPERSEDED = "superseded", "Superseded"
+    REJECTED = "rejected", "Rejected"
+
+
+LIVE_STATES = [SheetState.ENTERED, SheetState.CONFIRMED]
+
+
+class GameSheet(models.Model):
+    """One version of one table's record of one game.
+
+    Versions are append-only: a save creates version n+1 and marks n superseded, so a save
+    based on a stale version collides on (table, game, version) instead of overwriting.
+    """
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="sheets")
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="sheets")
+    version = models.PositiveIntegerField(default=1)
+    state = models.CharField(max_length=10, choices=SheetState.choices, default=SheetState.ENTERED)
+    engine_used = models.PositiveSmallIntegerField()
+    went_out = models.ForeignKey(
+        Entry, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    blocked = models.BooleanField(default=False)
+    source = models.CharField(max_length=10, choices=Source.choices)
+    entered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    entered_at = models.DateTimeField()
+    confirmed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    confirmed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["table_id", "game_id", "version"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["table", "game", "version"], name="one_sheet_per_version"
+            ),
+            models.UniqueConstraint(
+                fields=["table", "game"],
+                condition=Q(state__in=LIVE_STATES),
+                name="one_live_sheet_per_table_game",
+            ),
+            models.UniqueConstraint(
+                fields=["table", "engine_used"],
+                condition=Q(state__in=LIVE_STATES),
+                name="engine_once_per_table_day",
+            ),
+            models.CheckConstraint(
+                condition=Q(blocked=True, went_out__isnull=True)
+                | Q(blocked=False, went_out__isnull=False),
+                name="blocked_or_one_out",
+            ),
+            models.CheckConstraint(
+                condition=Q(state=SheetState.CONFIRMED, confirmed_at__isnull=False)
+                | ~Q(state=SheetState.CONFIRMED),
+                name="confirmed_has_time",
+            ),
+            models.CheckConstraint(condition=Q(version__gte=1), name="version_from_1"),
+        ]
+        indexes = [models.Index(fields=["state", "game"], name="sheet_state_game")]
+
+    def __str__(self):
+        return f"{self.table}, game {self.game.number} v{self.version} ({self.state})"
+
+
+class Score(models.Model):
+    sheet = models.ForeignKey(GameSheet, on_delete=models.CASCADE, related_name="scores")
+    entry = models.ForeignKey(Entry, on_delete=models.PROTECT, related_name="scores")
+    points = models.PositiveIntegerField()
+    tiles = models.CharField(max_length=200, blank=True)
+
+    class Meta:
+        ordering = ["sheet_id", "entry_id"]
+        constraints = [
+            models.UniqueConstraint(fields=["sheet", "entry"], name="one_score_per_player_game"),
+        ]
+
+    def __str__(self):
+        return f"{self.entry}: {self.points}"
+
+
+class AuditEvent(models.Model):
+    """Append-only record of every change to a score: who, when, from what, to what, why, how."""
+
+    ENTERED = "entered"
+    CONFIRMED = "confirmed"
+    REJECTED = "rejected"
+    CORRECTED = "corrected"
+    ACTIONS = [
+        (ENTERED, "Entered"),
+        (CONFIRMED, "Confirmed"),
+        (REJECTED, "Marked wrong"),
+        (CORRECTED, "Corrected"),
+    ]
+
+    sheet = models.ForeignKey(GameSheet, on_delete=models.PROTECT, related_name="audit_events")
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="audit_events")
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="audit_events")
+    action = models.CharField(max_length=10, choices=ACTIONS)
+    source = models.CharField(max_length=10, choices=Source.choices)
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    actor_label = models.CharField(max_length=150)
+    at = models.DateTimeField()
+    reason = models.TextField(blank=True)
+    # [{"entry": id, "name": str, "from": int|None, "to": int|None}, ...] plus engine/outcome rows
+    changes = models.JSONField(default=list)
+
+    class Meta:
+        ordering = ["at", "pk"]
+
+    def __str__(self):
+        return f"{self.get_action_display()} by {self.actor_label} at {self.at:%H:%M}"
+
+    def save(self, *args, **kwargs):
+        if not self._state.adding:
+            raise ValidationError("Audit records cannot be changed.")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):
+        raise ValidationError("Audit records cannot be deleted.")

@@ -1,0 +1,163 @@
+"""Standings: pure ranking over plain rows (no Django).
+
+The lowest cumulative score over all days wins.  Tied players share a rank
+(1, 2, 2, 4) unless the organiser switches on tie-breaks, which are applied
+in the order given:
+
+* ``"most_outs"``         - more games gone out is better;
+* ``"lowest_worst_game"`` - a lower single worst game is better.  A player
+  with no games (``worst_game is None``) counts as worse than any number.
+
+Players still tied after the tie-breaks share a rank.  Within a shared rank
+rows are listed by player number.  Withdrawn players are listed after all
+ranked players with rank ``None``, by total and then name.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+__all__ = [
+    "PlayerRecord",
+    "RankedRow",
+    "ClubRow",
+    "TIE_BREAKS",
+    "rank_players",
+    "rank_clubs",
+]
+
+TIE_BREAKS = ("most_outs", "lowest_worst_game")
+
+
+@dataclass(frozen=True)
+class PlayerRecord:
+    entry_id: int
+    player_number: int
+    name: str
+    club: str
+    day_totals: tuple[int, ...]  # per day, confirmed games only, 0 for a day with none
+    games_played: int
+    games_out: int
+    worst_game: int | None
+    withdrawn: bool = False
+
+    @property
+    def total(self) -> int:
+        return sum(self.day_totals)
+
+
+@dataclass(frozen=True)
+class RankedRow:
+    rank: int | None  # None for withdrawn
+    tied: bool  # shares its rank with another row
+    record: PlayerRecord
+    total: int
+
+
+@dataclass(frozen=True)
+class ClubRow:
+    rank: int
+    club: str
+    players: int
+    total: int
+    average: float
+
+
+def _tie_break_value(name: str, record: PlayerRecord) -> tuple:
+    """Smaller is better."""
+    if name == "most_outs":
+        return (-record.games_out,)
+    if name == "lowest_worst_game":
+        if record.worst_game is None:
+            return (1, 0)
+        return (0, record.worst_game)
+    raise ValueError(f"unknown tie-break {name!r}; choose from {', '.join(TIE_BREAKS)}")
+
+
+def _check_tie_breaks(tie_breaks: Sequence[str]) -> tuple[str, ...]:
+    if isinstance(tie_breaks, str):
+        raise ValueError("tie_breaks must be a sequence of names, not a single string")
+    names = tuple(tie_breaks)
+    for name in names:
+        if name not in TIE_BREAKS:
+            raise ValueError(
+                f"unknown tie-break {name!r}; choose from {', '.join(TIE_BREAKS)}"
+            )
+    return names
+
+
+def rank_players(
+    records: Iterable[PlayerRecord], tie_breaks: Sequence[str] = ()
+) -> list[RankedRow]:
+    """Rank players, lowest total first.
+
+    ``rank`` is 1 + the number of ranked players strictly better (lower total,
+    or equal total and better on the tie-breaks, in the order given).
+    ``tied`` is True when another row shares the same rank.  Unknown
+    tie-break names raise ValueError.  The result does not depend on the
+    order of ``records``.
+    """
+    names = _check_tie_breaks(tie_breaks)
+    records = list(records)
+    active = [r for r in records if not r.withdrawn]
+    gone = [r for r in records if r.withdrawn]
+
+    def key(r: PlayerRecord) -> tuple:
+        return (r.total,) + tuple(v for n in names for v in _tie_break_value(n, r))
+
+    active.sort(key=lambda r: (key(r), r.player_number, r.entry_id))
+    rows: list[RankedRow] = []
+    i = 0
+    while i < len(active):
+        k = key(active[i])
+        j = i
+        while j < len(active) and key(active[j]) == k:
+            j += 1
+        tied = j - i > 1
+        for r in active[i:j]:
+            rows.append(RankedRow(rank=i + 1, tied=tied, record=r, total=r.total))
+        i = j
+
+    gone.sort(key=lambda r: (r.total, r.name.casefold(), r.name, r.player_number, r.entry_id))
+    rows.extend(RankedRow(rank=None, tied=False, record=r, total=r.total) for r in gone)
+    return rows
+
+
+def rank_clubs(rows: Sequence[RankedRow]) -> list[ClubRow]:
+    """Club table from ranked player rows.
+
+    * Only players still in the event count: withdrawn rows (rank None) are
+      left out, and so is anyone with a blank club (after trimming spaces).
+    * ``total`` is the sum of the club's players' totals; ``average`` is that
+      total divided by the number of players.
+    * Clubs send different numbers of players, so clubs are ranked by
+      average, lowest first; clubs with exactly the same average share a rank
+      (1, 2, 2, 4).  Within a shared rank clubs are listed by name.
+    """
+    groups: dict[str, list[int]] = {}
+    for row in rows:
+        if row.rank is None or row.record.withdrawn:
+            continue
+        club = (row.record.club or "").strip()
+        if not club:
+            continue
+        groups.setdefault(club, []).append(row.total)
+
+    entries = [
+        (Fraction(sum(totals), len(totals)), club, len(totals), sum(totals))
+        for club, totals in groups.items()
+    ]
+    entries.sort(key=lambda e: (e[0], e[1].casefold(), e[1]))
+    result: list[ClubRow] = []
+    rank = 0
+    previous: Fraction | None = None
+    for position, (avg, club, players, total) in enumerate(entries, start=1):
+        if avg != previous:
+            rank = position
+            previous = avg
+        result.append(
+            ClubRow(rank=rank, club=club, players=players, total=total, average=total / players)
+        )
+    return result

@@ -1,0 +1,95 @@
+import os
+import shutil
+
+import pytest
+from django.contrib.auth import get_user_model
+
+# Playwright's sync API runs an event loop in the test thread; the ORM calls the tests make
+# around it are still plain synchronous calls.
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
+PASSWORD = "a-long-test-password-9"
+
+
+def pytest_collection_modifyitems(config, items):
+    """In CI the browser tests must run: a missing Chromium fails the run instead of skipping."""
+    if shutil.which(CHROMIUM) or os.path.exists(CHROMIUM):
+        return
+    browser_items = [item for item in items if "page" in getattr(item, "fixturenames", ())]
+    if not browser_items:
+        return
+    if os.environ.get("CI"):
+        raise pytest.UsageError(f"Chromium is missing at {CHROMIUM}; CI must run the browser tests.")
+    skip = pytest.mark.skip(reason=f"Chromium not installed at {CHROMIUM}")
+    for item in browser_items:
+        item.add_marker(skip)
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args):
+    return {
+        **browser_type_launch_args,
+        "executable_path": CHROMIUM,
+        "args": [
+            "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+            "--disable-background-networking", "--disable-component-update", "--disable-sync",
+        ],
+    }
+
+
+@pytest.fixture
+def make_user(db):
+    def make(username="organiser1", *, superuser=False):
+        User = get_user_model()
+        if superuser:
+            return User.objects.create_superuser(username, "", PASSWORD)
+        return User.objects.create_user(username, "", PASSWORD)
+
+    return make
+
+
+@pytest.fixture
+def organiser(make_user):
+    return make_user("organiser1", superuser=True)
+
+
+@pytest.fixture
+def organiser_client(client, organiser):
+    client.force_login(organiser)
+    return client
+
+
+@pytest.fixture
+def make_tournament(db):
+    from tournaments.services import create_tournament
+
+    def make(slug="spring", preset="tournament", organiser=None, **kwargs):
+        return create_tournament(
+            slug=slug, name=kwargs.pop("name", slug.title()), preset_key=preset,
+            organiser=organiser, **kwargs
+        )
+
+    return make
+
+
+@pytest.fixture
+def demo_tournament(db, organiser):
+    from tournaments.demo import load_demo
+
+    return load_demo(organiser)
+
+
+@pytest.fixture
+def login_page(live_server, page):
+    """A Playwright page logged in as the organiser of a fresh database."""
+
+    def login(user):
+        page.goto(f"{live_server.url}/accounts/login/")
+        page.get_by_label("Username").fill(user.username)
+        page.get_by_label("Password").fill(PASSWORD)
+        page.get_by_role("button", name="Log in").click()
+        page.wait_for_url(f"{live_server.url}/organiser/")
+        return page
+
+    return login

@@ -1,0 +1,71 @@
+"""Who may see and do what. Every organiser, desk and public view goes through here."""
+from functools import wraps
+
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import Http404
+from django.shortcuts import get_object_or_404
+
+from .models import StaffRole, Tournament
+
+
+def role_in(user, tournament: Tournament) -> str | None:
+    if not user.is_authenticated or not user.is_active:
+        return None
+    if user.is_superuser:
+        return StaffRole.ORGANISER
+    return (
+        StaffRole.objects.filter(tournament=tournament, user=user)
+        .values_list("role", flat=True)
+        .first()
+    )
+
+
+def tournaments_for(user):
+    queryset = Tournament.objects.all()
+    if user.is_superuser:
+        return queryset
+    return queryset.filter(staff__user=user).distinct()
+
+
+def staff_view(*, organiser_only: bool):
+    """Wrap a view taking (request, tournament, ...): login, then a role in that tournament.
+
+    Desk staff may enter and confirm scores; only organisers change settings, seating or
+    confirmed scores. A user with no role sees 404, so slugs of private events do not leak.
+    """
+
+    def decorator(view):
+        @login_required
+        @wraps(view)
+        def wrapper(request, slug, *args, **kwargs):
+            tournament = get_object_or_404(Tournament.objects.select_related("rules"), slug=slug)
+            role = role_in(request.user, tournament)
+            if role is None:
+                raise Http404("No such tournament.")
+            if organiser_only and role != StaffRole.ORGANISER:
+                raise PermissionDenied("Only an organiser can do that.")
+            request.tournament_role = role
+            return view(request, tournament, *args, **kwargs)
+
+        wrapper.organiser_only = organiser_only
+        return wrapper
+
+    return decorator
+
+
+organiser_view = staff_view(organiser_only=True)
+desk_view = staff_view(organiser_only=False)
+
+
+def public_view(view):
+    """Wrap a read-only view taking (request, tournament, ...) for events with public pages on."""
+
+    @wraps(view)
+    def wrapper(request, slug, *args, **kwargs):
+        tournament = get_object_or_404(Tournament.objects.select_related("rules"), slug=slug)
+        if not tournament.public_pages and role_in(request.user, tournament) is None:
+            raise Http404("No such tournament.")
+        return view(request, tournament, *args, **kwargs)
+
+    return wrapper

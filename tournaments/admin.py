@@ -1,0 +1,68 @@
+from django.contrib import admin
+
+from .models import Day, Entry, KeepApart, Player, RulePreset, RuleSet, Seat, StaffRole, Table, Tournament
+
+
+class RuleSetInline(admin.StackedInline):
+    model = RuleSet
+    can_delete = False
+
+
+class StaffRoleInline(admin.TabularInline):
+    model = StaffRole
+    extra = 0
+
+
+@admin.register(Tournament)
+class TournamentAdmin(admin.ModelAdmin):
+    list_display = ["name", "slug", "start_date", "public_pages"]
+    search_fields = ["name", "slug"]
+    prepopulated_fields = {"slug": ["name"]}
+    inlines = [RuleSetInline, StaffRoleInline]
+
+
+@admin.register(RulePreset)
+class RulePresetAdmin(admin.ModelAdmin):
+    list_display = ["key", "name", "top_double", "days", "games_per_day", "first_engine",
+                    "max_table_size", "double_blank_value"]
+
+
+@admin.register(Player)
+class PlayerAdmin(admin.ModelAdmin):
+    list_display = ["name", "club", "contact"]
+    search_fields = ["name", "club"]
+
+
+@admin.register(Entry)
+class EntryAdmin(admin.ModelAdmin):
+    list_display = ["number", "player", "tournament", "status", "pinned_table"]
+    list_filter = ["tournament", "status"]
+    search_fields = ["player__name"]
+    list_select_related = ["player", "tournament"]
+    raw_id_fields = ["player"]
+
+
+@admin.register(KeepApart)
+class KeepApartAdmin(admin.ModelAdmin):
+    list_display = ["tournament", "first", "second"]
+    raw_id_fields = ["first", "second"]
+
+
+class TableInline(admin.TabularInline):
+    model = Table
+    extra = 0
+    readonly_fields = ["link_token"]
+
+
+@admin.register(Day)
+class DayAdmin(admin.ModelAdmin):
+    list_display = ["tournament", "number", "date", "seed", "seated_at", "closed_at"]
+    list_filter = ["tournament"]
+    inlines = [TableInline]
+
+
+@admin.register(Seat)
+class SeatAdmin(admin.ModelAdmin):
+    list_display = ["entry", "table", "position", "left_after_game"]
+    list_filter = ["day__tournament", "day"]
+    raw_id_fields = ["entry", "table", "day"]

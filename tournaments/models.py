@@ -1,0 +1,276 @@
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.db.models import F, Q
+
+TILE_SETS = [(12, "Double-12 (91 tiles)"), (9, "Double-9 (55 tiles)")]
+DOUBLE_BLANK_VALUES = [(0, "0 points"), (50, "50 points")]
+TIE_BREAK_CHOICES = {
+    "most_outs": "Most games gone out",
+    "lowest_worst_game": "Lowest single worst game",
+}
+
+
+class RuleFields(models.Model):
+    """The numbers an organiser can change for an event; presets only fill them in."""
+
+    top_double = models.PositiveSmallIntegerField("tile set", choices=TILE_SETS, default=12)
+    days = models.PositiveSmallIntegerField(default=1)
+    games_per_day = models.PositiveSmallIntegerField(default=6)
+    first_engine = models.PositiveSmallIntegerField(
+        default=12, help_text="Engine of game 1; each later game's scheduled engine is one lower."
+    )
+    max_table_size = models.PositiveSmallIntegerField(default=7)
+    double_blank_value = models.PositiveSmallIntegerField(choices=DOUBLE_BLANK_VALUES, default=50)
+    hand_sizes = models.JSONField(
+        default=list,
+        help_text='Tiles each player draws, by players at the table: [[2, 4, 15], [5, 6, 12]] means '
+        "2 to 4 players draw 15, 5 to 6 draw 12.",
+    )
+    tie_breaks = models.JSONField(
+        default=list, blank=True, help_text='In order, from "most_outs" and "lowest_worst_game".'
+    )
+    reshuffle_each_day = models.BooleanField(
+        default=True, help_text="Reseat everyone from day 2 onward so players meet new opponents."
+    )
+
+    class Meta:
+        abstract = True
+
+    @property
+    def lowest_engine(self) -> int:
+        return self.first_engine - self.games_per_day + 1
+
+    def scheduled_engines(self) -> list[int]:
+        return [self.first_engine - i for i in range(self.games_per_day)]
+
+    def hand_size(self, player_count: int) -> int | None:
+        for low, high, tiles in self.hand_sizes:
+            if low <= player_count <= high:
+                return tiles
+        return None
+
+    def rule_values(self) -> dict:
+        return {f.name: getattr(self, f.name) for f in RuleFields._meta.get_fields()}
+
+    @classmethod
+    def rule_constraints(cls, prefix: str) -> list:
+        return [
+            models.CheckConstraint(
+                condition=Q(top_double__in=[9, 12]), name=f"{prefix}_top_double_known"
+            ),
+            models.CheckConstraint(
+                condition=Q(double_blank_value__in=[0, 50]), name=f"{prefix}_double_blank_0_or_50"
+            ),
+            models.CheckConstraint(condition=Q(days__gte=1), name=f"{prefix}_days_at_least_1"),
+            models.CheckConstraint(
+                condition=Q(games_per_day__gte=1), name=f"{prefix}_games_at_least_1"
+            ),
+            models.CheckConstraint(
+                condition=Q(first_engine__lte=F("top_double")), name=f"{prefix}_engine_in_set"
+            ),
+            models.CheckConstraint(
+                condition=Q(games_per_day__lte=F("first_engine") + 1),
+                name=f"{prefix}_engines_stay_at_or_above_blank",
+            ),
+            models.CheckConstraint(
+                condition=Q(max_table_size__gte=2, max_table_size__lte=10),
+                name=f"{prefix}_table_size_2_to_10",
+            ),
+        ]
+
+
+class RulePreset(RuleFields):
+    key = models.SlugField(unique=True)
+    name = models.CharField(max_length=100)
+    source = models.CharField(max_length=200, blank=True)
+
+    class Meta:
+        ordering = ["key"]
+        constraints = RuleFields.rule_constraints("preset")
+
+    def __str__(self):
+        return f"{self.name} ({self.key})"
+
+
+class Tournament(models.Model):
+    slug = models.SlugField(unique=True)
+    name = models.CharField(max_length=200)
+    start_date = models.DateField(null=True, blank=True)
+    venue = models.CharField(max_length=200, blank=True)
+    preset = models.ForeignKey(RulePreset, null=True, blank=True, on_delete=models.SET_NULL)
+    public_pages = models.BooleanField(
+        default=True, help_text="Show standings and 'find your table' to anyone with the address."
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-start_date", "name"]
+
+    def __str__(self):
+        return self.name
+
+
+class RuleSet(RuleFields):
+    tournament = models.OneToOneField(Tournament, on_delete=models.CASCADE, related_name="rules")
+
+    class Meta:
+        constraints = RuleFields.rule_constraints("ruleset")
+
+    def __str__(self):
+        return f"Rules for {self.tournament}"
+
+
+class StaffRole(models.Model):
+    """Who may run a tournament: organisers change everything, desk staff enter and confirm."""
+
+    ORGANISER = "organiser"
+    DESK = "desk"
+    ROLES = [(ORGANISER, "Organiser"), (DESK, "Desk")]
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="staff")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE)
+    role = models.CharField(max_length=10, choices=ROLES)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "user"], name="one_role_per_user"),
+        ]
+
+    def __str__(self):
+        return f"{self.user} is {self.role} of {self.tournament}"
+
+
+class Player(models.Model):
+    """The club's directory: outlives any one event."""
+
+    name = models.CharField(max_length=120)
+    club = models.CharField("club or chapter", max_length=120, blank=True)
+    contact = models.CharField(max_length=200, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self):
+        return self.name
+
+
+class Entry(models.Model):
+    REGISTERED = "registered"
+    CHECKED_IN = "checked_in"
+    WITHDRAWN = "withdrawn"
+    STATUSES = [(REGISTERED, "Registered"), (CHECKED_IN, "Checked in"), (WITHDRAWN, "Withdrawn")]
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entries")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="entries")
+    number = models.PositiveIntegerField("player number")
+    status = models.CharField(max_length=12, choices=STATUSES, default=REGISTERED)
+    pinned_table = models.PositiveSmallIntegerField(null=True, blank=True)
+    registered_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["tournament_id", "number"]
+        verbose_name_plural = "entries"
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "number"], name="unique_player_number"),
+            models.UniqueConstraint(fields=["tournament", "player"], name="player_enters_once"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="player_number_from_1"),
+            models.CheckConstraint(
+                condition=Q(pinned_table__isnull=True) | Q(pinned_table__gte=1),
+                name="pinned_table_from_1",
+            ),
+        ]
+
+    def __str__(self):
+        return f"#{self.number} {self.player.name}"
+
+
+class KeepApart(models.Model):
+    """Two entries who must never share a table (a married couple, say)."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="keep_aparts")
+    first = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="+")
+    second = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="+")
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["first", "second"], name="keep_apart_once"),
+            models.CheckConstraint(
+                condition=Q(first__lt=F("second")), name="keep_apart_ordered_pair"
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.first} / {self.second}"
+
+
+class Day(models.Model):
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="days")
+    number = models.PositiveSmallIntegerField()
+    date = models.DateField(null=True, blank=True)
+    seed = models.BigIntegerField(null=True, blank=True)
+    seated_at = models.DateTimeField(null=True, blank=True)
+    repeat_pairs = models.PositiveIntegerField(null=True, blank=True)
+    repeat_lower_bound = models.PositiveIntegerField(null=True, blank=True)
+    closed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["tournament_id", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "number"], name="unique_day_number"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="day_number_from_1"),
+        ]
+
+    def __str__(self):
+        return f"{self.tournament} day {self.number}"
+
+    @property
+    def is_closed(self) -> bool:
+        return self.closed_at is not None
+
+
+def new_table_token() -> str:
+    # 32 random bytes: 256 bits, far beyond guessing, and short enough for a QR code.
+    return secrets.token_urlsafe(32)
+
+
+class Table(models.Model):
+    day = models.ForeignKey(Day, on_delete=models.CASCADE, related_name="tables")
+    number = models.PositiveSmallIntegerField()
+    link_token = models.CharField(max_length=64, unique=True, default=new_table_token)
+
+    class Meta:
+        ordering = ["day_id", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["day", "number"], name="unique_table_number"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="table_number_from_1"),
+        ]
+
+    def __str__(self):
+        return f"Table {self.number} ({self.day})"
+
+
+class Seat(models.Model):
+    # day is repeated from the table so the database itself refuses a player seated twice a day.
+    day = models.ForeignKey(Day, on_delete=models.CASCADE, related_name="seats")
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
+    entry = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="seats")
+    position = models.PositiveSmallIntegerField()
+    left_after_game = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="Withdrew mid-day: plays no game after this one."
+    )
+
+    class Meta:
+        ordering = ["table_id", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["day", "entry"], name="seated_once_a_day"),
+            models.UniqueConstraint(fields=["table", "position"], name="one_player_per_seat"),
+        ]
+
+    def __str__(self):
+        return f"{self.entry} at {self.table}"
+
+    def plays_game(self, game_number: int) -> bool:
+        return self.left_after_game is None or game_number <= self.left_after_game

@@ -230,6 +230,10 @@ class Day(models.Model):
     def is_closed(self) -> bool:
         return self.closed_at is not None
 
+    def scores_started(self) -> bool:
+        """The roster locks when the day's first score is entered (seed 002: no late joiners)."""
+        return Table.objects.filter(day=self, sheets__isnull=False).exists()
+
 
 def new_table_token() -> str:
     # 32 random bytes: 256 bits, far beyond guessing, and short enough for a QR code.

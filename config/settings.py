@@ -96,6 +96,13 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "NAME": os.environ.get("SQLITE_TEST_FILE", str(BASE_DIR / ".test-db.sqlite3"))
     }
 
+elif DATABASES["default"]["ENGINE"].startswith("django.db.backends.postgresql"):
+    # One test database per test process, so two suites on one server never drop each other's.
+    DATABASES["default"]["TEST"] = {
+        "NAME": os.environ.get("DJANGO_TEST_DB_NAME")
+        or f"test_{DATABASES['default']['NAME']}_{os.getpid()}"
+    }
+
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [

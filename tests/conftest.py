@@ -26,6 +26,13 @@ def pytest_collection_modifyitems(config, items):
         item.add_marker(skip)
 
 
+@pytest.fixture(autouse=True)
+def login_throttle(request, settings):
+    """django-axes counts failed logins; only tests marked `axes` exercise it, so a test that
+    logs in with the test client is not locked out by another test's wrong passwords."""
+    settings.AXES_ENABLED = request.node.get_closest_marker("axes") is not None
+
+
 @pytest.fixture(scope="session")
 def browser_type_launch_args(browser_type_launch_args):
     return {

@@ -1,0 +1,17 @@
+from django.core.management.base import BaseCommand, CommandError
+
+from tournaments.backups import BackupError, backup
+
+
+class Command(BaseCommand):
+    help = "Write a consistent, timestamped copy of the database (safe while the server runs)."
+
+    def add_arguments(self, parser):
+        parser.add_argument("directory", nargs="?", default="backups")
+
+    def handle(self, directory, **options):
+        try:
+            path = backup(directory)
+        except BackupError as error:
+            raise CommandError(str(error))
+        self.stdout.write(str(path))

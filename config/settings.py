@@ -7,6 +7,7 @@ DJANGO_ALLOWED_HOSTS comma-separated; defaults to local addresses plus "*" in de
 DJANGO_VENUE_MODE   1 lets phones log in over plain HTTP on a local network (see README).
 """
 import os
+import tempfile
 from pathlib import Path
 
 import dj_database_url
@@ -108,7 +109,8 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     }
     # Tests use a file, not memory, so live-server and concurrency tests see real locking.
     DATABASES["default"]["TEST"] = {
-        "NAME": os.environ.get("SQLITE_TEST_FILE", str(BASE_DIR / ".test-db.sqlite3"))
+        "NAME": os.environ.get("SQLITE_TEST_FILE")
+        or os.path.join(tempfile.gettempdir(), f"mexican-train-test-{os.getpid()}.sqlite3")
     }
 
 elif DATABASES["default"]["ENGINE"].startswith("django.db.backends.postgresql"):

@@ -1,3 +1,4 @@
+import importlib
 import os
 import shutil
 
@@ -10,6 +11,7 @@ os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
 PASSWORD = "a-long-test-password-9"
+PRESETS_MIGRATION = importlib.import_module("tournaments.migrations.0002_load_rule_presets")
 
 
 def pytest_collection_modifyitems(config, items):
@@ -31,6 +33,27 @@ def login_throttle(request, settings):
     """django-axes counts failed logins; only tests marked `axes` exercise it, so a test that
     logs in with the test client is not locked out by another test's wrong passwords."""
     settings.AXES_ENABLED = request.node.get_closest_marker("axes") is not None
+
+
+def _uses_database(request) -> bool:
+    names = request.fixturenames
+    return (request.node.get_closest_marker("django_db") is not None
+            or any(name in names for name in ("db", "transactional_db", "live_server")))
+
+
+@pytest.fixture(autouse=True)
+def rule_presets(request):
+    """A transactional test ends with a flush that empties every table, the presets the
+    migration loaded among them; put them back so each test starts as a migrated database."""
+    if not _uses_database(request):
+        return
+    request.getfixturevalue("_django_db_helper")
+    from django.apps import apps
+
+    from tournaments.models import RulePreset
+
+    if RulePreset.objects.count() < len(PRESETS_MIGRATION.preset_rows()):
+        PRESETS_MIGRATION.load_presets(apps, None)
 
 
 @pytest.fixture(scope="session")

@@ -1,7 +1,10 @@
 """Reads that feed pages and exports, each a fixed number of queries."""
-from django.db.models import Count, Q
+from dataclasses import dataclass, field
 
-from .models import Day, Entry
+from django.db.models import Count, Prefetch, Q
+
+from .models import Day, Entry, KeepApart, Player, Seat, Table
+from .seating import meeting_pairs
 
 
 def tournament_overview(tournament) -> dict:
@@ -16,3 +19,210 @@ def tournament_overview(tournament) -> dict:
         .order_by("number")
     )
     return {"entry_counts": counts, "days": days}
+
+
+# ---------------------------------------------------------------------------
+# Players and check-in
+# ---------------------------------------------------------------------------
+
+
+def play_started(tournament) -> bool:
+    """Any score on any day: from then on nobody new joins the event (seed 002)."""
+    return Table.objects.filter(day__tournament=tournament, sheets__isnull=False).exists()
+
+
+def keep_apart_partners(tournament) -> dict[int, list[Entry]]:
+    """Entry id -> the entries it must sit apart from. One query."""
+    partners: dict[int, list[Entry]] = {}
+    pairs = KeepApart.objects.filter(tournament=tournament).select_related(
+        "first__player", "second__player"
+    )
+    for pair in pairs:
+        partners.setdefault(pair.first_id, []).append(pair.second)
+        partners.setdefault(pair.second_id, []).append(pair.first)
+    for entries in partners.values():
+        entries.sort(key=lambda e: e.number)
+    return partners
+
+
+def entry_list(tournament, *, query: str = "") -> list[Entry]:
+    """Every entry, by player number, each with ``keep_apart`` (a list of entries). Two queries."""
+    entries = Entry.objects.filter(tournament=tournament).select_related("player").order_by("number")
+    if query:
+        entries = entries.filter(player__name__icontains=query)
+    entries = list(entries)
+    partners = keep_apart_partners(tournament)
+    for entry in entries:
+        entry.keep_apart = partners.get(entry.pk, [])
+    return entries
+
+
+def entry_detail(tournament, number: int) -> Entry | None:
+    entry = (
+        Entry.objects.filter(tournament=tournament, number=number).select_related("player").first()
+    )
+    if entry is not None:
+        entry.keep_apart = keep_apart_partners(tournament).get(entry.pk, [])
+    return entry
+
+
+def directory_matches(tournament, query: str, limit: int = 20) -> list[Player]:
+    """Players in the club directory whose name contains ``query``, each with ``entry_number``
+    (their number in this event, or None). One query."""
+    query = " ".join(query.split())
+    if len(query) < 2:
+        return []
+    players = list(
+        Player.objects.filter(name__icontains=query)
+        .prefetch_related(
+            Prefetch("entries", queryset=Entry.objects.filter(tournament=tournament),
+                     to_attr="entries_here")
+        )
+        .order_by("name", "pk")[:limit]
+    )
+    for player in players:
+        player.entry_number = player.entries_here[0].number if player.entries_here else None
+    return players
+
+
+def check_in_list(tournament) -> dict:
+    entries = list(
+        Entry.objects.filter(tournament=tournament)
+        .select_related("player")
+        .order_by("player__name", "number")
+    )
+    counts = {status: 0 for status, _ in Entry.STATUSES}
+    for entry in entries:
+        counts[entry.status] += 1
+    return {"entries": entries, "counts": counts, "play_started": play_started(tournament)}
+
+
+# ---------------------------------------------------------------------------
+# Seating
+# ---------------------------------------------------------------------------
+
+
+def seating_history(tournament, before_day: int) -> list[list[list[int]]]:
+    """Tables of every earlier day as lists of entry ids, oldest day first. One query."""
+    days: dict[int, dict[int, list[int]]] = {}
+    seats = (
+        Seat.objects.filter(day__tournament=tournament, day__number__lt=before_day)
+        .order_by("day__number", "table__number", "position")
+        .values_list("day__number", "table__number", "entry_id")
+    )
+    for day_number, table_number, entry_id in seats:
+        days.setdefault(day_number, {}).setdefault(table_number, []).append(entry_id)
+    return [[tables[n] for n in sorted(tables)] for _, tables in sorted(days.items())]
+
+
+def keep_apart_ids(tournament) -> list[tuple[int, int]]:
+    return list(KeepApart.objects.filter(tournament=tournament).values_list("first_id", "second_id"))
+
+
+@dataclass
+class SeatView:
+    seat: Seat
+    entry: Entry
+    # plain-words notes: "met Bob Ray on an earlier day", "must sit apart from Ann Lee"
+    notes: list[str] = field(default_factory=list)
+
+
+@dataclass
+class TableView:
+    table: Table
+    seats: list[SeatView]
+
+    @property
+    def number(self) -> int:
+        return self.table.number
+
+    @property
+    def size(self) -> int:
+        return len(self.seats)
+
+
+def day_tables(day) -> list[Table]:
+    """The day's tables with seats, entries and players loaded. Two queries."""
+    seats = Seat.objects.select_related("entry__player").order_by("position")
+    return list(
+        Table.objects.filter(day=day).order_by("number").prefetch_related(Prefetch("seats", queryset=seats))
+    )
+
+
+def day_seating(day) -> dict:
+    """Everything the seating page shows for one day. Five queries."""
+    tournament = day.tournament
+    tables = day_tables(day)
+    history = seating_history(tournament, day.number)
+    met = meeting_pairs(history)
+    apart = {tuple(sorted(pair)) for pair in keep_apart_ids(tournament)}
+    views = []
+    for table in tables:
+        seat_views = [SeatView(seat=s, entry=s.entry) for s in table.seats.all()]
+        for i, a in enumerate(seat_views):
+            for b in seat_views[i + 1:]:
+                pair = tuple(sorted((a.entry.pk, b.entry.pk)))
+                if pair in apart:
+                    a.notes.append(f"must sit apart from {b.entry.player.name}")
+                    b.notes.append(f"must sit apart from {a.entry.player.name}")
+                if pair in met:
+                    a.notes.append(f"met {b.entry.player.name} on an earlier day")
+                    b.notes.append(f"met {a.entry.player.name} on an earlier day")
+        for view in seat_views:
+            pin = view.entry.pinned_table
+            if pin is not None and pin != table.number:
+                view.notes.append(f"pinned to table {pin}")
+        views.append(TableView(table=table, seats=seat_views))
+    started = Table.objects.filter(day=day, sheets__isnull=False).exists()
+    return {
+        "day": day,
+        "tables": views,
+        "seated_count": sum(v.size for v in views),
+        "scores_started": started,
+        "history_days": len(history),
+    }
+
+
+def seating_days(tournament) -> list[Day]:
+    """The tournament's days with table and seat counts and whether scores have started."""
+    return list(
+        Day.objects.filter(tournament=tournament)
+        .annotate(
+            table_count=Count("tables", distinct=True),
+            seat_count=Count("seats", distinct=True),
+            sheet_count=Count("tables__sheets", distinct=True),
+        )
+        .order_by("number")
+    )
+
+
+def find_your_table(tournament, query: str, limit: int = 30) -> dict:
+    """Entries whose name contains ``query`` with their table on each day. Three queries."""
+    query = " ".join(query.split())
+    days = list(Day.objects.filter(tournament=tournament).order_by("number"))
+    if len(query) < 2:
+        return {"days": days, "results": [], "query": query, "too_short": bool(query)}
+    seats = Seat.objects.select_related("table", "day")
+    entries = list(
+        Entry.objects.filter(tournament=tournament, player__name__icontains=query)
+        .select_related("player")
+        .prefetch_related(Prefetch("seats", queryset=seats))
+        .order_by("player__name", "number")[:limit]
+    )
+    results = []
+    for entry in entries:
+        by_day = {s.day.number: s for s in entry.seats.all()}
+        results.append({
+            "entry": entry,
+            "days": [(day, by_day.get(day.number)) for day in days],
+        })
+    return {"days": days, "results": results, "query": query, "too_short": False}
+
+
+def find_table_rows(day) -> list[tuple[str, int, int]]:
+    """(name, player number, table number) for everyone seated on ``day``, A to Z. One query."""
+    rows = list(
+        Seat.objects.filter(day=day).values_list("entry__player__name", "entry__number", "table__number")
+    )
+    rows.sort(key=lambda r: (r[0].casefold(), r[1]))
+    return rows

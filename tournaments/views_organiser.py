@@ -1,8 +1,18 @@
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.shortcuts import render
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_POST
 
-from . import selectors
-from .access import desk_view, tournaments_for
+from . import printouts, selectors, services
+from .access import desk_view, organiser_view, tournaments_for
+from .forms import (
+    ExistingPlayerForm, ImportForm, KeepApartForm, MoveForm, PlayerDetailsForm, PlayerSearchForm,
+    SeatDayForm, SwapForm,
+)
+from .models import Day, Entry, Player, StaffRole
+from .services import ImportRefused, ServiceError
 
 
 @login_required
@@ -19,3 +29,381 @@ def tournament_overview(request, tournament):
         "tournaments/overview.html",
         {"tournament": tournament, **selectors.tournament_overview(tournament)},
     )
+
+
+def _form_error(form, error: ServiceError) -> None:
+    field = error.field if error.field in form.fields else None
+    form.add_error(field, str(error))
+
+
+def _entry(tournament, number) -> Entry:
+    return get_object_or_404(Entry.objects.select_related("player"), tournament=tournament, number=number)
+
+
+def _day(tournament, number) -> Day:
+    day = get_object_or_404(Day, tournament=tournament, number=number)
+    day.tournament = tournament  # already loaded with its rules by the access decorator
+    return day
+
+
+# ---------------------------------------------------------------------------
+# Players
+# ---------------------------------------------------------------------------
+
+
+@organiser_view
+def players(request, tournament):
+    search = PlayerSearchForm(request.GET)
+    query = search.cleaned_data["q"].strip() if search.is_valid() else ""
+    return render(request, "tournaments/players.html", {
+        "tournament": tournament, "search": search, "query": query,
+        "entries": selectors.entry_list(tournament, query=query),
+        "play_started": selectors.play_started(tournament),
+    })
+
+
+@organiser_view
+def player_add(request, tournament):
+    search = PlayerSearchForm(request.GET)
+    query = search.cleaned_data["q"].strip() if search.is_valid() else ""
+    form = PlayerDetailsForm(initial={"name": query})
+    if request.method == "POST":
+        if "player" in request.POST:
+            chosen = ExistingPlayerForm(request.POST)
+            if chosen.is_valid():
+                player = get_object_or_404(Player, pk=chosen.cleaned_data["player"])
+                try:
+                    entry = services.register_player(tournament, player=player)
+                except ServiceError as error:
+                    messages.error(request, str(error))
+                else:
+                    messages.success(request, f"{player.name} is entered as player #{entry.number}.")
+                    return redirect("organiser:player_add", tournament.slug)
+        else:
+            form = PlayerDetailsForm(request.POST)
+            if form.is_valid():
+                try:
+                    entry = services.register_player(tournament, **form.cleaned_data)
+                except ServiceError as error:
+                    _form_error(form, error)
+                else:
+                    messages.success(
+                        request, f"{entry.player.name} is entered as player #{entry.number}."
+                    )
+                    return redirect("organiser:player_add", tournament.slug)
+    return render(request, "tournaments/player_add.html", {
+        "tournament": tournament, "search": search, "query": query, "form": form,
+        "matches": selectors.directory_matches(tournament, query),
+        "play_started": selectors.play_started(tournament),
+    })
+
+
+@organiser_view
+def player_edit(request, tournament, number):
+    entry = _entry(tournament, number)
+    player = entry.player
+    form = PlayerDetailsForm(initial={
+        "name": player.name, "club": player.club, "contact": player.contact,
+        "pinned_table": entry.pinned_table,
+    })
+    if request.method == "POST":
+        form = PlayerDetailsForm(request.POST)
+        if form.is_valid():
+            try:
+                services.update_entry(entry, **form.cleaned_data)
+            except ServiceError as error:
+                _form_error(form, error)
+            else:
+                messages.success(request, f"Saved the details of player #{entry.number}.")
+                return redirect("organiser:players", tournament.slug)
+    detail = selectors.entry_detail(tournament, number)
+    return render(request, "tournaments/player_edit.html", {
+        "tournament": tournament, "entry": detail, "form": form,
+        "keep_apart_form": KeepApartForm(entry=entry),
+    })
+
+
+@organiser_view
+@require_POST
+def keep_apart_add(request, tournament, number):
+    entry = _entry(tournament, number)
+    form = KeepApartForm(request.POST, entry=entry)
+    if form.is_valid():
+        other = form.cleaned_data["other"]
+        try:
+            services.add_keep_apart(entry, other)
+        except ServiceError as error:
+            messages.error(request, str(error))
+        else:
+            messages.success(
+                request, f"{entry.player.name} and {other.player.name} will never share a table."
+            )
+    else:
+        messages.error(request, "Choose the player to keep apart from.")
+    return redirect("organiser:player_edit", tournament.slug, number)
+
+
+@organiser_view
+@require_POST
+def keep_apart_remove(request, tournament, number, other):
+    entry, other_entry = _entry(tournament, number), _entry(tournament, other)
+    try:
+        services.remove_keep_apart(entry, other_entry)
+    except ServiceError as error:
+        messages.error(request, str(error))
+    else:
+        messages.success(
+            request, f"{entry.player.name} and {other_entry.player.name} may now share a table."
+        )
+    return redirect("organiser:player_edit", tournament.slug, number)
+
+
+@organiser_view
+def player_withdraw(request, tournament, number):
+    entry = _entry(tournament, number)
+    if request.method == "POST":
+        try:
+            outcome = services.withdraw_entry(entry)
+        except ServiceError as error:
+            messages.error(request, str(error))
+        else:
+            name = entry.player.name
+            messages.success(request, f"{name} is withdrawn.")
+            for day_number, last_game in outcome.left_during:
+                played = f"after game {last_game}" if last_game else "before their first game"
+                messages.info(request, f"On day {day_number} {name}'s table plays on without them {played}.")
+            for day_number in outcome.unseated_days:
+                messages.warning(
+                    request, f"{name} was taken out of day {day_number}'s tables. Reseat day "
+                    f"{day_number} so the tables stay even."
+                )
+        return redirect("organiser:players", tournament.slug)
+    return render(request, "tournaments/player_withdraw.html", {"tournament": tournament, "entry": entry})
+
+
+@organiser_view
+@require_POST
+def player_reinstate(request, tournament, number):
+    entry = _entry(tournament, number)
+    try:
+        services.reinstate_entry(entry)
+    except ServiceError as error:
+        messages.error(request, str(error))
+    else:
+        messages.success(request, f"{entry.player.name} is entered again.")
+    return redirect("organiser:player_edit", tournament.slug, number)
+
+
+@organiser_view
+def import_players(request, tournament):
+    form = ImportForm()
+    problems = []
+    if request.method == "POST":
+        form = ImportForm(request.POST, request.FILES)
+        if form.is_valid():
+            upload = form.cleaned_data["file"]
+            try:
+                outcome = services.import_players(tournament, upload.read(), upload.name)
+            except ImportRefused as error:
+                problems = error.problems
+                form.add_error("file", str(error))
+            except ServiceError as error:
+                form.add_error("file", str(error))
+            else:
+                count = len(outcome.entries)
+                text = f"Imported {count} player{'s' if count != 1 else ''}"
+                if outcome.from_directory:
+                    text += f" ({outcome.from_directory} already in the club directory)"
+                pairs = outcome.keep_apart_pairs
+                if pairs:
+                    text += f" and {pairs} keep-apart pair{'s' if pairs != 1 else ''}"
+                messages.success(request, text + ".")
+                return redirect("organiser:players", tournament.slug)
+    return render(request, "tournaments/import.html", {
+        "tournament": tournament, "form": form, "problems": problems,
+    })
+
+
+# ---------------------------------------------------------------------------
+# Check-in (desk staff may help at the door)
+# ---------------------------------------------------------------------------
+
+
+@desk_view
+def check_in(request, tournament):
+    search = PlayerSearchForm(request.GET)
+    query = search.cleaned_data["q"].strip() if search.is_valid() else ""
+    data = selectors.check_in_list(tournament)
+    shown = data["entries"]
+    if query:
+        needle = query.casefold()
+        shown = [e for e in shown if needle in e.player.name.casefold()]
+    return render(request, "tournaments/check_in.html", {
+        "tournament": tournament, "search": search, "query": query, "shown": shown, **data,
+    })
+
+
+@desk_view
+@require_POST
+def check_in_set(request, tournament, number):
+    entry = _entry(tournament, number)
+    here = request.POST.get("here") == "1"
+    try:
+        services.set_checked_in(entry, here)
+    except ServiceError as error:
+        messages.error(request, str(error))
+    else:
+        state = "checked in" if here else "no longer checked in"
+        messages.success(request, f"{entry.player.name} is {state}.")
+    url = reverse("organiser:check_in", args=[tournament.slug])
+    query = request.POST.get("q", "").strip()
+    if query:
+        from urllib.parse import urlencode
+
+        url += "?" + urlencode({"q": query})
+    return redirect(f"{url}#entry-{entry.number}")
+
+
+# ---------------------------------------------------------------------------
+# Seating
+# ---------------------------------------------------------------------------
+
+
+@desk_view
+def seating_index(request, tournament):
+    return render(request, "tournaments/seating_index.html", {
+        "tournament": tournament, "days": selectors.seating_days(tournament),
+        "to_seat": len(services.players_to_seat(tournament)),
+    })
+
+
+def _seating_page(request, tournament, day, *, seat_form=None, move_form=None, swap_form=None,
+                  status=200):
+    data = selectors.day_seating(day)
+    can_change = (
+        request.tournament_role == StaffRole.ORGANISER
+        and not data["scores_started"] and not day.is_closed
+    )
+    return render(request, "tournaments/seating.html", {
+        "tournament": tournament, **data, "can_change": can_change,
+        "seat_form": seat_form or SeatDayForm(),
+        "move_form": move_form or MoveForm(tables=data["tables"]),
+        "swap_form": swap_form or SwapForm(tables=data["tables"]),
+        "to_seat": len(services.players_to_seat(tournament)) if can_change else None,
+    }, status=status)
+
+
+@desk_view
+def seating(request, tournament, day_number):
+    return _seating_page(request, tournament, _day(tournament, day_number))
+
+
+@organiser_view
+@require_POST
+def seat_day(request, tournament, day_number):
+    day = _day(tournament, day_number)
+    form = SeatDayForm(request.POST)
+    if form.is_valid():
+        try:
+            outcome = services.seat_day(day, seed=form.cleaned_data["seed"], organiser=request.user)
+        except ServiceError as error:
+            form.add_error(None, str(error))
+        else:
+            count = len(outcome.tables)
+            text = (
+                f"Day {day.number} is seated at {count} table{'s' if count != 1 else ''} "
+                f"with seed {outcome.seed}. Repeat pairs: {outcome.repeat_pairs} "
+                f"(lower bound: {outcome.lower_bound})."
+            )
+            if outcome.kept_tables:
+                text += " Reshuffling is off, so the previous day's tables were kept."
+            messages.success(request, text)
+            return redirect("organiser:seating", tournament.slug, day.number)
+    return _seating_page(request, tournament, day, seat_form=form, status=400)
+
+
+def _seated_entry(tournament, pk) -> Entry:
+    return get_object_or_404(Entry.objects.select_related("player"), tournament=tournament, pk=pk)
+
+
+@organiser_view
+@require_POST
+def move_player(request, tournament, day_number):
+    day = _day(tournament, day_number)
+    tables = selectors.day_seating(day)["tables"]
+    form = MoveForm(request.POST, tables=tables)
+    if form.is_valid():
+        entry = _seated_entry(tournament, form.cleaned_data["entry"])
+        table_number = form.cleaned_data["table"]
+        try:
+            warnings = services.check_move(day, entry, table_number)
+            if warnings and not form.cleaned_data["confirmed"]:
+                return render(request, "tournaments/seating_confirm.html", {
+                    "tournament": tournament, "day": day, "warnings": warnings,
+                    "action": reverse("organiser:move_player", args=[tournament.slug, day.number]),
+                    "fields": {"entry": entry.pk, "table": table_number},
+                    "summary": f"Move {entry.player.name} to table {table_number}?",
+                    "button": "Move anyway",
+                })
+            services.move_player(day, entry, table_number)
+        except ServiceError as error:
+            form.add_error(None, str(error))
+        else:
+            messages.success(request, f"{entry.player.name} moved to table {table_number}.")
+            return redirect("organiser:seating", tournament.slug, day.number)
+    return _seating_page(request, tournament, day, move_form=form, status=400)
+
+
+@organiser_view
+@require_POST
+def swap_players(request, tournament, day_number):
+    day = _day(tournament, day_number)
+    tables = selectors.day_seating(day)["tables"]
+    form = SwapForm(request.POST, tables=tables)
+    if form.is_valid():
+        first = _seated_entry(tournament, form.cleaned_data["first"])
+        second = _seated_entry(tournament, form.cleaned_data["second"])
+        try:
+            warnings = services.check_swap(day, first, second)
+            if warnings and not form.cleaned_data["confirmed"]:
+                return render(request, "tournaments/seating_confirm.html", {
+                    "tournament": tournament, "day": day, "warnings": warnings,
+                    "action": reverse("organiser:swap_players", args=[tournament.slug, day.number]),
+                    "fields": {"first": first.pk, "second": second.pk},
+                    "summary": f"Swap {first.player.name} and {second.player.name}?",
+                    "button": "Swap anyway",
+                })
+            services.swap_players(day, first, second)
+        except ServiceError as error:
+            form.add_error(None, str(error))
+        else:
+            messages.success(request, f"{first.player.name} and {second.player.name} swapped tables.")
+            return redirect("organiser:seating", tournament.slug, day.number)
+    return _seating_page(request, tournament, day, swap_form=form, status=400)
+
+
+def _pdf(data: bytes, filename: str) -> HttpResponse:
+    response = HttpResponse(data, content_type="application/pdf")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+@desk_view
+def seating_chart_pdf(request, tournament, day_number):
+    day = _day(tournament, day_number)
+    tables = [
+        (table.number,
+         [(s.entry.number, s.entry.player.name, s.entry.player.club) for s in table.seats.all()])
+        for table in selectors.day_tables(day)
+    ]
+    data = printouts.seating_chart_pdf(title=tournament.name, day_number=day.number, tables=tables)
+    return _pdf(data, f"{tournament.slug}-day{day.number}-seating-chart.pdf")
+
+
+@desk_view
+def find_table_pdf(request, tournament, day_number):
+    day = _day(tournament, day_number)
+    data = printouts.find_table_pdf(
+        title=tournament.name, day_number=day.number, rows=selectors.find_table_rows(day)
+    )
+    return _pdf(data, f"{tournament.slug}-day{day.number}-find-your-table.pdf")

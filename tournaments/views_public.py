@@ -1,6 +1,8 @@
 from django.shortcuts import render
 
+from . import selectors
 from .access import public_view
+from .forms import FindTableForm
 from .models import Tournament
 
 
@@ -15,3 +17,12 @@ def home(request):
 @public_view
 def tournament_home(request, tournament):
     return render(request, "tournaments/public_tournament.html", {"tournament": tournament})
+
+
+@public_view
+def find_table(request, tournament):
+    form = FindTableForm(request.GET)
+    query = form.cleaned_data["q"] if form.is_valid() else ""
+    return render(request, "tournaments/find_table.html", {
+        "tournament": tournament, "form": form, **selectors.find_your_table(tournament, query),
+    })

@@ -1,0 +1,292 @@
+"""Registration, the player directory, check-in, withdrawal and the lock once play starts."""
+import pytest
+from django.utils import timezone
+
+from scoring.models import GameSheet, SheetState, Source
+from scoring.schedule import ensure_schedule
+from tournaments import selectors
+from tournaments.models import Entry, KeepApart, Player, Seat, StaffRole
+from tournaments.services import (
+    ServiceError, add_keep_apart, register_player, reinstate_entry, seat_day, set_checked_in,
+    update_entry, withdraw_entry,
+)
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def quick_seating(settings):
+    settings.SEATING_TIME_LIMIT = 2.0
+    settings.SEATING_MAX_EVALS = 50_000
+
+
+@pytest.fixture
+def tournament(make_tournament, organiser):
+    return make_tournament(slug="spring", organiser=organiser)
+
+
+def enter(tournament, *names):
+    return [register_player(tournament, name=name) for name in names]
+
+
+def sheet(table, game_number, went_out, *, state=SheetState.CONFIRMED):
+    game = ensure_schedule(table.day)[game_number - 1]
+    now = timezone.now()
+    return GameSheet.objects.create(
+        table=table, game=game, state=state, engine_used=game.scheduled_engine, went_out=went_out,
+        source=Source.DESK, entered_at=now, confirmed_at=now if state == SheetState.CONFIRMED else None,
+    )
+
+
+def url(tournament, rest=""):
+    return f"/organiser/t/{tournament.slug}/{rest}"
+
+
+# ---------------------------------------------------------------------------
+# Numbers and the directory
+# ---------------------------------------------------------------------------
+
+
+def test_player_numbers_run_in_registration_order_and_are_never_reused(tournament):
+    ann, bob, cy = enter(tournament, "Ann", "Bob", "Cy")
+    assert [ann.number, bob.number, cy.number] == [1, 2, 3]
+    withdraw_entry(cy)
+    assert enter(tournament, "Di")[0].number == 4
+
+
+def test_numbers_are_per_tournament(tournament, make_tournament):
+    enter(tournament, "Ann", "Bob")
+    other = make_tournament(slug="fall")
+    assert enter(other, "Cy")[0].number == 1
+
+
+def test_a_returning_member_is_entered_from_the_directory_not_typed_twice(tournament, make_tournament):
+    last_year = make_tournament(slug="last-year")
+    ann = enter(last_year, "Ann Lee")[0].player
+    entry = register_player(tournament, player=ann)
+    assert entry.player_id == ann.pk
+    assert Player.objects.filter(name="Ann Lee").count() == 1
+    with pytest.raises(ServiceError, match=r"Ann Lee is already entered as player #1\."):
+        register_player(tournament, player=ann)
+
+
+def test_a_second_person_with_the_same_name_must_be_told_apart(tournament):
+    enter(tournament, "Ann Lee")
+    with pytest.raises(ServiceError, match="add something to tell them apart") as error:
+        register_player(tournament, name="  ann   lee ")
+    assert error.value.field == "name"
+    assert register_player(tournament, name="Ann Lee (Tampa)").number == 2
+
+
+def test_add_page_searches_the_directory_and_adds_the_chosen_person(organiser_client, tournament,
+                                                                    make_tournament):
+    enter(make_tournament(slug="old"), "Martha Greene", "Martin Ho")
+    enter(tournament, "Martin Ho")
+    page = organiser_client.get(url(tournament, "players/add/"), {"q": "mart"}).content.decode()
+    assert "Martha Greene" in page and 'aria-label="Add Martha Greene"' in page
+    assert "Already entered as #1" in page  # Martin Ho is in this event already
+    martha = Player.objects.get(name="Martha Greene")
+    response = organiser_client.post(url(tournament, "players/add/"), {"player": martha.pk}, follow=True)
+    assert "Martha Greene is entered as player #2." in response.content.decode()
+    assert tournament.entries.get(number=2).player_id == martha.pk
+
+
+def test_add_page_creates_a_new_player_and_shows_errors_beside_the_field(organiser_client, tournament):
+    response = organiser_client.post(url(tournament, "players/add/"),
+                                     {"name": "Renée Côté", "club": "Québec", "pinned_table": ""})
+    assert response.status_code == 302
+    entry = tournament.entries.get()
+    assert (entry.number, entry.player.name, entry.player.club) == (1, "Renée Côté", "Québec")
+    response = organiser_client.post(url(tournament, "players/add/"), {"name": "renée côté"})
+    page = response.content.decode()
+    assert response.status_code == 200
+    assert 'class="field has-error"' in page and "already entered as player #1" in page
+    response = organiser_client.post(url(tournament, "players/add/"), {"name": "   "})
+    assert "This field is required." in response.content.decode()
+    assert tournament.entries.count() == 1
+
+
+def test_edit_page_saves_details_and_pin(organiser_client, tournament):
+    ann = enter(tournament, "Ann")[0]
+    response = organiser_client.post(url(tournament, "players/1/"),
+                                     {"name": "Ann Lee", "club": "Sun RVers", "pinned_table": "2"})
+    assert response.status_code == 302
+    ann.refresh_from_db()
+    ann.player.refresh_from_db()
+    assert (ann.player.name, ann.player.club, ann.pinned_table) == ("Ann Lee", "Sun RVers", 2)
+    response = organiser_client.post(url(tournament, "players/1/"), {"name": "Ann", "pinned_table": "0"})
+    assert "Ensure this value is greater than or equal to 1." in response.content.decode()
+
+
+def test_editing_a_name_into_another_players_name_is_refused(tournament, make_tournament):
+    ann, bob = enter(tournament, "Ann", "Bob")
+    with pytest.raises(ServiceError, match=r"Ann is already entered as player #1\.") as error:
+        update_entry(bob, name="ANN", club="", contact="", pinned_table=None)
+    assert error.value.field == "name"
+    # the directory is shared, so a corrected spelling shows in every event the player entered
+    other = make_tournament(slug="fall")
+    register_player(other, player=bob.player)
+    update_entry(bob, name="Robert", club="Sun RVers", contact="", pinned_table=3)
+    assert other.entries.get().player.name == "Robert"
+    assert tournament.entries.get(number=2).pinned_table == 3
+
+
+def test_keep_apart_pairs_are_added_and_removed_from_the_player_page(organiser_client, tournament):
+    ann, bob = enter(tournament, "Ann", "Bob")
+    organiser_client.post(url(tournament, "players/1/keep-apart/"), {"other": bob.pk})
+    assert KeepApart.objects.filter(tournament=tournament).count() == 1
+    page = organiser_client.get(url(tournament, "players/2/")).content.decode()
+    assert "Ann (#1)" in page
+    with pytest.raises(ServiceError, match="already kept apart"):
+        add_keep_apart(bob, ann)
+    organiser_client.post(url(tournament, "players/2/keep-apart/1/remove/"))
+    assert not KeepApart.objects.exists()
+
+
+def test_players_list_shows_numbers_keep_apart_and_search(organiser_client, tournament):
+    ann, bob, cy = enter(tournament, "Ann Lee", "Bob Lee", "Cy Ray")
+    add_keep_apart(ann, bob)
+    page = organiser_client.get(url(tournament, "players/")).content.decode()
+    assert "Bob Lee (#2)" in page and "Cy Ray" in page
+    page = organiser_client.get(url(tournament, "players/"), {"q": "lee"}).content.decode()
+    assert "Cy Ray" not in page and "Ann Lee" in page
+
+
+def test_entry_list_is_a_fixed_number_of_queries(tournament, django_assert_num_queries):
+    enter(tournament, "A1", "A2")
+    with django_assert_num_queries(2):
+        selectors.entry_list(tournament)
+    entries = enter(tournament, *[f"B{i}" for i in range(20)])
+    for a, b in zip(entries[::2], entries[1::2]):
+        add_keep_apart(a, b)
+    with django_assert_num_queries(2):
+        listed = selectors.entry_list(tournament)
+    assert [e.number for e in listed[2].keep_apart] == [4]
+
+
+# ---------------------------------------------------------------------------
+# Access
+# ---------------------------------------------------------------------------
+
+
+def test_desk_staff_may_check_in_but_not_register(client, tournament, make_user):
+    desk = make_user("desk1")
+    StaffRole.objects.create(tournament=tournament, user=desk, role=StaffRole.DESK)
+    client.force_login(desk)
+    enter(tournament, "Ann")
+    assert client.get(url(tournament, "players/add/")).status_code == 403
+    assert client.post(url(tournament, "players/add/"), {"name": "Bob"}).status_code == 403
+    assert client.get(url(tournament, "check-in/")).status_code == 200
+    client.post(url(tournament, "check-in/1/"), {"here": "1"})
+    assert tournament.entries.get().status == Entry.CHECKED_IN
+
+
+def test_strangers_are_sent_to_log_in_or_told_nothing(client, tournament, make_user):
+    assert client.get(url(tournament, "players/")).status_code == 302
+    client.force_login(make_user("stranger"))
+    assert client.get(url(tournament, "players/")).status_code == 404
+
+
+# ---------------------------------------------------------------------------
+# Check-in
+# ---------------------------------------------------------------------------
+
+
+def test_check_in_page_marks_players_here_and_filters_by_name(organiser_client, tournament):
+    enter(tournament, "Ann Lee", "Bob Ray")
+    response = organiser_client.post(url(tournament, "check-in/2/"), {"here": "1", "q": "ray"})
+    assert response["Location"] == url(tournament, "check-in/?q=ray#entry-2")
+    page = organiser_client.get(url(tournament, "check-in/"), {"q": "RAY"}).content.decode()
+    assert "Bob Ray" in page and "Ann Lee" not in page
+    assert "1 here · 1 not here yet · 0 withdrawn" in page
+    assert 'aria-label="Undo check-in of Bob Ray"' in page
+    assert 'src="/static/js/filter-list.js"' in page
+    organiser_client.post(url(tournament, "check-in/2/"), {"here": "0"})
+    assert tournament.entries.get(number=2).status == Entry.REGISTERED
+
+
+def test_a_withdrawn_player_cannot_be_checked_in(tournament):
+    ann = enter(tournament, "Ann")[0]
+    withdraw_entry(ann)
+    with pytest.raises(ServiceError, match="Ann has withdrawn"):
+        set_checked_in(ann, True)
+
+
+# ---------------------------------------------------------------------------
+# Play started: the roster is locked
+# ---------------------------------------------------------------------------
+
+
+def start_day_one(tournament):
+    entries = enter(tournament, *[f"P{i}" for i in range(1, 9)])
+    day = tournament.days.get(number=1)
+    seat_day(day, seed=1)
+    table = day.tables.get(number=1)
+    first = table.seats.first().entry
+    sheet(table, 1, first)
+    return day, table, entries
+
+
+def test_nobody_joins_once_play_has_started(tournament, organiser_client):
+    day, table, entries = start_day_one(tournament)
+    before = Entry.objects.count()
+    with pytest.raises(ServiceError, match="Day 1 already has scores, so no one new can be entered"):
+        register_player(tournament, name="Latecomer")
+    response = organiser_client.post(url(tournament, "players/add/"), {"name": "Latecomer"})
+    assert "nobody joins once play has started" in response.content.decode()
+    with pytest.raises(ServiceError, match="cannot be checked in now"):
+        set_checked_in(entries[0], True)
+    assert Entry.objects.count() == before
+
+
+def test_withdrawal_mid_day_records_the_last_game_the_table_played(tournament):
+    day, table, entries = start_day_one(tournament)
+    seats = list(table.seats.select_related("entry"))
+    out = seats[0].entry
+    sheet(table, 2, out)
+    # a superseded version does not count as a game the table has played
+    sheet(table, 3, out, state=SheetState.SUPERSEDED)
+    leaving = seats[1].entry
+    outcome = withdraw_entry(leaving)
+    assert outcome.left_during == [(1, 2)]
+    seat = Seat.objects.get(day=day, entry=leaving)
+    assert seat.left_after_game == 2
+    assert seat.plays_game(2) and not seat.plays_game(3)
+    leaving.refresh_from_db()
+    assert leaving.status == Entry.WITHDRAWN
+    # the other table has not entered a game yet: its leaver plays none of today's games
+    other_seat = day.seats.exclude(table=table).first()
+    withdraw_entry(other_seat.entry)
+    other_seat.refresh_from_db()
+    assert other_seat.left_after_game == 0 and not other_seat.plays_game(1)
+    with pytest.raises(ServiceError, match="cannot come back"):
+        reinstate_entry(leaving)
+
+
+def test_withdrawal_before_play_takes_the_player_out_of_the_seating(tournament, organiser_client):
+    entries = enter(tournament, *[f"P{i}" for i in range(1, 9)])
+    day = tournament.days.get(number=1)
+    seat_day(day, seed=3)
+    response = organiser_client.post(url(tournament, "players/3/withdraw/"), follow=True)
+    page = response.content.decode()
+    assert "P3 is withdrawn." in page
+    assert "P3 was taken out of day 1&#x27;s tables. Reseat day 1 so the tables stay even." in page
+    assert not Seat.objects.filter(entry=entries[2]).exists()
+    seat_day(day, seed=3)
+    assert day.seats.count() == 7 and not day.seats.filter(entry=entries[2]).exists()
+    reinstate_entry(entries[2])
+    assert Entry.objects.get(pk=entries[2].pk).status == Entry.REGISTERED
+
+
+def test_withdrawn_players_are_not_seated_on_later_days(tournament):
+    day1, table, entries = start_day_one(tournament)
+    leaving = table.seats.first().entry
+    withdraw_entry(leaving)
+    day1.closed_at = timezone.now()
+    day1.save()
+    day2 = tournament.days.get(number=2)
+    outcome = seat_day(day2, seed=9)
+    seated = {e.pk for t in outcome.tables for e in t}
+    assert leaving.pk not in seated and len(seated) == 7
+    # the withdrawn player's day-one seat is kept: their scores stay with their table
+    assert Seat.objects.filter(day=day1, entry=leaving).exists()

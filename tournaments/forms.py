@@ -1,0 +1,119 @@
+"""Forms for registration, check-in and seating. They check input; services do the writing."""
+from django import forms
+from django.conf import settings
+
+from .models import Entry
+from .player_import import CLUB_MAX, NAME_MAX, describe_size
+
+
+class PlayerSearchForm(forms.Form):
+    q = forms.CharField(label="Search by name", required=False, max_length=NAME_MAX)
+
+
+class PlayerDetailsForm(forms.Form):
+    name = forms.CharField(label="Name", max_length=NAME_MAX)
+    club = forms.CharField(label="Club or chapter", max_length=CLUB_MAX, required=False)
+    contact = forms.CharField(
+        label="Phone or email", max_length=200, required=False,
+        help_text="Only organisers see this.",
+    )
+    pinned_table = forms.IntegerField(
+        label="Pinned table", required=False, min_value=1, max_value=200,
+        help_text="Only for a player who cannot move; leave empty otherwise.",
+    )
+
+    def clean_name(self):
+        name = " ".join(self.cleaned_data["name"].split())
+        if not name:
+            raise forms.ValidationError("Type the player's name.")
+        return name
+
+
+class ExistingPlayerForm(forms.Form):
+    player = forms.IntegerField(widget=forms.HiddenInput)
+
+
+class KeepApartForm(forms.Form):
+    other = forms.ModelChoiceField(
+        label="Keep apart from", queryset=Entry.objects.none(), empty_label="Choose a player",
+        help_text="They will never share a table (a married couple, say).",
+    )
+
+    def __init__(self, *args, entry, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["other"].queryset = (
+            Entry.objects.filter(tournament_id=entry.tournament_id)
+            .exclude(pk=entry.pk).exclude(status=Entry.WITHDRAWN)
+            .select_related("player").order_by("player__name")
+        )
+        self.fields["other"].label_from_instance = lambda e: f"{e.player.name} (#{e.number})"
+
+
+class ImportForm(forms.Form):
+    file = forms.FileField(
+        label="Player list (.xlsx or .csv)",
+        help_text="First row: Name, and if you have them Club, Keep apart, Table.",
+    )
+
+    def clean_file(self):
+        upload = self.cleaned_data["file"]
+        limit = settings.UPLOAD_MAX_BYTES
+        if upload.size > limit:
+            raise forms.ValidationError(
+                f"The file is {describe_size(upload.size)}; the largest file accepted is "
+                f"{describe_size(limit)}."
+            )
+        return upload
+
+
+class SeatDayForm(forms.Form):
+    seed = forms.IntegerField(
+        label="Seed (optional)", required=False, min_value=0, max_value=2**31 - 1,
+        help_text="Leave empty for a fresh random seating. The same seed and the same players "
+        "give the same tables again.",
+    )
+
+
+def _seated_choices(tables) -> list[tuple[int, str]]:
+    return [
+        (view.entry.pk, f"{view.entry.player.name} (#{view.entry.number}, table {table.number})")
+        for table in tables for view in table.seats
+    ]
+
+
+class MoveForm(forms.Form):
+    entry = forms.TypedChoiceField(label="Player", coerce=int)
+    table = forms.TypedChoiceField(label="To table", coerce=int)
+    confirmed = forms.BooleanField(required=False, widget=forms.HiddenInput)
+
+    def __init__(self, *args, tables, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["entry"].choices = [("", "Choose a player")] + _seated_choices(tables)
+        self.fields["table"].choices = [("", "Choose a table")] + [
+            (t.number, f"Table {t.number} ({t.size} players)") for t in tables
+        ]
+
+
+class SwapForm(forms.Form):
+    first = forms.TypedChoiceField(label="Swap this player", coerce=int)
+    second = forms.TypedChoiceField(label="with this player", coerce=int)
+    confirmed = forms.BooleanField(required=False, widget=forms.HiddenInput)
+
+    def __init__(self, *args, tables, **kwargs):
+        super().__init__(*args, **kwargs)
+        choices = [("", "Choose a player")] + _seated_choices(tables)
+        self.fields["first"].choices = choices
+        self.fields["second"].choices = choices
+
+    def clean(self):
+        data = super().clean()
+        if data.get("first") and data.get("first") == data.get("second"):
+            self.add_error("second", "Choose a different player to swap with.")
+        return data
+
+
+class FindTableForm(forms.Form):
+    q = forms.CharField(
+        label="Your name, or part of it", required=False, max_length=NAME_MAX,
+        widget=forms.TextInput(attrs={"type": "search", "autocomplete": "off", "autofocus": True}),
+    )

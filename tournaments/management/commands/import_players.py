@@ -1,0 +1,47 @@
+from pathlib import Path
+
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandError
+
+from tournaments.models import Tournament
+from tournaments.services import ImportRefused, ServiceError, import_players
+
+
+class Command(BaseCommand):
+    help = (
+        "Enter players from the club's spreadsheet (.xlsx or .csv; columns Name, Club, Keep apart, "
+        "Table). If any row has a problem nothing is imported and every problem is listed."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("slug", help="The tournament's slug.")
+        parser.add_argument("file", help="Path to the .xlsx or .csv file.")
+
+    def handle(self, slug, file, **options):
+        tournament = Tournament.objects.filter(slug=slug).first()
+        if tournament is None:
+            raise CommandError(f'There is no tournament with the slug "{slug}".')
+        path = Path(file)
+        if not path.is_file():
+            raise CommandError(f"There is no file at {file}.")
+        # Same cap as an upload: the command reads the whole file into memory too.
+        if path.stat().st_size > settings.UPLOAD_MAX_BYTES:
+            raise CommandError(
+                f"{file} is larger than the {settings.UPLOAD_MAX_BYTES // 1048576} MB accepted."
+            )
+        try:
+            outcome = import_players(tournament, path.read_bytes(), path.name)
+        except ImportRefused as error:
+            lines = [str(error)] + [str(problem) for problem in error.problems]
+            raise CommandError("\n".join(lines))
+        except ServiceError as error:
+            raise CommandError(str(error))
+        count = len(outcome.entries)
+        self.stdout.write(
+            f"Imported {count} player{'s' if count != 1 else ''} into {tournament.slug} "
+            f"({outcome.from_directory} already in the club directory, "
+            f"{outcome.keep_apart_pairs} keep-apart pair{'s' if outcome.keep_apart_pairs != 1 else ''})."
+        )
+        for entry in outcome.entries:
+            pin = f"  pinned to table {entry.pinned_table}" if entry.pinned_table else ""
+            self.stdout.write(f"#{entry.number} {entry.player.name}{pin}")

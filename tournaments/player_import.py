@@ -1,0 +1,321 @@
+"""Read the club's player spreadsheet (.xlsx or .csv) and check every row before anything is saved.
+
+Plain Python apart from openpyxl: :func:`parse_player_file` turns the uploaded bytes into rows
+and a list of problems, each with the spreadsheet row number (the header is row 1, the first
+player row 2). The service that writes to the database imports nothing unless the list of
+problems is empty.
+
+Columns, matched by header whatever the case: ``Name`` (required), ``Club``, ``Keep apart``
+(the name of another player in the same event who must never share the table) and ``Table``
+(a pinned table number for a player who cannot move). Other columns are ignored.
+
+A name that is already entered in the event is a problem, not a silent skip, so importing the
+same file twice is refused with a clear message instead of doubling the field.
+"""
+from __future__ import annotations
+
+import csv
+import io
+import re
+import zipfile
+from dataclasses import dataclass, field
+
+from .seating import table_sizes
+
+NOT_A_SPREADSHEET = "This file is not a spreadsheet (.xlsx or .csv)."
+
+# A real player list unpacks to well under a megabyte; these limits only stop crafted files.
+MAX_UNPACKED_BYTES = 50 * 1024 * 1024
+MAX_PACK_RATIO = 100
+MAX_ZIP_MEMBERS = 500
+
+NAME_MAX = 120  # Player.name
+CLUB_MAX = 120  # Player.club
+
+COLUMNS = {"name": "name", "club": "club", "keep apart": "keep_apart", "table": "table"}
+
+
+class ImportFileError(ValueError):
+    """The file as a whole cannot be read; nothing in it is looked at row by row."""
+
+
+@dataclass(frozen=True)
+class ImportRow:
+    row: int
+    name: str
+    club: str = ""
+    keep_apart: str = ""
+    table: int | None = None
+
+
+@dataclass(frozen=True)
+class ImportProblem:
+    row: int
+    message: str
+
+    def __str__(self):
+        return f"Row {self.row}: {self.message}"
+
+
+@dataclass
+class ParsedImport:
+    rows: list[ImportRow] = field(default_factory=list)
+    problems: list[ImportProblem] = field(default_factory=list)
+    # (row number, name, keep-apart name) for every keep-apart that names someone
+    keep_apart: list[tuple[int, str, str]] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+def name_key(name: str) -> str:
+    """Names compare without regard to case or repeated spaces: "ann  LEE" is "Ann Lee"."""
+    return " ".join(name.split()).casefold()
+
+
+def _header_key(cell: str) -> str:
+    return " ".join(re.sub(r"[-_]", " ", cell).split()).casefold()
+
+
+# ---------------------------------------------------------------------------
+# Reading the file
+# ---------------------------------------------------------------------------
+
+
+def read_cells(data: bytes, filename: str = "", *, max_bytes: int | None = None) -> list[list[str]]:
+    """The file's rows as lists of trimmed strings (row 1 first). Raises ImportFileError."""
+    if max_bytes is not None and len(data) > max_bytes:
+        raise ImportFileError(
+            f"The file is {describe_size(len(data))}; the largest file accepted is "
+            f"{describe_size(max_bytes)}."
+        )
+    if not data:
+        raise ImportFileError("The file is empty.")
+    if data.startswith(b"PK"):
+        return _read_xlsx(data)
+    if data.startswith(b"\xd0\xcf\x11\xe0"):
+        raise ImportFileError(
+            "This is an old Excel file (.xls). Save it as .xlsx or .csv and try again."
+        )
+    if filename.lower().endswith((".xlsx", ".xlsm")):
+        raise ImportFileError(NOT_A_SPREADSHEET)
+    return _read_csv(data)
+
+
+def describe_size(n: int) -> str:
+    if n >= 1024 * 1024:
+        return f"{n / (1024 * 1024):.1f} MB"
+    return f"{max(1, round(n / 1024))} KB"
+
+
+def _check_zip(data: bytes) -> None:
+    """Refuse a zip bomb from the sizes the archive declares, before anything is unpacked.
+
+    Python's zipfile never returns more bytes for a member than its declared file_size, so the
+    declared total bounds what openpyxl can unpack afterwards.
+    """
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+            members = archive.infolist()
+    except (zipfile.BadZipFile, ValueError, OSError):
+        raise ImportFileError(NOT_A_SPREADSHEET)
+    if len(members) > MAX_ZIP_MEMBERS:
+        raise ImportFileError(NOT_A_SPREADSHEET)
+    unpacked = sum(member.file_size for member in members)
+    if unpacked > MAX_UNPACKED_BYTES or unpacked > MAX_PACK_RATIO * max(len(data), 1):
+        raise ImportFileError(
+            "This file would unpack to far more data than a player list holds, so it was not "
+            "opened. Save the player list again as a plain .xlsx or .csv file."
+        )
+
+
+def _read_xlsx(data: bytes) -> list[list[str]]:
+    _check_zip(data)
+    import openpyxl  # openpyxl parses the XML through defusedxml when it is installed
+
+    try:
+        workbook = openpyxl.load_workbook(io.BytesIO(data), read_only=True, data_only=True)
+    except Exception:
+        # openpyxl raises many kinds of error for a zip that is not a workbook (a .docx, a
+        # damaged file); to the organiser they all mean the same thing.
+        raise ImportFileError(NOT_A_SPREADSHEET)
+    try:
+        sheet = workbook.worksheets[0] if workbook.worksheets else None
+        if sheet is None:
+            raise ImportFileError(NOT_A_SPREADSHEET)
+        rows = [[_cell_text(value) for value in row] for row in sheet.iter_rows(values_only=True)]
+    except ImportFileError:
+        raise
+    except Exception:
+        raise ImportFileError(NOT_A_SPREADSHEET)
+    finally:
+        workbook.close()
+    return rows
+
+
+def _cell_text(value) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return " ".join(str(value).split())
+
+
+def _read_csv(data: bytes) -> list[list[str]]:
+    if b"\x00" in data:
+        raise ImportFileError(NOT_A_SPREADSHEET)
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        # Excel on Windows saves CSV in the ANSI code page unless told otherwise.
+        try:
+            text = data.decode("cp1252")
+        except UnicodeDecodeError:
+            raise ImportFileError(NOT_A_SPREADSHEET)
+    try:
+        return [[" ".join(cell.split()) for cell in row] for row in csv.reader(io.StringIO(text))]
+    except csv.Error:
+        raise ImportFileError(NOT_A_SPREADSHEET)
+
+
+# ---------------------------------------------------------------------------
+# Checking the rows
+# ---------------------------------------------------------------------------
+
+
+def parse_player_file(
+    data: bytes,
+    filename: str = "",
+    *,
+    max_table_size: int,
+    existing_names: dict[str, int] | None = None,
+    existing_players: int = 0,
+    max_bytes: int | None = None,
+) -> ParsedImport:
+    """Read and check a player file.
+
+    ``existing_names`` maps :func:`name_key` of every name already entered in the event to its
+    player number; ``existing_players`` is how many of those will be seated (not withdrawn).
+    File-level failures come back as a single problem on row 1.
+    """
+    try:
+        cells = read_cells(data, filename, max_bytes=max_bytes)
+    except ImportFileError as error:
+        return ParsedImport(problems=[ImportProblem(1, str(error))])
+    return check_rows(
+        cells, max_table_size=max_table_size, existing_names=existing_names or {},
+        existing_players=existing_players,
+    )
+
+
+def check_rows(
+    cells: list[list[str]], *, max_table_size: int, existing_names: dict[str, int],
+    existing_players: int,
+) -> ParsedImport:
+    result = ParsedImport()
+    problems = result.problems
+    if not any(any(c for c in row) for row in cells):
+        problems.append(ImportProblem(1, "The file is empty."))
+        return result
+    columns: dict[str, int] = {}
+    for index, cell in enumerate(cells[0]):
+        key = COLUMNS.get(_header_key(cell))
+        if key is None:
+            continue
+        if key in columns:
+            problems.append(ImportProblem(1, f'There are two "{cell}" columns; keep only one.'))
+        columns[key] = index
+    if "name" not in columns:
+        problems.append(ImportProblem(
+            1, "The first row must hold the column names, and one of them must be Name."
+        ))
+        return result
+
+    def value(row, key):
+        index = columns.get(key)
+        return row[index] if index is not None and index < len(row) else ""
+
+    raw = []  # (row number, name, club, keep-apart, table text)
+    for number, row in enumerate(cells[1:], start=2):
+        if not any(row):
+            continue
+        raw.append((number, value(row, "name"), value(row, "club"), value(row, "keep_apart"),
+                    value(row, "table")))
+    if not raw:
+        problems.append(ImportProblem(1, "The file has no players below the header row."))
+        return result
+
+    first_row_of: dict[str, int] = {}
+    for number, name, *_ in raw:
+        if name:
+            first_row_of.setdefault(name_key(name), number)
+    player_count = existing_players + sum(1 for r in raw if r[1])
+    table_count = len(table_sizes(player_count, max_table_size))
+
+    for number, name, club, keep_apart, table_text in raw:
+        row_problems = []
+        key = name_key(name)
+        if not name:
+            row_problems.append("The name is missing.")
+        else:
+            if len(name) > NAME_MAX:
+                row_problems.append(f"The name is longer than {NAME_MAX} letters.")
+            if first_row_of[key] != number:
+                row_problems.append(f"{name} is also on row {first_row_of[key]}.")
+            if key in existing_names:
+                row_problems.append(
+                    f"{name} is already entered in this event as player #{existing_names[key]}."
+                )
+        if len(club) > CLUB_MAX:
+            row_problems.append(f"The club is longer than {CLUB_MAX} letters.")
+        if keep_apart:
+            partner = name_key(keep_apart)
+            if name and partner == key:
+                row_problems.append(f"{name} cannot be kept apart from themself.")
+            elif partner not in first_row_of and partner not in existing_names:
+                row_problems.append(
+                    f'Keep apart names "{keep_apart}", who is not in this file or in this event.'
+                )
+        table = None
+        if table_text:
+            table = _table_number(table_text)
+            if table is None:
+                row_problems.append(f'Table "{table_text}" is not a table number.')
+            elif table < 1:
+                row_problems.append("Table numbers start at 1.")
+            elif table > table_count:
+                tables = "1 table" if table_count == 1 else f"{table_count} tables"
+                players = "1 player fills" if player_count == 1 else f"{player_count} players fill"
+                row_problems.append(
+                    f"Table {table} does not exist: {players} {tables} of at most {max_table_size}."
+                )
+        problems.extend(ImportProblem(number, message) for message in row_problems)
+        if not row_problems:
+            result.rows.append(ImportRow(number, name, club, keep_apart, table))
+            if keep_apart:
+                result.keep_apart.append((number, name, keep_apart))
+
+    # Two players pinned to one table who must sit apart can never be seated; say so now.
+    pins = {name_key(r.name): r.table for r in result.rows if r.table is not None}
+    for number, name, partner in result.keep_apart:
+        table = pins.get(name_key(name))
+        if table is not None and pins.get(name_key(partner)) == table:
+            problems.append(ImportProblem(
+                number, f"{name} and {partner} must sit apart but are both pinned to table {table}."
+            ))
+    problems.sort(key=lambda p: p.row)
+    if problems:
+        result.rows = []
+        result.keep_apart = []
+    return result
+
+
+def _table_number(text: str) -> int | None:
+    text = text.strip()
+    if text.lower().startswith("table"):
+        text = text[5:].strip()
+    # Spreadsheets often hand back 3 as "3.0".
+    if re.fullmatch(r"\d+(\.0*)?", text) is None:
+        return None
+    return int(text.split(".")[0])

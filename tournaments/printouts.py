@@ -1,0 +1,152 @@
+"""Seating printouts: the wall chart by table, and the alphabetical "find your table" list.
+
+Text is drawn with drawString, never Paragraph markup, so a name holding "&" or "<" prints as
+typed. DejaVu Sans covers accented and non-Latin names; where it is not installed the built-in
+Helvetica still prints Latin-1 accents.
+"""
+import io
+import os
+
+from reportlab.lib.pagesizes import letter
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.ttfonts import TTFont
+from reportlab.pdfgen import canvas
+
+FONT_FILES = {
+    "Seating": "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
+    "Seating-Bold": "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf",
+}
+
+
+def _fonts() -> tuple[str, str]:
+    if all(os.path.exists(path) for path in FONT_FILES.values()):
+        registered = set(pdfmetrics.getRegisteredFontNames())
+        for name, path in FONT_FILES.items():
+            if name not in registered:
+                pdfmetrics.registerFont(TTFont(name, path))
+        return "Seating", "Seating-Bold"
+    return "Helvetica", "Helvetica-Bold"
+
+
+def _fit(text: str, font: str, size: float, width: float, smallest: float = 9) -> float:
+    """The largest type size up to ``size`` at which ``text`` fits in ``width``."""
+    while size > smallest and pdfmetrics.stringWidth(text, font, size) > width:
+        size -= 0.5
+    return size
+
+
+def _clip(text: str, font: str, size: float, width: float) -> str:
+    if pdfmetrics.stringWidth(text, font, size) <= width:
+        return text
+    while text and pdfmetrics.stringWidth(text + "…", font, size) > width:
+        text = text[:-1]
+    return text + "…"
+
+
+def seating_chart_pdf(*, title: str, day_number: int, tables) -> bytes:
+    """One block per table, four to a page: big table number, then each player's name.
+
+    ``tables`` is a list of (table number, [(player number, name, club), ...]).
+    """
+    regular, bold = _fonts()
+    buffer = io.BytesIO()
+    pdf = canvas.Canvas(buffer, pagesize=letter)
+    pdf.setTitle(f"{title}: day {day_number} seating chart")
+    page_w, page_h = letter
+    margin = 36
+    header = 34
+    cols, rows = 2, 2
+    block_w = (page_w - 2 * margin) / cols
+    block_h = (page_h - 2 * margin - header) / rows
+    per_page = cols * rows
+    if not tables:
+        pdf.setFont(bold, 20)
+        pdf.drawString(margin, page_h - margin - 20, f"{title}: day {day_number}")
+        pdf.setFont(regular, 16)
+        pdf.drawString(margin, page_h - margin - 60, "Nobody is seated yet.")
+    for index, (number, players) in enumerate(tables):
+        slot = index % per_page
+        if slot == 0:
+            if index:
+                pdf.showPage()
+            pdf.setFont(bold, 14)
+            pdf.drawString(margin, page_h - margin - 14,
+                           _clip(f"{title}: day {day_number} seating", bold, 14, page_w - 2 * margin))
+        col, row = slot % cols, slot // cols
+        x = margin + col * block_w
+        top = page_h - margin - header - row * block_h
+        pdf.setLineWidth(1.5)
+        pdf.roundRect(x + 6, top - block_h + 6, block_w - 12, block_h - 12, 10)
+        pdf.setFont(bold, 44)
+        pdf.drawCentredString(x + block_w / 2, top - 58, f"Table {number}")
+        inner = block_w - 40
+        line = min(30.0, (block_h - 100) / max(len(players), 1))
+        name_size = min(22.0, line * 0.8)
+        y = top - 98
+        for player_number, name, _club in players:
+            text = f"{name}"
+            # Below 13 pt a name cannot be read from across the hall; cut it short instead.
+            size = _fit(text, regular, name_size, inner - 34, smallest=13)
+            pdf.setFont(regular, 11)
+            pdf.drawRightString(x + 46, y + 2, f"#{player_number}")
+            pdf.setFont(regular, size)
+            pdf.drawString(x + 52, y, _clip(text, regular, size, inner - 34))
+            y -= line
+    pdf.showPage()
+    pdf.save()
+    return buffer.getvalue()
+
+
+def find_table_pdf(*, title: str, day_number: int, rows) -> bytes:
+    """Everyone A to Z with their table, two columns a page, for the door.
+
+    ``rows`` is a list of (name, player number, table number), already in A-to-Z order.
+    """
+    regular, bold = _fonts()
+    buffer = io.BytesIO()
+    pdf = canvas.Canvas(buffer, pagesize=letter)
+    pdf.setTitle(f"{title}: day {day_number}, find your table")
+    page_w, page_h = letter
+    margin = 40
+    line = 19
+    size = 13
+    col_gap = 24
+    col_w = (page_w - 2 * margin - col_gap) / 2
+    first_y = page_h - margin - 56
+    per_col = int((first_y - margin) // line) + 1
+
+    def page_header():
+        pdf.setFont(bold, 18)
+        pdf.drawString(margin, page_h - margin - 18,
+                       _clip(f"{title}: day {day_number}", bold, 18, page_w - 2 * margin))
+        pdf.setFont(regular, 12)
+        pdf.drawString(margin, page_h - margin - 36, "Find your name; your table number is on the right.")
+
+    page_header()
+    if not rows:
+        pdf.setFont(regular, 14)
+        pdf.drawString(margin, first_y, "Nobody is seated yet.")
+    for index, (name, player_number, table_number) in enumerate(rows):
+        slot = index % (2 * per_col)
+        if slot == 0 and index:
+            pdf.showPage()
+            page_header()
+        col, row = divmod(slot, per_col)
+        x = margin + col * (col_w + col_gap)
+        y = first_y - row * line
+        if row % 2 == 0:
+            pdf.setFillGray(0.93)
+            pdf.rect(x - 4, y - 5, col_w + 8, line, stroke=0, fill=1)
+            pdf.setFillGray(0)
+        table_text = f"Table {table_number}"
+        table_w = pdfmetrics.stringWidth(table_text, bold, size)
+        # Name first, then table: text extraction and screen readers read the line in order.
+        number_text = f" (#{player_number})"
+        room = col_w - table_w - 10 - pdfmetrics.stringWidth(number_text, regular, size)
+        pdf.setFont(regular, size)
+        pdf.drawString(x, y, _clip(name, regular, size, room) + number_text)
+        pdf.setFont(bold, size)
+        pdf.drawRightString(x + col_w, y, table_text)
+    pdf.showPage()
+    pdf.save()
+    return buffer.getvalue()

@@ -25,17 +25,7 @@ def club_workbook(path):
     workbook.save(path)
 
 
-@pytest.fixture
-def rule_presets(transactional_db):
-    """Reload the presets the data migration made: an earlier live-server test's flush empties them."""
-    import importlib
-
-    from django.apps import apps
-
-    importlib.import_module("tournaments.migrations.0002_load_rule_presets").load_presets(apps, None)
-
-
-def test_import_check_in_seat_two_days_and_print(transactional_db, rule_presets, organiser,
+def test_import_check_in_seat_two_days_and_print(transactional_db, organiser,
                                                  login_page, live_server, settings, tmp_path):
     from tournaments.models import Entry, Seat
     from tournaments.services import create_tournament

@@ -1,2 +1,8 @@
+from django.urls import path
+
+from . import views_scorekeeper as views
+
 app_name = "scorekeeper"
-urlpatterns = []
+urlpatterns = [
+    path("<str:token>/", views.table_page, name="table"),
+]

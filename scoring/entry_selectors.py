@@ -1,0 +1,314 @@
+"""Reads for score entry: the scorekeeper's page, the desk card, the day grid, a table's history.
+
+Each function runs a fixed number of queries whatever the size of the event.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from django.db.models import Count, Max, Prefetch
+from django.utils import timezone
+
+from tournaments.models import Day, Seat, Table
+
+from .models import LIVE_STATES, AuditEvent, Game, GameSheet, Score, SheetState, Source
+from .validation import SheetRules
+
+
+def sheet_rules(rules) -> SheetRules:
+    """The parts of a tournament's RuleSet that the score-sheet checks need."""
+    return SheetRules(
+        top_double=rules.top_double,
+        double_blank_value=rules.double_blank_value,
+        highest_engine=rules.first_engine,
+        lowest_engine=rules.lowest_engine,
+    )
+
+
+def engines_in_range(rules) -> list[int]:
+    return list(range(rules.first_engine, rules.lowest_engine - 1, -1))
+
+
+def default_engine(scheduled: int, available: list[int]) -> int | None:
+    """The scheduled double if it is still free, else the next lower free one (seeds 002, 003).
+
+    When nothing lower is free, the highest free double; None when every double is used.
+    """
+    if scheduled in available:
+        return scheduled
+    lower = [e for e in available if e < scheduled]
+    if lower:
+        return max(lower)
+    return max(available) if available else None
+
+
+def local_time(moment) -> str:
+    return timezone.localtime(moment).strftime("%H:%M") if moment else ""
+
+
+def who_label(sheet: GameSheet, *, confirming: bool = False) -> str:
+    """Plain words for who made a sheet: "the table", "the desk (ann)"."""
+    user = sheet.confirmed_by if confirming else sheet.entered_by
+    name = f" ({user.get_username()})" if user is not None else ""
+    if confirming or sheet.source == Source.DESK:
+        return f"the desk{name}"
+    if sheet.source == Source.TABLE_LINK:
+        return f"the table{name}"
+    if sheet.source == Source.WORKBOOK:
+        return f"the workbook import{name}"
+    return f"the organiser{name}"
+
+
+# ---------------------------------------------------------------------------
+# One table: who sits there, the games, the live sheets
+# ---------------------------------------------------------------------------
+
+
+@dataclass
+class TableSheets:
+    table: Table
+    seats: list[Seat]
+    games: list[Game]
+    live: dict[int, GameSheet]  # game number -> live sheet (scores prefetched)
+    rules: object = None
+    names: dict[int, str] = field(default_factory=dict)  # entry id -> player name, seat order
+
+    @property
+    def day(self) -> Day:
+        return self.table.day
+
+    def game(self, number: int) -> Game | None:
+        return next((g for g in self.games if g.number == number), None)
+
+    def seated(self) -> dict[int, str]:
+        return dict(self.names)
+
+    def playing(self, game_number: int) -> list[Seat]:
+        return [s for s in self.seats if s.plays_game(game_number)]
+
+    def withdrawn(self, game_number: int) -> list[int]:
+        return [s.entry_id for s in self.seats if not s.plays_game(game_number)]
+
+    def used_engines(self, except_game: int | None = None) -> list[int]:
+        return [s.engine_used for n, s in self.live.items() if n != except_game]
+
+    def free_engines(self, game_number: int) -> list[int]:
+        used = set(self.used_engines(except_game=game_number))
+        return [e for e in engines_in_range(self.rules) if e not in used]
+
+    def engine_default(self, game: Game) -> int | None:
+        own = self.live.get(game.number)
+        if own is not None:
+            return own.engine_used
+        return default_engine(game.scheduled_engine, self.free_engines(game.number))
+
+    def next_game(self) -> Game | None:
+        """The first game of the day with no live sheet at this table."""
+        return next((g for g in self.games if g.number not in self.live), None)
+
+    def totals(self) -> dict[int, int]:
+        sums = {entry_id: 0 for entry_id in self.names}
+        for sheet in self.live.values():
+            for score in sheet.scores.all():
+                sums[score.entry_id] = sums.get(score.entry_id, 0) + score.points
+        return sums
+
+    def seat_totals(self) -> list[int]:
+        """Each seated player's total over the live games, in seat order."""
+        totals = self.totals()
+        return [totals.get(seat.entry_id, 0) for seat in self.seats]
+
+    def has_provisional(self) -> bool:
+        return any(s.state == SheetState.ENTERED for s in self.live.values())
+
+    def rows(self) -> list[dict]:
+        """One row per game, laid out like the card: scores in seat order."""
+        rows = []
+        for game in self.games:
+            sheet = self.live.get(game.number)
+            points = {}
+            if sheet is not None:
+                points = {s.entry_id: s.points for s in sheet.scores.all()}
+            rows.append({
+                "game": game,
+                "sheet": sheet,
+                "cells": [
+                    {"seat": seat, "points": points.get(seat.entry_id),
+                     "plays": seat.plays_game(game.number)}
+                    for seat in self.seats
+                ],
+                "out_name": self.names.get(sheet.went_out_id) if sheet and sheet.went_out_id else "",
+            })
+        return rows
+
+
+def _live_sheets_prefetch():
+    return GameSheet.objects.filter(state__in=LIVE_STATES).select_related(
+        "entered_by", "confirmed_by"
+    ).prefetch_related(Prefetch("scores", queryset=Score.objects.order_by("entry_id")))
+
+
+def table_sheets(table: Table) -> TableSheets:
+    """Everything a page about one table needs: 4 queries."""
+    table = Table.objects.select_related("day__tournament__rules").get(pk=table.pk)
+    seats = list(Seat.objects.filter(table=table).select_related("entry__player").order_by("position"))
+    games = list(Game.objects.filter(day=table.day_id).order_by("number"))
+    by_game = {g.pk: g for g in games}
+    live = {}
+    for sheet in _live_sheets_prefetch().filter(table=table):
+        sheet.game = by_game[sheet.game_id]
+        live[sheet.game.number] = sheet
+    return TableSheets(
+        table=table, seats=seats, games=games, live=live, rules=table.day.tournament.rules,
+        names={s.entry_id: s.entry.player.name for s in seats},
+    )
+
+
+def table_by_link(token: str) -> Table | None:
+    """The table a scorekeeper's link opens, or None when the link is unknown or its day closed."""
+    if not token or len(token) > 64:
+        return None
+    table = Table.objects.select_related("day").filter(link_token=token).first()
+    if table is None or table.day.closed_at is not None:
+        return None
+    return table
+
+
+def day_for(tournament, number: int) -> Day | None:
+    return Day.objects.filter(tournament=tournament, number=number).first()
+
+
+def table_for(tournament, day_number: int, table_number: int) -> Table | None:
+    return (
+        Table.objects.select_related("day")
+        .filter(day__tournament=tournament, day__number=day_number, number=table_number)
+        .first()
+    )
+
+
+def current_day(tournament) -> Day | None:
+    """The day the desk most likely wants: the first seated day still open, else the last day."""
+    days = list(Day.objects.filter(tournament=tournament).annotate(n=Count("tables")).order_by("number"))
+    for day in days:
+        if day.n and day.closed_at is None:
+            return day
+    seated = [d for d in days if d.n]
+    return (seated or days or [None])[-1]
+
+
+# ---------------------------------------------------------------------------
+# The organiser's grid: tables by games
+# ---------------------------------------------------------------------------
+
+
+def day_grid(day: Day) -> dict:
+    """Tables down, games across: empty, entered or confirmed, with times. 3 queries."""
+    games = list(Game.objects.filter(day=day).order_by("number"))
+    tables = list(
+        Table.objects.filter(day=day).annotate(
+            players=Count("seats", distinct=True), last_entry=Max("sheets__entered_at")
+        ).order_by("number")
+    )
+    live = {
+        (row["table_id"], row["game_id"]): row
+        for row in GameSheet.objects.filter(table__day=day, state__in=LIVE_STATES).values(
+            "table_id", "game_id", "state", "entered_at", "confirmed_at", "source"
+        )
+    }
+    rows = []
+    counts = {"empty": 0, SheetState.ENTERED: 0, SheetState.CONFIRMED: 0}
+    for table in tables:
+        cells = []
+        for game in games:
+            sheet = live.get((table.pk, game.pk))
+            state = sheet["state"] if sheet else "empty"
+            counts[state] += 1
+            moment = None
+            if sheet:
+                moment = sheet["confirmed_at"] or sheet["entered_at"]
+            cells.append({"game": game, "state": state, "time": local_time(moment)})
+        done = all(c["state"] == SheetState.CONFIRMED for c in cells)
+        rows.append({"table": table, "cells": cells, "last_entry": local_time(table.last_entry),
+                     "done": done})
+    return {"day": day, "games": games, "rows": rows, "counts": counts}
+
+
+# ---------------------------------------------------------------------------
+# History
+# ---------------------------------------------------------------------------
+
+
+def table_history(table: Table) -> list[AuditEvent]:
+    """Every audit event for one table, oldest first: 1 query."""
+    return list(
+        AuditEvent.objects.filter(table=table).select_related("game", "sheet", "actor")
+        .order_by("at", "pk")
+    )
+
+
+def day_workbook_rows(day: Day) -> list[dict]:
+    """One row per seated player per game, in table, game, seat order: 4 queries."""
+    games = list(Game.objects.filter(day=day).order_by("number"))
+    seats = list(
+        Seat.objects.filter(day=day).select_related("entry__player", "table")
+        .order_by("table__number", "position")
+    )
+    sheets = {}
+    for sheet in GameSheet.objects.filter(table__day=day, state__in=LIVE_STATES).prefetch_related("scores"):
+        sheets[(sheet.table_id, sheet.game_id)] = sheet
+    points = {
+        (key, score.entry_id): score.points
+        for key, sheet in sheets.items()
+        for score in sheet.scores.all()
+    }
+    by_table: dict[int, list[Seat]] = {}
+    for seat in seats:
+        by_table.setdefault(seat.table.number, []).append(seat)
+    rows = []
+    for table_number in sorted(by_table):
+        table_seats = by_table[table_number]
+        table = table_seats[0].table
+        for game in games:
+            sheet = sheets.get((table.pk, game.pk))
+            for seat in table_seats:
+                if not seat.plays_game(game.number):
+                    continue
+                rows.append({
+                    "day": day.number,
+                    "table": table_number,
+                    "game": game.number,
+                    "engine": sheet.engine_used if sheet else game.scheduled_engine,
+                    "player_id": seat.entry.number,
+                    "player": seat.entry.player.name,
+                    "score": points.get(((table.pk, game.pk), seat.entry_id)),
+                    "out": bool(sheet and sheet.went_out_id == seat.entry_id),
+                })
+    return rows
+
+
+def day_tables_with_seats(day: Day) -> list[dict]:
+    """Each table of a day with its players in seat order (for printouts and link lists): 2 queries."""
+    tables = list(Table.objects.filter(day=day).order_by("number"))
+    seats = Seat.objects.filter(day=day).select_related("entry__player").order_by("position")
+    by_table: dict[int, list[Seat]] = {}
+    for seat in seats:
+        by_table.setdefault(seat.table_id, []).append(seat)
+    return [{"table": t, "seats": by_table.get(t.pk, [])} for t in tables]
+
+
+def tournament_day(slug: str, day_number: int | None):
+    """(tournament, day) for a command line; LookupError with a plain message when unknown."""
+    from tournaments.models import Tournament
+
+    tournament = Tournament.objects.select_related("rules").filter(slug=slug).first()
+    if tournament is None:
+        raise LookupError(f'There is no tournament with the slug "{slug}".')
+    if day_number is None:
+        return tournament, None
+    day = Day.objects.select_related("tournament__rules").filter(
+        tournament=tournament, number=day_number).first()
+    if day is None:
+        count = tournament.days.count()
+        raise LookupError(f"{tournament.name} has no day {day_number}; it has {count} day"
+                          f"{'' if count == 1 else 's'}.")
+    return tournament, day

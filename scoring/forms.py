@@ -1,0 +1,243 @@
+"""Forms for score entry. They only read what was typed; the rules live in scoring.validation
+and the writes in scoring.services. A refusal from the service is put back next to its field.
+"""
+from __future__ import annotations
+
+from django import forms
+from django.conf import settings
+
+from .services import GameInput
+from .validation import GameSheet as TypedSheet
+
+OUT_OF_DATE = "This page is out of date: reload it and try again."
+VERSION_ERRORS = {"invalid": OUT_OF_DATE, "required": OUT_OF_DATE, "min_value": OUT_OF_DATE}
+
+
+def _score_field(label: str, name: str) -> forms.CharField:
+    # Long input goes on to the checks ("more than any hand can hold"); only absurd input stops here.
+    return forms.CharField(
+        label=label, required=False, max_length=100,
+        error_messages={"max_length": f"{name}'s score must be a whole number, like 0 or 23."},
+        widget=forms.TextInput(attrs={"inputmode": "numeric", "autocomplete": "off", "class": "score"}),
+    )
+
+
+class _ProblemsMixin:
+    """Put service refusals next to their fields; anything else goes at the top of the form."""
+
+    def field_for(self, problem_field: str, prefix: str = "") -> str | None:
+        name = f"{prefix}{problem_field}" if problem_field else ""
+        return name if name in self.fields else None
+
+    def add_refusals(self, refusals) -> None:
+        for refusal in refusals:
+            self.add_problem(refusal.game, refusal.field, refusal.message)
+
+    def add_problem(self, game_number, field, message) -> None:
+        self.add_error(self.field_for(field), message)
+
+
+class GameForm(_ProblemsMixin, forms.Form):
+    """One game at one table: the scorekeeper's phone page, and the organiser's correction.
+
+    Fields: engine, score-<entry id> and tiles-<entry id> per player playing this game,
+    out-<entry id> ("<name> went out") per player, blocked, base_version; reason when asked.
+    """
+
+    base_version = forms.IntegerField(min_value=0, widget=forms.HiddenInput,
+                                      error_messages=VERSION_ERRORS)
+    engine = forms.CharField(label="Engine used", required=False, max_length=10)
+    blocked = forms.BooleanField(label="Blocked: nobody went out", required=False)
+
+    def __init__(self, *args, sheets, game, with_tiles=True, with_reason=False, **kwargs):
+        self.sheets = sheets
+        self.game = game
+        live = sheets.live.get(game.number)
+        self.live = live
+        initial = {"base_version": live.version if live else 0,
+                   "engine": sheets.engine_default(game)}
+        if live is not None:
+            initial["blocked"] = live.blocked
+            for score in live.scores.all():
+                initial[f"score-{score.entry_id}"] = score.points
+                initial[f"tiles-{score.entry_id}"] = score.tiles
+                initial[f"out-{score.entry_id}"] = score.entry_id == live.went_out_id
+        kwargs.setdefault("initial", initial)
+        super().__init__(*args, **kwargs)
+        self.players = sheets.playing(game.number)
+        for seat in self.players:
+            name = seat.entry.player.name
+            self.fields[f"score-{seat.entry_id}"] = _score_field(name, name)
+            if with_tiles:
+                self.fields[f"tiles-{seat.entry_id}"] = forms.CharField(
+                    label=f"{name}: tiles left (optional)", required=False, max_length=200,
+                    help_text="e.g. 12-11 6-6",
+                    widget=forms.TextInput(attrs={"autocomplete": "off", "autocapitalize": "off"}),
+                )
+            self.fields[f"out-{seat.entry_id}"] = forms.BooleanField(
+                label=f"{name} went out", required=False)
+        if with_reason:
+            self.fields["reason"] = forms.CharField(
+                label="Reason for the change", max_length=500, required=False,
+                widget=forms.Textarea(attrs={"rows": 2}))
+        self.engine_options = sheets.free_engines(game.number)
+
+    def player_rows(self):
+        rows = []
+        for seat in self.players:
+            pk = seat.entry_id
+            rows.append({
+                "seat": seat,
+                "score": self[f"score-{pk}"],
+                "tiles": self[f"tiles-{pk}"] if f"tiles-{pk}" in self.fields else None,
+                "out": self[f"out-{pk}"],
+            })
+        return rows
+
+    def selected_engine(self) -> str:
+        return str(self["engine"].value() or "")
+
+    def field_for(self, problem_field, prefix=""):
+        if problem_field == "outcome":
+            return "blocked"
+        return super().field_for(problem_field, prefix)
+
+    def typed(self) -> TypedSheet:
+        data = self.cleaned_data
+        return TypedSheet(
+            game_number=self.game.number,
+            engine=data.get("engine"),
+            scores={s.entry_id: data.get(f"score-{s.entry_id}") for s in self.players},
+            tiles={s.entry_id: data.get(f"tiles-{s.entry_id}") or "" for s in self.players},
+            went_out=[s.entry_id for s in self.players if data.get(f"out-{s.entry_id}")],
+            blocked=bool(data.get("blocked")),
+        )
+
+
+class CardForm(_ProblemsMixin, forms.Form):
+    """A whole paper card at the desk: players across, games down, totals at the bottom.
+
+    Games already confirmed are shown, not editable. Games the table entered are blank here:
+    the desk types them from the card and the two must match.
+    """
+
+    def __init__(self, *args, sheets, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.sheets = sheets
+        self.row_errors: dict[int, list[str]] = {}
+        self.open_games = [g for g in sheets.games
+                           if g.number not in sheets.live
+                           or sheets.live[g.number].state != "confirmed"]
+        names = sheets.names
+        for game in self.open_games:
+            n = game.number
+            live = sheets.live.get(n)
+            self.fields[f"g{n}-base"] = forms.IntegerField(
+                min_value=0, widget=forms.HiddenInput, initial=live.version if live else 0,
+                error_messages=VERSION_ERRORS)
+            self.fields[f"g{n}-engine"] = forms.CharField(
+                label=f"Engine in game {n}", required=False, max_length=10,
+                initial="" if live else sheets.engine_default(game))
+            self.fields[f"g{n}-out"] = forms.CharField(
+                label=f"Who went out in game {n}", required=False, max_length=20)
+            for seat in sheets.playing(n):
+                self.fields[f"g{n}-score-{seat.entry_id}"] = _score_field(
+                    f"{names[seat.entry_id]}, game {n}", names[seat.entry_id])
+        for entry_id, name in names.items():
+            self.fields[f"total-{entry_id}"] = forms.CharField(
+                label=f"{name}, total", required=False, max_length=20,
+                widget=forms.TextInput(attrs={"inputmode": "numeric", "autocomplete": "off",
+                                              "class": "score"}))
+
+    def add_problem(self, game, field, message):
+        if game is None:
+            name = field if field in self.fields else None
+            self.add_error(name, message)
+            return
+        name = "" if field in ("", "reason") else f"g{game}-{'out' if field == 'outcome' else field}"
+        if name and name in self.fields:
+            self.add_error(name, message)
+        else:
+            self.row_errors.setdefault(game, []).append(message)
+
+    def _filled(self, n: int) -> bool:
+        data = self.cleaned_data
+        scores = [data.get(f"g{n}-score-{s.entry_id}") for s in self.sheets.playing(n)]
+        return any(v not in (None, "") for v in scores) or bool(data.get(f"g{n}-out"))
+
+    def inputs(self) -> list[GameInput]:
+        data = self.cleaned_data
+        result = []
+        for game in self.open_games:
+            n = game.number
+            if not self._filled(n):
+                continue
+            out = data.get(f"g{n}-out") or ""
+            result.append(GameInput(
+                game=game,
+                typed=TypedSheet(
+                    game_number=n,
+                    engine=data.get(f"g{n}-engine"),
+                    scores={s.entry_id: data.get(f"g{n}-score-{s.entry_id}")
+                            for s in self.sheets.playing(n)},
+                    went_out=None if out in ("", "blocked") else out,
+                    blocked=out == "blocked",
+                ),
+                base_version=data.get(f"g{n}-base"),
+            ))
+        return result
+
+    def written_totals(self) -> dict:
+        return {pk: self.cleaned_data.get(f"total-{pk}") for pk in self.sheets.names}
+
+    def rows(self):
+        """The card as rows for the template: each game with its cells (fields or stored values)."""
+        result = []
+        for row in self.sheets.rows():
+            n = row["game"].number
+            editable = f"g{n}-base" in self.fields
+            cells = []
+            for cell in row["cells"]:
+                key = f"g{n}-score-{cell['seat'].entry_id}"
+                cells.append({**cell, "field": self[key] if editable and key in self.fields else None})
+            out_field = self[f"g{n}-out"] if editable else None
+            result.append({
+                **row,
+                "editable": editable,
+                "cells": cells,
+                "engine": self[f"g{n}-engine"] if editable else None,
+                "out": out_field,
+                "out_value": str(out_field.value() or "") if out_field else "",
+                "base": self[f"g{n}-base"] if editable else None,
+                "errors": self.row_errors.get(n, []),
+                "players": self.sheets.playing(n),
+            })
+        return result
+
+    def total_fields(self):
+        return [{"seat": s, "field": self[f"total-{s.entry_id}"]} for s in self.sheets.seats]
+
+
+class ReviewForm(forms.Form):
+    """Confirm a table's entry as it stands, or mark it wrong."""
+
+    base_version = forms.IntegerField(min_value=1, widget=forms.HiddenInput,
+                                      error_messages=VERSION_ERRORS)
+    decision = forms.ChoiceField(choices=[("confirm", "Confirm"), ("wrong", "Wrong")])
+    reason = forms.CharField(label="What is wrong (optional)", required=False, max_length=500)
+
+
+class WorkbookUploadForm(forms.Form):
+    file = forms.FileField(label="Score workbook (.xlsx)")
+    reason = forms.CharField(
+        label="Reason, if this changes confirmed scores (organisers only)", required=False,
+        max_length=500)
+
+    def clean_file(self):
+        upload = self.cleaned_data["file"]
+        limit = settings.UPLOAD_MAX_BYTES
+        if upload.size > limit:
+            raise forms.ValidationError(
+                f"This file is {upload.size / 1_048_576:.1f} MB; the most we take is "
+                f"{limit / 1_048_576:.1f} MB. A score workbook is much smaller: is it the right file?")
+        return upload

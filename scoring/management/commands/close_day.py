@@ -1,0 +1,29 @@
+from django.core.management.base import BaseCommand, CommandError
+
+from scoring import services
+from scoring.entry_selectors import tournament_day
+from tournaments.services import ServiceError
+
+
+class Command(BaseCommand):
+    help = "Close a day (its table links stop working), or reopen it with --reopen."
+
+    def add_arguments(self, parser):
+        parser.add_argument("slug")
+        parser.add_argument("--day", type=int, required=True)
+        parser.add_argument("--reopen", action="store_true")
+
+    def handle(self, slug, day, reopen, **options):
+        try:
+            tournament, day = tournament_day(slug, day)
+        except LookupError as error:
+            raise CommandError(str(error))
+        try:
+            if reopen:
+                services.reopen_day(day)
+                self.stdout.write(f"Day {day.number} is open again: its table links work.")
+            else:
+                services.close_day(day)
+                self.stdout.write(f"Day {day.number} is closed: its table links no longer work.")
+        except ServiceError as error:
+            raise CommandError(str(error))

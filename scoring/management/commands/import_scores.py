@@ -1,0 +1,36 @@
+from pathlib import Path
+
+from django.core.management.base import BaseCommand, CommandError
+
+from scoring.entry_selectors import tournament_day
+from scoring.workbook import WorkbookRefused, import_workbook
+from tournaments.services import ServiceError
+
+
+class Command(BaseCommand):
+    help = ("Read a filled-in score workbook back. All or nothing: any bad row stops the "
+            "import, and every bad row is listed with its row number.")
+
+    def add_arguments(self, parser):
+        parser.add_argument("slug")
+        parser.add_argument("file")
+        parser.add_argument("--reason", default="",
+                            help="Needed when the file changes scores that are already confirmed.")
+
+    def handle(self, slug, file, reason, **options):
+        try:
+            tournament, _ = tournament_day(slug, None)
+        except LookupError as error:
+            raise CommandError(str(error))
+        path = Path(file)
+        try:
+            data = path.read_bytes()
+        except OSError as error:
+            raise CommandError(f"Could not read {path}: {error.strerror}.")
+        try:
+            report = import_workbook(tournament, data, reason=reason)
+        except WorkbookRefused as refused:
+            raise CommandError("Nothing was imported:\n" + "\n".join(refused.lines))
+        except ServiceError as error:
+            raise CommandError(f"Nothing was imported: {error}")
+        self.stdout.write(report.summary())

@@ -1,0 +1,160 @@
+"""Printed score sheets: one page per table, laid out like the paper card.
+
+Table number large, players' names across, a row per game with its scheduled engine and a blank
+for the engine used, a totals row, a signature line, the hand size for the table's player count,
+and the table's private link as a QR code (an embedded PNG image).
+"""
+from __future__ import annotations
+
+import io
+
+import segno
+from django.urls import reverse
+from reportlab.lib.pagesizes import landscape, letter
+from reportlab.lib.utils import ImageReader
+from reportlab.pdfbase.pdfmetrics import stringWidth
+from reportlab.pdfgen.canvas import Canvas
+
+from .entry_selectors import day_tables_with_seats
+from .schedule import ensure_schedule
+
+DEFAULT_BASE_URL = "http://127.0.0.1:8000"
+FONT = "Helvetica"
+BOLD = "Helvetica-Bold"
+
+
+def table_link(base_url: str, table) -> str:
+    return base_url.rstrip("/") + reverse("scorekeeper:table", args=[table.link_token])
+
+
+def qr_png(text: str) -> bytes:
+    out = io.BytesIO()
+    segno.make(text, error="m").save(out, kind="png", scale=4, border=2)
+    return out.getvalue()
+
+
+def _fit_lines(name: str, width: float, size: float) -> tuple[list[str], float]:
+    """Split a name over at most two lines and shrink it until it fits the column."""
+    words = name.split()
+    for font_size in (size, size - 1, size - 2, size - 3):
+        if stringWidth(name, BOLD, font_size) <= width:
+            return [name], font_size
+        if len(words) > 1:
+            best = None
+            for cut in range(1, len(words)):
+                lines = [" ".join(words[:cut]), " ".join(words[cut:])]
+                widest = max(stringWidth(line, BOLD, font_size) for line in lines)
+                if widest <= width and (best is None or widest < best[0]):
+                    best = (widest, lines)
+            if best:
+                return best[1], font_size
+    # Still too wide: keep the whole name on two lines at the smallest size; it may run over.
+    half = max(1, len(words) // 2)
+    lines = [" ".join(words[:half]), " ".join(words[half:])] if len(words) > 1 else [name]
+    return lines, size - 3
+
+
+def _draw_page(canvas: Canvas, day, table, seats, games, rules, base_url: str) -> None:
+    width, height = landscape(letter)
+    margin = 36
+    tournament = day.tournament
+    link = table_link(base_url, table)
+
+    # Heading: table number large, event and day, hand size.
+    canvas.setFont(BOLD, 44)
+    canvas.drawString(margin, height - margin - 40, f"Table {table.number}")
+    canvas.setFont(FONT, 13)
+    canvas.drawString(margin, height - margin - 62, f"{tournament.name} - day {day.number}"
+                      + (f", {day.date:%A %d %B %Y}" if day.date else ""))
+    hand = rules.hand_size(len(seats))
+    canvas.drawString(
+        margin, height - margin - 80,
+        f"{len(seats)} players: each draws {hand} tiles." if hand else f"{len(seats)} players.")
+    canvas.setFont(FONT, 10)
+    blank = rules.double_blank_value
+    canvas.drawString(margin, height - margin - 95,
+                      f"Double blank counts {blank}. Write each player's points after every game.")
+
+    # QR code of the table link, top right, with the link written under it.
+    qr_size = 110
+    qr_x = width - margin - qr_size
+    qr_y = height - margin - qr_size
+    canvas.drawImage(ImageReader(io.BytesIO(qr_png(link))), qr_x, qr_y, qr_size, qr_size)
+    canvas.setFont(FONT, 8)
+    canvas.drawRightString(width - margin, qr_y - 10, "Scorekeeper: scan to enter scores")
+
+    # The grid.
+    top = height - margin - 135
+    label_w, engine_w, used_w = 50, 60, 70
+    players_w = width - 2 * margin - label_w - engine_w - used_w
+    col_w = players_w / max(len(seats), 1)
+    rows = len(games) + 1  # games and totals
+    header_h = 34
+    # Tall rows for shaky hands, as many as the page holds above the signature line.
+    row_h = max(16, min(44, (top - header_h - margin - 50) / rows))
+    x0 = margin
+    xs = [x0, x0 + label_w, x0 + label_w + engine_w, x0 + label_w + engine_w + used_w]
+    xs += [xs[3] + col_w * (i + 1) for i in range(len(seats))]
+    bottom = top - header_h - rows * row_h
+
+    canvas.setLineWidth(0.8)
+    for x in xs:
+        canvas.line(x, top, x, bottom)
+    canvas.line(xs[0], top, xs[-1], top)
+    y = top - header_h
+    canvas.line(xs[0], y, xs[-1], y)
+    for _ in range(rows):
+        y -= row_h
+        canvas.line(xs[0], y, xs[-1], y)
+    canvas.setLineWidth(2)
+    canvas.line(xs[0], bottom + row_h, xs[-1], bottom + row_h)  # above the totals row
+    canvas.setLineWidth(0.8)
+
+    canvas.setFont(BOLD, 10)
+    for text, left, right in (("Game", xs[0], xs[1]), ("Engine", xs[1], xs[2]),
+                              ("Engine used", xs[2], xs[3])):
+        canvas.drawCentredString((left + right) / 2, top - header_h / 2 - 3, text)
+    for i, seat in enumerate(seats):
+        lines, size = _fit_lines(seat.entry.player.name, col_w - 6, 11)
+        canvas.setFont(BOLD, size)
+        centre = (xs[3 + i] + xs[4 + i]) / 2
+        first_y = top - header_h / 2 + (size / 2 if len(lines) == 2 else -size / 3)
+        for j, line in enumerate(lines):
+            canvas.drawCentredString(centre, first_y - j * (size + 1), line)
+
+    y = top - header_h
+    for game in games:
+        size = min(14, row_h * 0.6)
+        canvas.setFont(BOLD, size)
+        canvas.drawCentredString((xs[0] + xs[1]) / 2, y - row_h / 2 - 5, str(game.number))
+        canvas.setFont(FONT, size)
+        canvas.drawCentredString((xs[1] + xs[2]) / 2, y - row_h / 2 - 5,
+                                 f"{game.scheduled_engine}-{game.scheduled_engine}")
+        for i, seat in enumerate(seats):
+            if not seat.plays_game(game.number):
+                canvas.setFont(FONT, 9)
+                canvas.drawCentredString((xs[3 + i] + xs[4 + i]) / 2, y - row_h / 2 - 3, "left")
+        y -= row_h
+    canvas.setFont(BOLD, 12)
+    canvas.drawCentredString((xs[0] + xs[2]) / 2, bottom + row_h / 2 - 4, "Totals")
+
+    canvas.setFont(FONT, 11)
+    sig_y = max(bottom - 40, 40)
+    canvas.drawString(margin, sig_y, "Scorekeeper's signature:")
+    canvas.line(margin + 140, sig_y - 2, margin + 420, sig_y - 2)
+    canvas.drawString(margin + 440, sig_y, "Time handed in:")
+    canvas.line(margin + 530, sig_y - 2, margin + 620, sig_y - 2)
+
+
+def score_sheets_pdf(day, base_url: str = DEFAULT_BASE_URL) -> bytes:
+    """The day's score sheets, one page per table, as PDF bytes."""
+    games = ensure_schedule(day)
+    rules = day.tournament.rules
+    out = io.BytesIO()
+    canvas = Canvas(out, pagesize=landscape(letter))
+    canvas.setTitle(f"{day.tournament.name} - day {day.number} score sheets")
+    for item in day_tables_with_seats(day):
+        _draw_page(canvas, day, item["table"], item["seats"], games, rules, base_url)
+        canvas.showPage()
+    canvas.save()
+    return out.getvalue()

@@ -1,0 +1,566 @@
+"""Writes for score entry: submit a game, save a desk card, import a workbook, confirm, mark
+wrong, correct, close a day, renew a table link.
+
+Every way a score comes in ends in :func:`save_games`, which checks each game with
+:func:`scoring.validation.check_game` (and written totals with ``check_card_totals``) and writes
+append-only versions. Each action runs in one transaction that first locks the table rows
+(``select_for_update``; on SQLite the IMMEDIATE transaction serialises writers), then reads the
+live sheets and compares the versions the caller's form was based on. The partial unique
+constraints on GameSheet are the backstop: an IntegrityError becomes the same conflict.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from tournaments.access import role_in
+from tournaments.models import Day, StaffRole, Table, new_table_token
+from tournaments.services import ServiceError
+
+from .entry_selectors import local_time, sheet_rules, table_sheets, who_label
+from .models import AuditEvent, Game, GameSheet, Score, SheetState, Source
+from .validation import CleanGame, GameSheet as TypedSheet, Problem, check_card_totals, check_game
+
+__all__ = [
+    "GameInput", "Refusal", "SheetRefused", "VersionConflict", "CurrentSheet", "Outcome",
+    "save_games", "submit_game", "save_card", "import_games", "confirm_game", "reject_game",
+    "close_day", "reopen_day", "regenerate_table_link", "values_of_sheet",
+]
+
+
+# ---------------------------------------------------------------------------
+# What goes in and what comes out
+# ---------------------------------------------------------------------------
+
+
+@dataclass
+class GameInput:
+    """One game as typed, for one table.
+
+    ``base_version`` is the version of the live sheet the form showed (0 for a new game);
+    None skips the version check (a workbook has no version column: there the live sheet is
+    compared value by value instead).
+    """
+
+    game: Game
+    typed: TypedSheet
+    base_version: int | None = 0
+
+
+@dataclass(frozen=True)
+class Refusal:
+    day: int  # day number
+    table: int  # table number
+    game: int | None  # game number, None for the card as a whole (totals)
+    field: str  # a validation field name: "", "engine", "outcome", "score-<id>", "total-<id>"
+    message: str
+
+
+class SheetRefused(ServiceError):
+    """Nothing was stored: every problem found, each tied to a field of one game."""
+
+    def __init__(self, refusals: list[Refusal]):
+        self.refusals = refusals
+        super().__init__(" ".join(r.message for r in refusals))
+
+
+@dataclass(frozen=True)
+class Values:
+    """What a game's sheet says, for comparing two sheets."""
+
+    engine: int
+    went_out: int | None
+    blocked: bool
+    scores: dict
+
+    @classmethod
+    def of_clean(cls, clean: CleanGame) -> Values:
+        return cls(clean.engine, clean.went_out, clean.blocked, dict(clean.scores))
+
+
+def values_of_sheet(sheet: GameSheet) -> Values:
+    return Values(
+        sheet.engine_used, sheet.went_out_id, sheet.blocked,
+        {s.entry_id: s.points for s in sheet.scores.all()},
+    )
+
+
+@dataclass
+class CurrentSheet:
+    """What a game says now, shown to someone whose save was based on an older version."""
+
+    table: int
+    game: int
+    version: int  # 0 when there is no live sheet
+    state: str  # "entered", "confirmed" or "empty"
+    message: str
+    engine: int | None = None
+    outcome: str = ""
+    scores: list[tuple[str, int]] = field(default_factory=list)
+
+
+class VersionConflict(ServiceError):
+    """Someone else saved first: nothing was stored, here is what each game says now."""
+
+    def __init__(self, current: list[CurrentSheet]):
+        self.current = current
+        super().__init__(" ".join(c.message for c in current))
+
+
+@dataclass(frozen=True)
+class Outcome:
+    table: int
+    game: int
+    action: str  # "entered", "confirmed", "corrected" or "unchanged"
+    sheet: GameSheet
+
+
+# ---------------------------------------------------------------------------
+# Helpers
+# ---------------------------------------------------------------------------
+
+
+def _actor_label(user, table: Table, source: str) -> str:
+    if user is not None:
+        return user.get_username()
+    if source == Source.TABLE_LINK:
+        return f"Table {table.number} link"
+    return "command line"
+
+
+def _outcome_text(names: dict[int, str], went_out: int | None, blocked: bool) -> str:
+    if blocked:
+        return "blocked"
+    return f"{names.get(went_out, 'player')} went out" if went_out else ""
+
+
+def _changes(names: dict[int, str], old: Values | None, new: Values | None) -> list[dict]:
+    """Audit rows: one per player whose score changed, plus engine and outcome rows."""
+    rows = []
+    old_scores = old.scores if old else {}
+    new_scores = new.scores if new else {}
+    for entry_id in list(names) + [e for e in {**old_scores, **new_scores} if e not in names]:
+        before, after = old_scores.get(entry_id), new_scores.get(entry_id)
+        if before != after:
+            rows.append({"entry": entry_id, "name": names.get(entry_id, f"player {entry_id}"),
+                         "from": before, "to": after})
+    if (old.engine if old else None) != (new.engine if new else None):
+        rows.append({"field": "engine", "name": "Engine",
+                     "from": old.engine if old else None, "to": new.engine if new else None})
+    before = _outcome_text(names, old.went_out, old.blocked) if old else None
+    after = _outcome_text(names, new.went_out, new.blocked) if new else None
+    if before != after:
+        rows.append({"field": "outcome", "name": "Went out", "from": before, "to": after})
+    return rows
+
+
+def _difference_problems(names: dict[int, str], entered: Values, typed: Values) -> list[Problem]:
+    """Where a blind retype differs from what the table entered, field by field."""
+    problems = []
+    if entered.engine != typed.engine:
+        problems.append(Problem(
+            "engine", f"The table entered double {entered.engine} as the engine; "
+            f"you typed double {typed.engine}."))
+    if (entered.went_out, entered.blocked) != (typed.went_out, typed.blocked):
+        problems.append(Problem(
+            "outcome",
+            f"The table entered {_outcome_text(names, entered.went_out, entered.blocked) or 'nothing'}; "
+            f"you typed {_outcome_text(names, typed.went_out, typed.blocked) or 'nothing'}."))
+    for entry_id, name in names.items():
+        before, after = entered.scores.get(entry_id), typed.scores.get(entry_id)
+        if before != after:
+            problems.append(Problem(
+                f"score-{entry_id}",
+                f"The table entered {before} for {name}; you typed {after}."))
+    return problems
+
+
+def _current(sheets, game: Game, base_version: int | None, last_change: GameSheet | None) -> CurrentSheet:
+    live = sheets.live.get(game.number)
+    n = game.number
+    if live is None:
+        if last_change is not None and last_change.state == SheetState.REJECTED:
+            message = (f"Game {n} was marked wrong by the desk at "
+                       f"{local_time(last_change.confirmed_at or last_change.entered_at)}; "
+                       "it needs entering again.")
+        else:
+            message = f"Game {n} has no scores now: someone removed them. Enter it again."
+        return CurrentSheet(sheets.table.number, n, 0, "empty", message)
+    if live.state == SheetState.CONFIRMED and live.confirmed_by_id and live.confirmed_by_id != live.entered_by_id:
+        what, moment = f"confirmed by {who_label(live, confirming=True)}", live.confirmed_at
+    elif base_version == 0:
+        what, moment = f"entered by {who_label(live)}", live.entered_at
+    else:
+        what, moment = f"changed by {who_label(live)}", live.entered_at
+    return CurrentSheet(
+        table=sheets.table.number, game=n, version=live.version, state=live.state,
+        message=f"Game {n} was {what} at {local_time(moment)}; here is what it says now.",
+        engine=live.engine_used,
+        outcome=_outcome_text(sheets.names, live.went_out_id, live.blocked),
+        scores=[(sheets.names.get(s.entry_id, "?"), s.points) for s in live.scores.all()],
+    )
+
+
+def _lock_tables(tables: list[Table]) -> list[Table]:
+    """Lock the table rows, always in the same order so two writers cannot deadlock."""
+    ids = sorted({t.pk for t in tables})
+    return list(Table.objects.select_for_update().filter(pk__in=ids).order_by("pk"))
+
+
+def _role(user, tournament) -> str | None:
+    return role_in(user, tournament) if user is not None else None
+
+
+# ---------------------------------------------------------------------------
+# The one way scores are written
+# ---------------------------------------------------------------------------
+
+
+@dataclass
+class _Plan:
+    table_sheets: object
+    game: Game
+    clean: CleanGame | None
+    action: str
+    live: GameSheet | None
+
+
+def save_games(
+    batches: list[tuple[Table, list[GameInput]]],
+    *,
+    source: str,
+    user=None,
+    reason: str = "",
+    written_totals: dict[int, dict] | None = None,
+) -> list[Outcome]:
+    """Check and save games for one or more tables, all or nothing.
+
+    ``source`` is the way in (Source). From a table link a game is stored as entered
+    (provisional). From the desk or a workbook a new game is stored confirmed; a game the
+    table already entered must match it exactly and is then confirmed; a confirmed game that
+    differs is a correction, which only an organiser may make, with a reason. With
+    ``Source.CORRECTION`` (the organiser's correction page) the game must be confirmed already.
+    ``written_totals`` maps table pk -> {entry id: total as typed} for a desk card.
+
+    Raises VersionConflict when a base version is stale, SheetRefused with every problem
+    otherwise; stores nothing in either case.
+    """
+    if not batches:
+        return []
+    try:
+        with transaction.atomic():
+            return _save_games_locked(batches, source, user, reason.strip(), written_totals or {})
+    except IntegrityError:
+        # Another save got in between our read and our write (the unique constraints on live
+        # sheets and versions are the backstop for the row lock): report it as a conflict.
+        conflicts = []
+        for table, inputs in batches:
+            sheets = table_sheets(table)
+            for item in inputs:
+                conflicts.append(_current(sheets, item.game, item.base_version, None))
+        raise VersionConflict(conflicts) from None
+
+
+def _save_games_locked(batches, source, user, reason, written_totals) -> list[Outcome]:
+    _lock_tables([table for table, _ in batches])
+    now = timezone.now()
+    refusals: list[Refusal] = []
+    conflicts: list[CurrentSheet] = []
+    plans: list[_Plan] = []
+    # The command line (no user) is the organiser at the laptop.
+    cli = user is None and source == Source.WORKBOOK
+    role = StaffRole.ORGANISER if cli else _role(user, batches[0][0].day.tournament)
+    for table, inputs in batches:
+        sheets = table_sheets(table)  # read after the lock: the live sheets are current
+        if source == Source.TABLE_LINK and sheets.day.closed_at is not None:
+            raise ServiceError("This table link no longer works: ask the desk.")
+        if source != Source.TABLE_LINK and role is None:
+            raise ServiceError("Only the tournament's organisers and desk staff can enter scores here.")
+
+        # Version check first: a stale form's values are not worth checking.
+        stale = [item for item in inputs if item.base_version is not None
+                 and item.base_version != (sheets.live[item.game.number].version
+                                           if item.game.number in sheets.live else 0)]
+        if stale:
+            last = {
+                s.game_id: s for s in GameSheet.objects.filter(
+                    table=table, game__in=[i.game for i in stale]).order_by("version")
+            }
+            conflicts += [_current(sheets, i.game, i.base_version, last.get(i.game.pk)) for i in stale]
+            continue
+
+        rules = sheet_rules(sheets.rules)
+        seated = sheets.seated()
+        in_batch = {item.game.number for item in inputs}
+        used = [s.engine_used for n, s in sheets.live.items() if n not in in_batch]
+        cleans: dict[int, CleanGame] = {
+            n: _clean_from_sheet(s) for n, s in sheets.live.items() if n not in in_batch
+        }
+        for item in sorted(inputs, key=lambda i: i.game.number):
+            n = item.game.number
+            clean, problems = check_game(
+                rules, seated, item.typed, used_engines=used,
+                withdrawn=sheets.withdrawn(n),
+            )
+            refusals += [Refusal(sheets.day.number, table.number, n, p.field, p.message) for p in problems]
+            if clean is None:
+                continue
+            used.append(clean.engine)
+            cleans[n] = clean
+            plan, problems = _decide(sheets, item.game, clean, source, user, role, reason)
+            refusals += [Refusal(sheets.day.number, table.number, n, p.field, p.message) for p in problems]
+            if plan is not None:
+                plans.append(plan)
+
+        totals = written_totals.get(table.pk)
+        if totals:
+            games = [cleans[n] for n in sorted(cleans)]
+            refusals += [Refusal(sheets.day.number, table.number, None, p.field, p.message)
+                         for p in check_card_totals(games, totals, seated)]
+
+    if conflicts:
+        raise VersionConflict(conflicts)
+    if refusals:
+        raise SheetRefused(refusals)
+    return _write(plans, source, user, reason, now)
+
+
+def _clean_from_sheet(sheet: GameSheet) -> CleanGame:
+    return CleanGame(
+        game_number=sheet.game.number, engine=sheet.engine_used,
+        scores={s.entry_id: s.points for s in sheet.scores.all()},
+        went_out=sheet.went_out_id, blocked=sheet.blocked, tiles={},
+    )
+
+
+def _decide(sheets, game, clean, source, user, role, reason) -> tuple[_Plan | None, list[Problem]]:
+    """What saving ``clean`` means given the live sheet: a plan, nothing, or refusals."""
+    n = game.number
+    live = sheets.live.get(n)
+    new = Values.of_clean(clean)
+    same = live is not None and values_of_sheet(live) == new
+    if source == Source.TABLE_LINK:
+        if live is None:
+            return _Plan(sheets, game, clean, "entered", None), []
+        if live.state == SheetState.CONFIRMED:
+            return None, [Problem("", f"Game {n} was confirmed by the desk at "
+                                      f"{local_time(live.confirmed_at)}. Ask the desk if it "
+                                      "needs changing.")]
+        if same:
+            return None, []
+        return _Plan(sheets, game, clean, "corrected", live), []
+
+    if source == Source.CORRECTION:
+        if role != StaffRole.ORGANISER:
+            return None, [Problem("", "Only an organiser can change a confirmed score.")]
+        if live is None or live.state != SheetState.CONFIRMED:
+            return None, [Problem("", f"Game {n} is not confirmed yet: confirm it at the desk "
+                                      "or mark it wrong instead of correcting it.")]
+        if same:
+            return None, [Problem("", f"Nothing in game {n} was changed.")]
+        if not reason:
+            return None, [Problem("reason", "Give a reason for changing a confirmed score.")]
+        return _Plan(sheets, game, clean, "corrected", live), []
+
+    # Desk card or workbook, by staff.
+    if live is None:
+        return _Plan(sheets, game, clean, "entered", None), []
+    if live.state == SheetState.ENTERED:
+        if not same:
+            problems = _difference_problems(sheets.names, values_of_sheet(live), new)
+            problems.insert(0, Problem(
+                "", f"Game {n} does not match what the table entered, so it was not confirmed. "
+                    "Check the card, or mark the table's entry wrong."))
+            return None, problems
+        if user is not None and live.entered_by_id == user.pk:
+            return None, [Problem("", f"You entered game {n} yourself, so someone else must "
+                                      "confirm it.")]
+        return _Plan(sheets, game, clean, "confirmed", live), []
+    if same:
+        return None, []
+    if role != StaffRole.ORGANISER:
+        return None, [Problem("", f"Game {n} is already confirmed. Only an organiser can change "
+                                  "it, and must give a reason.")]
+    if not reason:
+        return None, [Problem("reason", f"Game {n} is already confirmed: give a reason for "
+                                        "changing it.")]
+    return _Plan(sheets, game, clean, "corrected", live), []
+
+
+def _write(plans: list[_Plan], source, user, reason, now) -> list[Outcome]:
+    # Supersede every replaced version first, so a swap of engines between two games of a
+    # card does not trip the one-engine-per-table constraint half way.
+    replaced = [p.live.pk for p in plans if p.action == "corrected"]
+    if replaced:
+        GameSheet.objects.filter(pk__in=replaced).update(state=SheetState.SUPERSEDED)
+    outcomes = []
+    for plan in plans:
+        sheets, game, clean, live = plan.table_sheets, plan.game, plan.clean, plan.live
+        table = sheets.table
+        label = _actor_label(user, table, source)
+        if plan.action == "confirmed":
+            live.state = SheetState.CONFIRMED
+            live.confirmed_by = user
+            live.confirmed_at = now
+            live.save(update_fields=["state", "confirmed_by", "confirmed_at"])
+            AuditEvent.objects.create(
+                sheet=live, table=table, game=game, action=AuditEvent.CONFIRMED, source=source,
+                actor=user, actor_label=label, at=now, reason="",
+                changes=[],
+            )
+            outcomes.append(Outcome(table.number, game.number, "confirmed", live))
+            continue
+        provisional = source == Source.TABLE_LINK
+        version = (
+            GameSheet.objects.filter(table=table, game=game).order_by("-version")
+            .values_list("version", flat=True).first() or 0
+        ) + 1
+        sheet = GameSheet.objects.create(
+            table=table, game=game, version=version,
+            state=SheetState.ENTERED if provisional else SheetState.CONFIRMED,
+            engine_used=clean.engine, went_out_id=clean.went_out, blocked=clean.blocked,
+            source=source, entered_by=user, entered_at=now,
+            confirmed_by=None if provisional else user, confirmed_at=None if provisional else now,
+        )
+        Score.objects.bulk_create(
+            Score(sheet=sheet, entry_id=entry_id, points=points,
+                  tiles=" ".join(f"{a}-{b}" for a, b in clean.tiles.get(entry_id, ())))
+            for entry_id, points in clean.scores.items()
+        )
+        old = values_of_sheet(live) if live is not None else None
+        AuditEvent.objects.create(
+            sheet=sheet, table=table, game=game,
+            action=AuditEvent.ENTERED if live is None else AuditEvent.CORRECTED,
+            source=source, actor=user, actor_label=label, at=now,
+            reason=reason if live is not None else "",
+            changes=_changes(sheets.names, old, Values.of_clean(clean)),
+        )
+        outcomes.append(Outcome(table.number, game.number, plan.action, sheet))
+    return outcomes
+
+
+# ---------------------------------------------------------------------------
+# The ways in
+# ---------------------------------------------------------------------------
+
+
+def submit_game(table: Table, game: Game, typed: TypedSheet, base_version: int, *,
+                source: str, user=None, reason: str = "") -> Outcome | None:
+    """Save one game at one table. Returns None when it was identical to what is stored."""
+    outcomes = save_games([(table, [GameInput(game, typed, base_version)])],
+                          source=source, user=user, reason=reason)
+    return outcomes[0] if outcomes else None
+
+
+def save_card(table: Table, inputs: list[GameInput], written_totals: dict, user) -> list[Outcome]:
+    """The desk keys in a paper card: every filled game row at once, and the written totals."""
+    return save_games([(table, inputs)], source=Source.DESK, user=user,
+                      written_totals={table.pk: written_totals})
+
+
+def import_games(batches: list[tuple[Table, list[GameInput]]], *, user=None,
+                 reason: str = "") -> list[Outcome]:
+    """A filled-in workbook: all of its games or none. ``user`` None means the command line."""
+    return save_games(batches, source=Source.WORKBOOK, user=user, reason=reason)
+
+
+def _live_for_review(table: Table, game: Game, base_version: int) -> tuple[Table, GameSheet]:
+    locked = _lock_tables([table])[0]
+    live = (GameSheet.objects.select_for_update()
+            .filter(table=locked, game=game, state__in=[SheetState.ENTERED, SheetState.CONFIRMED])
+            .first())
+    if live is None or live.version != base_version:
+        sheets = table_sheets(table)
+        last = GameSheet.objects.filter(table=table, game=game).order_by("-version").first()
+        raise VersionConflict([_current(sheets, game, base_version, last)])
+    return locked, live
+
+
+@transaction.atomic
+def confirm_game(table: Table, game: Game, base_version: int, user) -> GameSheet:
+    """The desk confirms what a table entered, as it stands. Nobody confirms their own entry."""
+    if _role(user, table.day.tournament) is None:
+        raise ServiceError("Only the tournament's organisers and desk staff can confirm scores.")
+    table, live = _live_for_review(table, game, base_version)
+    if live.state == SheetState.CONFIRMED:
+        raise ServiceError(f"Game {game.number} is already confirmed.")
+    if live.entered_by_id is not None and live.entered_by_id == user.pk:
+        raise ServiceError(f"You entered game {game.number} yourself, so someone else must "
+                           "confirm it.")
+    now = timezone.now()
+    live.state = SheetState.CONFIRMED
+    live.confirmed_by = user
+    live.confirmed_at = now
+    live.save(update_fields=["state", "confirmed_by", "confirmed_at"])
+    AuditEvent.objects.create(
+        sheet=live, table=table, game=game, action=AuditEvent.CONFIRMED, source=Source.DESK,
+        actor=user, actor_label=user.get_username(), at=now,
+    )
+    return live
+
+
+@transaction.atomic
+def reject_game(table: Table, game: Game, base_version: int, user, reason: str = "") -> GameSheet:
+    """The desk marks a table's entry wrong: it stops counting and the table can enter it again."""
+    if _role(user, table.day.tournament) is None:
+        raise ServiceError("Only the tournament's organisers and desk staff can do that.")
+    table, live = _live_for_review(table, game, base_version)
+    if live.state != SheetState.ENTERED:
+        raise ServiceError(f"Game {game.number} is already confirmed: an organiser can "
+                           "correct it instead.")
+    now = timezone.now()
+    live.state = SheetState.REJECTED
+    live.save(update_fields=["state"])
+    sheets = table_sheets(table)
+    AuditEvent.objects.create(
+        sheet=live, table=table, game=game, action=AuditEvent.REJECTED, source=Source.DESK,
+        actor=user, actor_label=user.get_username(), at=now, reason=reason.strip(),
+        changes=_changes(sheets.names, values_of_sheet(live), None),
+    )
+    return live
+
+
+# ---------------------------------------------------------------------------
+# Days and links
+# ---------------------------------------------------------------------------
+
+
+def _require_organiser(user, tournament) -> None:
+    if user is not None and role_in(user, tournament) != StaffRole.ORGANISER:
+        raise ServiceError("Only an organiser can do that.")
+
+
+@transaction.atomic
+def close_day(day: Day, user=None) -> Day:
+    """Close a day: its table links stop working. Returns the day."""
+    day = Day.objects.select_for_update().select_related("tournament").get(pk=day.pk)
+    _require_organiser(user, day.tournament)
+    if day.closed_at is not None:
+        raise ServiceError(f"Day {day.number} is already closed.")
+    day.closed_at = timezone.now()
+    day.save(update_fields=["closed_at"])
+    return day
+
+
+@transaction.atomic
+def reopen_day(day: Day, user=None) -> Day:
+    """Reopen a closed day: its table links work again."""
+    day = Day.objects.select_for_update().select_related("tournament").get(pk=day.pk)
+    _require_organiser(user, day.tournament)
+    if day.closed_at is None:
+        raise ServiceError(f"Day {day.number} is open already.")
+    day.closed_at = None
+    day.save(update_fields=["closed_at"])
+    return day
+
+
+@transaction.atomic
+def regenerate_table_link(table: Table, user=None) -> Table:
+    """Give a table a new private link; the old one stops working at once."""
+    table = _lock_tables([table])[0]
+    _require_organiser(user, table.day.tournament)
+    table.link_token = new_table_token()
+    table.save(update_fields=["link_token"])
+    return table

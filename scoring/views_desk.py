@@ -1,0 +1,287 @@
+"""Organiser and desk pages for score entry: the day grid, the paper card, review, corrections,
+history, closing a day, table links, printouts and the workbook. Views only parse and hand over:
+forms read what was typed, scoring.services writes, scoring.entry_selectors reads.
+"""
+import segno
+from django.contrib import messages
+from django.http import Http404, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_POST
+
+from tournaments.access import desk_view, organiser_view
+from tournaments.models import StaffRole
+from tournaments.services import ServiceError
+
+from . import services
+from .entry_selectors import (
+    current_day, day_for, day_grid, day_tables_with_seats, local_time, table_for, table_history,
+    table_sheets,
+)
+from .forms import CardForm, GameForm, ReviewForm, WorkbookUploadForm
+from .models import SheetState, Source
+from .schedule import ensure_schedule
+from .score_sheets_pdf import score_sheets_pdf, table_link
+from .workbook import WorkbookRefused, export_day, import_workbook
+
+
+def _day(tournament, number):
+    day = day_for(tournament, number)
+    if day is None:
+        raise Http404("No such day.")
+    return day
+
+
+def _table(tournament, day_number, table_number):
+    table = table_for(tournament, day_number, table_number)
+    if table is None:
+        raise Http404("No such table.")
+    return table
+
+
+def _game(sheets, number):
+    game = sheets.game(number)
+    if game is None:
+        raise Http404("No such game.")
+    return game
+
+
+def _base_url(request) -> str:
+    return request.build_absolute_uri("/")
+
+
+def _is_organiser(request) -> bool:
+    return getattr(request, "tournament_role", None) == StaffRole.ORGANISER
+
+
+@desk_view
+def scores_home(request, tournament):
+    day = current_day(tournament)
+    if day is None:
+        return render(request, "scoring/no_days.html", {"tournament": tournament})
+    return redirect("organiser:scores_day", slug=tournament.slug, day=day.number)
+
+
+@desk_view
+def scores_day(request, tournament, day):
+    day = _day(tournament, day)
+    ensure_schedule(day)
+    return render(request, "scoring/day_grid.html", {
+        "tournament": tournament, "day": day, "grid": day_grid(day),
+        "days": tournament.days.order_by("number"), "is_organiser": _is_organiser(request),
+    })
+
+
+@desk_view
+def score_card(request, tournament, day, table):
+    table = _table(tournament, day, table)
+    ensure_schedule(table.day)
+    sheets = table_sheets(table)
+    form = CardForm(request.POST or None, sheets=sheets)
+    conflicts = []
+    if request.method == "POST" and form.is_valid():
+        inputs = form.inputs()
+        totals = form.written_totals()
+        if not inputs and not any(v not in (None, "") for v in totals.values()):
+            messages.warning(request, "The card was empty: nothing was saved.")
+            return redirect(request.path)
+        try:
+            outcomes = services.save_card(table, inputs, totals, request.user)
+        except services.SheetRefused as refused:
+            form.add_refusals(refused.refusals)
+        except services.VersionConflict as clash:
+            conflicts = clash.current
+        except ServiceError as error:
+            form.add_error(None, str(error))
+        else:
+            done = ", ".join(f"game {o.game} {o.action}" for o in outcomes) or "no changes"
+            messages.success(request, f"Table {table.number} saved: {done}.")
+            return redirect(request.path)
+    return render(request, "scoring/card.html", {
+        "tournament": tournament, "day": sheets.day, "table": table, "sheets": sheets,
+        "form": form, "conflicts": conflicts, "is_organiser": _is_organiser(request),
+    })
+
+
+@desk_view
+def review_game(request, tournament, day, table, game):
+    table = _table(tournament, day, table)
+    sheets = table_sheets(table)
+    game = _game(sheets, game)
+    live = sheets.live.get(game.number)
+    form = ReviewForm(request.POST or None,
+                      initial={"base_version": live.version if live else 0})
+    conflict = None
+    if request.method == "POST" and form.is_valid():
+        base = form.cleaned_data["base_version"]
+        try:
+            if form.cleaned_data["decision"] == "confirm":
+                services.confirm_game(table, game, base, request.user)
+                messages.success(request, f"Table {table.number}, game {game.number} is confirmed.")
+            else:
+                services.reject_game(table, game, base, request.user, form.cleaned_data["reason"])
+                messages.success(request, f"Table {table.number}, game {game.number} is marked "
+                                          "wrong. The table can enter it again.")
+        except services.VersionConflict as clash:
+            conflict = clash.current[0]
+            sheets = table_sheets(table)
+            live = sheets.live.get(game.number)
+            form = ReviewForm(initial={"base_version": live.version if live else 0})
+        except ServiceError as error:
+            form.add_error(None, str(error))
+        else:
+            return redirect("organiser:scores_day", slug=tournament.slug, day=sheets.day.number)
+    scores = []
+    if live is not None:
+        points = {s.entry_id: s for s in live.scores.all()}
+        scores = [(seat, points.get(seat.entry_id)) for seat in sheets.seats]
+    return render(request, "scoring/review.html", {
+        "tournament": tournament, "day": sheets.day, "table": table, "game": game, "live": live,
+        "scores": scores, "form": form, "conflict": conflict, "sheets": sheets,
+        "entered_at": local_time(live.entered_at) if live else "",
+        "own_entry": live is not None and live.entered_by_id == request.user.pk,
+    })
+
+
+@organiser_view
+def correct_game(request, tournament, day, table, game):
+    table = _table(tournament, day, table)
+    sheets = table_sheets(table)
+    game = _game(sheets, game)
+    live = sheets.live.get(game.number)
+    if live is None or live.state != SheetState.CONFIRMED:
+        messages.warning(request, f"Game {game.number} at table {table.number} is not confirmed: "
+                                  "there is nothing to correct yet.")
+        return redirect("organiser:score_card", slug=tournament.slug, day=day, table=table.number)
+    form = GameForm(request.POST or None, sheets=sheets, game=game, with_tiles=False,
+                    with_reason=True)
+    conflict = None
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.submit_game(table, game, form.typed(), form.cleaned_data["base_version"],
+                                 source=Source.CORRECTION, user=request.user,
+                                 reason=form.cleaned_data.get("reason", ""))
+        except services.SheetRefused as refused:
+            form.add_refusals(refused.refusals)
+        except services.VersionConflict as clash:
+            conflict = clash.current[0]
+            data = request.POST.copy()
+            data["base_version"] = str(conflict.version)
+            sheets = table_sheets(table)
+            form = GameForm(data, sheets=sheets, game=game, with_tiles=False, with_reason=True)
+            form.is_valid()
+        except ServiceError as error:
+            form.add_error(None, str(error))
+        else:
+            messages.success(request, f"Game {game.number} at table {table.number} is corrected.")
+            return redirect("organiser:table_history", slug=tournament.slug, day=day,
+                            table=table.number)
+    return render(request, "scoring/correct.html", {
+        "tournament": tournament, "day": sheets.day, "table": table, "game": game, "form": form,
+        "conflict": conflict,
+    })
+
+
+@organiser_view
+def history(request, tournament, day, table):
+    table = _table(tournament, day, table)
+    return render(request, "scoring/history.html", {
+        "tournament": tournament, "day": table.day, "table": table,
+        "events": table_history(table),
+    })
+
+
+@require_POST
+@organiser_view
+def close_day(request, tournament, day):
+    day = _day(tournament, day)
+    try:
+        services.close_day(day, request.user)
+    except ServiceError as error:
+        messages.error(request, str(error))
+    else:
+        waiting = day_grid(day)["counts"][SheetState.ENTERED]
+        note = (f" {waiting} game{'s are' if waiting != 1 else ' is'} still waiting for the desk "
+                "to confirm." if waiting else "")
+        messages.success(request, f"Day {day.number} is closed: table links no longer work.{note}")
+    return redirect("organiser:scores_day", slug=tournament.slug, day=day.number)
+
+
+@require_POST
+@organiser_view
+def reopen_day(request, tournament, day):
+    day = _day(tournament, day)
+    try:
+        services.reopen_day(day, request.user)
+    except ServiceError as error:
+        messages.error(request, str(error))
+    else:
+        messages.success(request, f"Day {day.number} is open again: table links work.")
+    return redirect("organiser:scores_day", slug=tournament.slug, day=day.number)
+
+
+@require_POST
+@organiser_view
+def regenerate_link(request, tournament, day, table):
+    table = _table(tournament, day, table)
+    services.regenerate_table_link(table, request.user)
+    messages.success(request, f"Table {table.number} has a new link; the old one no longer works. "
+                              "Print its sheet again or show the new code to the scorekeeper.")
+    return redirect("organiser:table_links", slug=tournament.slug, day=day)
+
+
+@organiser_view
+def table_links(request, tournament, day):
+    day = _day(tournament, day)
+    base = _base_url(request)
+    items = []
+    for item in day_tables_with_seats(day):
+        link = table_link(base, item["table"])
+        items.append({**item, "link": link, "qr": segno.make(link, error="m").svg_data_uri(scale=3)})
+    return render(request, "scoring/table_links.html", {
+        "tournament": tournament, "day": day, "items": items,
+    })
+
+
+@desk_view
+def score_sheets(request, tournament, day):
+    day = _day(tournament, day)
+    if not day.tables.exists():
+        messages.error(request, f"Day {day.number} is not seated yet: there are no tables to print.")
+        return redirect("organiser:scores_day", slug=tournament.slug, day=day.number)
+    response = HttpResponse(score_sheets_pdf(day, _base_url(request)), content_type="application/pdf")
+    response["Content-Disposition"] = (
+        f'inline; filename="{tournament.slug}-day{day.number}-score-sheets.pdf"')
+    return response
+
+
+@desk_view
+def export_workbook(request, tournament, day):
+    day = _day(tournament, day)
+    response = HttpResponse(
+        export_day(day),
+        content_type="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet")
+    response["Content-Disposition"] = (
+        f'attachment; filename="{tournament.slug}-day{day.number}-scores.xlsx"')
+    return response
+
+
+@desk_view
+def upload_workbook(request, tournament):
+    form = WorkbookUploadForm(request.POST or None, request.FILES or None)
+    problems = []
+    if request.method == "POST" and form.is_valid():
+        try:
+            report = import_workbook(tournament, form.cleaned_data["file"].read(),
+                                     user=request.user, reason=form.cleaned_data["reason"])
+        except WorkbookRefused as refused:
+            problems = refused.lines
+        except ServiceError as error:
+            problems = [str(error)]
+        else:
+            messages.success(request, f"Workbook imported: {report.summary()}")
+            return redirect(reverse("organiser:scores", args=[tournament.slug]))
+    return render(request, "scoring/upload.html", {
+        "tournament": tournament, "form": form, "problems": problems,
+        "days": tournament.days.order_by("number"),
+    })

@@ -1,0 +1,425 @@
+"""Score-entry pages: the table link, the desk card, review, corrections, history, the day grid."""
+import re
+
+import pytest
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from scoring import services
+from scoring.models import AuditEvent, GameSheet, Score, SheetState, Source
+from tournaments.models import StaffRole
+
+from scoring_factories import T1, seated_day, staff, typed
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def world():
+    w = seated_day()
+    w.desk = staff(w.tournament, "desk1")
+    w.boss = staff(w.tournament, "boss", StaffRole.ORGANISER)
+    return w
+
+
+def client_for(user):
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def link(table):
+    return reverse("scorekeeper:table", args=[table.link_token])
+
+
+def snapshot():
+    return (list(GameSheet.objects.order_by("pk").values()), list(Score.objects.order_by("pk").values()),
+            list(AuditEvent.objects.order_by("pk").values()))
+
+
+def phone_post(w, game=1, scores=T1, out=("Ann Lee",), blocked=False, base=0, engine=None, tiles=None):
+    data = {"game": str(game), "base_version": str(base),
+            "engine": str(engine if engine is not None else w.games[game].scheduled_engine)}
+    for name, value in scores.items():
+        data[f"score-{w.entries[name].pk}"] = str(value)
+    for name in out:
+        data[f"out-{w.entries[name].pk}"] = "on"
+    for name, value in (tiles or {}).items():
+        data[f"tiles-{w.entries[name].pk}"] = value
+    if blocked:
+        data["blocked"] = "on"
+    return data
+
+
+def text_of(response):
+    html = response.content.decode()
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html)).replace("&#x27;", "'")
+
+
+# ---------------------------------------------------------------------------
+# The scorekeeper's table link
+# ---------------------------------------------------------------------------
+
+
+def test_the_table_page_shows_only_this_table_with_a_labelled_field_per_player(world, client):
+    response = client.get(link(world.tables[0]))
+    assert response.status_code == 200
+    html = response.content.decode()
+    for name in T1:
+        pk = world.entries[name].pk
+        assert f'<label class="player-name" for="id_score-{pk}">{name}</label>' in html
+        assert f'<label for="id_out-{pk}">{name} went out</label>' in html
+    assert "Blocked: nobody went out" in html
+    for name in ("Ed Poe", "Flo Ng", "Gus Ray"):
+        assert name not in html
+    assert 'name="csrfmiddlewaretoken"' in html
+    assert "Game 1" in text_of(response) and 'value="12" selected' in html
+
+
+def test_the_table_link_saves_a_provisional_game(world, client):
+    response = client.post(link(world.tables[0]), phone_post(world))
+    assert response.status_code == 302
+    sheet = GameSheet.objects.get()
+    assert (sheet.state, sheet.source, sheet.table) == (SheetState.ENTERED, Source.TABLE_LINK, world.tables[0])
+    page = text_of(client.get(link(world.tables[0])))
+    assert "Game 1 is saved" in page and "waiting for the desk" in page
+    assert "Game 2" in page  # the next game is offered
+
+
+def test_two_players_out_is_refused_next_to_the_field(world, client):
+    response = client.post(link(world.tables[0]), phone_post(
+        world, scores={**T1, "Bob Roe": 0}, out=("Ann Lee", "Bob Roe")))
+    assert response.status_code == 200
+    assert "Two players went out in game 1: only one can." in text_of(response)
+    assert 'id="id_blocked-error"' in response.content.decode()
+    assert not GameSheet.objects.exists()
+
+
+@pytest.mark.parametrize("value, message", [
+    ("abc", "Bob Roe's score must be a whole number, like 0 or 23."),
+    ("-5", "Bob Roe's score cannot be negative."),
+    ("12.5", "Bob Roe's score must be a whole number, like 0 or 23."),
+    ("9" * 40, "more than any hand can hold"),
+    ("1e3", "Bob Roe's score must be a whole number, like 0 or 23."),
+    ("<script>x</script>", "Bob Roe's score must be a whole number, like 0 or 23."),
+])
+def test_hostile_scores_are_refused_in_plain_words(world, client, value, message):
+    response = client.post(link(world.tables[0]), phone_post(world, scores={**T1, "Bob Roe": value}))
+    assert message in text_of(response)
+    assert "<script>x</script>" not in response.content.decode()
+    assert not GameSheet.objects.exists()
+
+
+def test_hostile_form_values_store_nothing(world, client):
+    other = world.entries["Ed Poe"].pk
+    data = phone_post(world)
+    data[f"score-{other}"] = "5"  # a player of another table: not a field of this form
+    data["engine"] = "99"
+    response = client.post(link(world.tables[0]), data)
+    assert "The engine must be a double from 12 down to 7." in text_of(response)
+    data = phone_post(world)
+    data["base_version"] = "x"
+    response = client.post(link(world.tables[0]), data)
+    assert "This page is out of date" in text_of(response)
+    data = phone_post(world, out=())
+    data[f"out-{other}"] = "on"  # ticking someone from another table does nothing
+    response = client.post(link(world.tables[0]), data)
+    assert "Nobody went out in game 1" in text_of(response)
+    assert not GameSheet.objects.exists()
+
+
+def test_tiles_typed_instead_of_a_score(world, client):
+    data = phone_post(world, scores={**T1, "Bob Roe": ""}, tiles={"Bob Roe": "12-11 6-6"})
+    assert client.post(link(world.tables[0]), data).status_code == 302
+    score = Score.objects.get(entry=world.entries["Bob Roe"])
+    assert (score.points, score.tiles) == (35, "12-11 6-6")
+
+
+def test_the_scorekeeper_fixes_a_provisional_game(world, client):
+    client.post(link(world.tables[0]), phone_post(world))
+    page = client.get(link(world.tables[0]) + "?game=1")
+    html = page.content.decode()
+    assert "You are fixing game 1" in html
+    assert f'name="score-{world.entries["Cy Doe"].pk}" value="40"' in html
+    assert 'name="base_version" value="1"' in html
+    response = client.post(link(world.tables[0]), phone_post(world, scores={**T1, "Cy Doe": 41}, base=1))
+    assert response.status_code == 302
+    assert GameSheet.objects.get(state=SheetState.ENTERED).version == 2
+
+
+def test_a_stale_save_from_the_phone_shows_what_the_game_says_now(world, client):
+    client.post(link(world.tables[0]), phone_post(world))
+    services.submit_game(world.tables[0], world.games[1], typed(world, 1, {**T1, "Cy Doe": 44}, out="Ann Lee"),
+                         1, source=Source.TABLE_LINK)  # a second phone at the table fixed it
+    before = snapshot()
+    response = client.post(link(world.tables[0]), phone_post(world, scores={**T1, "Cy Doe": 41}, base=1))
+    page = text_of(response)
+    assert re.search(r"Game 1 was changed by the table at \d\d:\d\d; here is what it says now\.", page)
+    assert "Cy Doe 44" in page and "Nothing you typed was saved" in page
+    assert 'name="base_version" value="2"' in response.content.decode()
+    assert snapshot() == before
+
+
+def test_a_confirmed_game_is_read_only_on_the_phone(world, client):
+    services.submit_game(world.tables[0], world.games[1], typed(world, 1, T1, out="Ann Lee"), 0,
+                         source=Source.DESK, user=world.desk)
+    page = client.get(link(world.tables[0]) + "?game=1")
+    assert "Game 2" in text_of(page) and "confirmed" in text_of(page)
+    assert "You are fixing game 1" not in text_of(page)
+
+
+@pytest.mark.parametrize("how", ["unknown", "closed", "regenerated"])
+def test_a_dead_link_is_a_plain_404(world, client, how):
+    url = link(world.tables[0])
+    if how == "unknown":
+        url = reverse("scorekeeper:table", args=["x" * 43])
+    elif how == "closed":
+        services.close_day(world.day, world.boss)
+    else:
+        services.regenerate_table_link(world.tables[0], world.boss)
+    for response in (client.get(url), client.post(url, phone_post(world))):
+        assert response.status_code == 404
+        assert "This table link no longer works: ask the desk." in text_of(response)
+    assert not GameSheet.objects.exists()
+
+
+def test_the_table_link_keeps_csrf(world):
+    client = Client(enforce_csrf_checks=True)
+    assert client.post(link(world.tables[0]), phone_post(world)).status_code == 403
+    assert not GameSheet.objects.exists()
+
+
+# ---------------------------------------------------------------------------
+# The desk
+# ---------------------------------------------------------------------------
+
+
+def card_url(w, table=1):
+    return reverse("organiser:score_card", args=[w.tournament.slug, 1, table])
+
+
+def card_post(w, games, totals=None, bases=None):
+    data = {}
+    for game in w.games.values():
+        data[f"g{game.number}-base"] = str((bases or {}).get(game.number, 0))
+    for n, scores, out, engine in games:
+        data[f"g{n}-engine"] = str(engine)
+        data[f"g{n}-out"] = "blocked" if out == "blocked" else str(w.entries[out].pk)
+        for name, value in scores.items():
+            data[f"g{n}-score-{w.entries[name].pk}"] = str(value)
+    for name, value in (totals or {}).items():
+        data[f"total-{w.entries[name].pk}"] = str(value)
+    return data
+
+
+def test_the_desk_card_is_laid_out_like_the_paper_card(world):
+    response = client_for(world.desk).get(card_url(world))
+    html = response.content.decode()
+    assert response.status_code == 200
+    for name in T1:
+        assert f'<th scope="col" class="num">{name}</th>' in html
+    for n in range(1, 7):
+        assert f'name="g{n}-engine"' in html and f'name="g{n}-out"' in html
+    assert html.count('name="total-') == 4
+    assert "Blocked: nobody went out" in html
+
+
+def test_the_desk_saves_a_whole_card_confirmed(world):
+    game2 = {"Ann Lee": 8, "Bob Roe": 0, "Cy Doe": 3, "Di Fox": 20}
+    data = card_post(world, [(1, T1, "Ann Lee", 12), (2, game2, "Bob Roe", 10)],
+                     totals={"Ann Lee": 8, "Bob Roe": 12, "Cy Doe": 43, "Di Fox": 27})
+    response = client_for(world.desk).post(card_url(world), data)
+    assert response.status_code == 302, text_of(response)
+    sheets = GameSheet.objects.order_by("game__number")
+    assert [(s.game.number, s.engine_used, s.state) for s in sheets] == [
+        (1, 12, SheetState.CONFIRMED), (2, 10, SheetState.CONFIRMED)]
+    assert all(s.entered_by == world.desk and s.source == Source.DESK for s in sheets)
+
+
+def test_a_card_with_wrong_totals_is_refused_next_to_the_total(world):
+    data = card_post(world, [(1, T1, "Ann Lee", 12)], totals={"Cy Doe": 44})
+    response = client_for(world.desk).post(card_url(world), data)
+    html = response.content.decode()
+    assert "Cy Doe's total says 44, but Cy Doe's games add up to 40." in text_of(response)
+    assert f'id="id_total-{world.entries["Cy Doe"].pk}-error"' in html
+    assert not GameSheet.objects.exists()
+
+
+def test_a_card_refusal_names_the_game_row(world):
+    data = card_post(world, [(1, T1, "Ann Lee", 12), (3, {**T1, "Bob Roe": 0}, "blocked", 10)])
+    response = client_for(world.desk).post(card_url(world), data)
+    page = text_of(response)
+    assert "Game 3 cannot be both" not in page
+    assert "Bob Roe's score is 0, but only the player who went out can score 0" in page
+    assert not GameSheet.objects.exists()
+
+
+def test_the_desk_reviews_a_table_entry(world, client):
+    client.post(link(world.tables[0]), phone_post(world))
+    url = reverse("organiser:review_game", args=[world.tournament.slug, 1, 1, 1])
+    desk = client_for(world.desk)
+    page = text_of(desk.get(url))
+    assert "Provisional: entered from the table link" in page and "Cy Doe 40" in page
+    response = desk.post(url, {"base_version": "1", "decision": "confirm"})
+    assert response.status_code == 302
+    assert GameSheet.objects.get().confirmed_by == world.desk
+
+
+def test_wrong_from_the_review_page_lets_the_table_enter_again(world, client):
+    client.post(link(world.tables[0]), phone_post(world))
+    url = reverse("organiser:review_game", args=[world.tournament.slug, 1, 1, 1])
+    client_for(world.desk).post(url, {"base_version": "1", "decision": "wrong", "reason": "Bob 21"})
+    assert GameSheet.objects.get().state == SheetState.REJECTED
+    assert "Game 1" in text_of(client.get(link(world.tables[0])))
+    assert client.post(link(world.tables[0]), phone_post(world, scores={**T1, "Bob Roe": 21})).status_code == 302
+
+
+def test_the_review_page_refuses_a_self_confirm(world):
+    services.submit_game(world.tables[0], world.games[1], typed(world, 1, T1, out="Ann Lee"), 0,
+                         source=Source.TABLE_LINK, user=world.desk)
+    url = reverse("organiser:review_game", args=[world.tournament.slug, 1, 1, 1])
+    response = client_for(world.desk).post(url, {"base_version": "1", "decision": "confirm"})
+    assert "You entered game 1 yourself, so someone else must confirm it." in text_of(response)
+    assert GameSheet.objects.get().state == SheetState.ENTERED
+
+
+def test_blind_retype_mismatch_lists_the_differences_on_the_card(world, client):
+    client.post(link(world.tables[0]), phone_post(world))
+    data = card_post(world, [(1, {**T1, "Di Fox": 9}, "Ann Lee", 12)], bases={1: 1})
+    page = text_of(client_for(world.desk).post(card_url(world), data))
+    assert "The table entered 7 for Di Fox; you typed 9." in page
+    assert GameSheet.objects.get().state == SheetState.ENTERED
+    data = card_post(world, [(1, T1, "Ann Lee", 12)], bases={1: 1})
+    assert client_for(world.desk).post(card_url(world), data).status_code == 302
+    assert GameSheet.objects.get().state == SheetState.CONFIRMED
+
+
+def test_corrections_are_for_organisers_with_a_reason_and_show_in_the_history(world):
+    services.submit_game(world.tables[0], world.games[1], typed(world, 1, T1, out="Ann Lee"), 0,
+                         source=Source.DESK, user=world.desk)
+    url = reverse("organiser:correct_game", args=[world.tournament.slug, 1, 1, 1])
+    assert client_for(world.desk).get(url).status_code == 403
+    boss = client_for(world.boss)
+    data = phone_post(world, scores={**T1, "Di Fox": 9}, base=1)
+    response = boss.post(url, data)
+    assert "Give a reason for changing a confirmed score." in text_of(response)
+    assert GameSheet.objects.count() == 1
+    response = boss.post(url, {**data, "reason": "Card said 9"})
+    assert response.status_code == 302
+    history = text_of(boss.get(reverse("organiser:table_history", args=[world.tournament.slug, 1, 1])))
+    assert "Di Fox: 7 → 9" in history and "Card said 9" in history and "Organiser correction" in history
+    assert "Ann Lee: — → 0" in history  # the first entry, from nothing
+    assert client_for(world.desk).get(
+        reverse("organiser:table_history", args=[world.tournament.slug, 1, 1])).status_code == 403
+
+
+def test_the_day_grid_shows_each_table_and_game(world, client):
+    client.post(link(world.tables[0]), phone_post(world))
+    services.submit_game(world.tables[1], world.games[1],
+                         typed(world, 1, {"Ed Poe": 5, "Flo Ng": 0, "Gus Ray": 33}, out="Flo Ng"),
+                         0, source=Source.DESK, user=world.desk)
+    response = client_for(world.desk).get(reverse("organiser:scores_day", args=[world.tournament.slug, 1]))
+    page = text_of(response)
+    assert "1 confirmed · 1 waiting for the desk · 10 not entered" in page
+    assert "provisional" in page
+    html = response.content.decode()
+    assert html.count('class="badge entered"') == 1 and html.count('class="badge confirmed"') == 1
+    assert 'Close day 1' not in html  # desk staff cannot close the day
+    assert "Close day 1" in client_for(world.boss).get(
+        reverse("organiser:scores_day", args=[world.tournament.slug, 1])).content.decode()
+
+
+def test_the_day_grid_takes_the_same_queries_for_a_bigger_event():
+    def count(tables):
+        w = seated_day(slug=f"e{len(tables)}", tables=tables)
+        desk = staff(w.tournament, f"desk{len(tables)}")
+        for table in w.tables:
+            names = [s.entry.player.name for s in table.seats.select_related("entry__player")]
+            services.submit_game(table, w.games[1], typed(w, 1, {n: (0 if i == 0 else 5) for i, n in enumerate(names)},
+                                 out=names[0]), 0, source=Source.DESK, user=desk)
+        client = client_for(desk)
+        url = reverse("organiser:scores_day", args=[w.tournament.slug, 1])
+        client.get(url)
+        with CaptureQueriesContext(connection) as queries:
+            assert client.get(url).status_code == 200
+        return len(queries)
+
+    small = count([["A a", "B b", "C c"]])
+    big = count([[f"P{t}{i} x" for i in range(6)] for t in range(8)])
+    assert small == big
+
+
+def test_close_and_reopen_buttons(world, client):
+    boss = client_for(world.boss)
+    url = reverse("organiser:close_day", args=[world.tournament.slug, 1])
+    assert client_for(world.desk).post(url).status_code == 403
+    assert boss.get(url).status_code == 405
+    boss.post(url)
+    world.day.refresh_from_db()
+    assert world.day.closed_at is not None
+    assert client.get(link(world.tables[0])).status_code == 404
+    boss.post(reverse("organiser:reopen_day", args=[world.tournament.slug, 1]))
+    assert client.get(link(world.tables[0])).status_code == 200
+
+
+def test_the_table_links_page_and_a_new_link(world, client):
+    boss = client_for(world.boss)
+    page = boss.get(reverse("organiser:table_links", args=[world.tournament.slug, 1])).content.decode()
+    assert f"http://testserver/table/{world.tables[0].link_token}/" in page
+    assert "data:image/svg+xml" in page
+    old = link(world.tables[0])
+    boss.post(reverse("organiser:regenerate_link", args=[world.tournament.slug, 1, 1]))
+    world.tables[0].refresh_from_db()
+    assert client.get(old).status_code == 404
+    assert client.get(link(world.tables[0])).status_code == 200
+
+
+def test_pages_need_a_role_in_the_tournament(world, client):
+    outsider = staff(seated_day(slug="other").tournament, "outsider")
+    urls = [reverse("organiser:scores_day", args=[world.tournament.slug, 1]), card_url(world),
+            reverse("organiser:upload_workbook", args=[world.tournament.slug])]
+    for url in urls:
+        assert client_for(outsider).get(url).status_code == 404
+        assert client.get(url).status_code == 302  # to the login page
+
+
+def test_the_score_sheets_button_returns_a_pdf(world):
+    response = client_for(world.desk).get(reverse("organiser:score_sheets", args=[world.tournament.slug, 1]))
+    assert response["Content-Type"] == "application/pdf" and response.content.startswith(b"%PDF")
+
+
+def test_the_nav_links_to_scores(world):
+    page = client_for(world.desk).get(reverse("organiser:tournament", args=[world.tournament.slug]))
+    assert reverse("organiser:scores", args=[world.tournament.slug]) in page.content.decode()
+    response = client_for(world.desk).get(reverse("organiser:scores", args=[world.tournament.slug]))
+    assert response.status_code == 302 and response["Location"].endswith("/day/1/scores/")
+
+
+def test_the_engine_defaults_to_the_next_lower_unused_double(world, client):
+    # Nobody held double 12 in game 1, so the table played double 11.
+    services.submit_game(world.tables[0], world.games[1], typed(world, 1, T1, out="Ann Lee", engine=11),
+                         0, source=Source.TABLE_LINK)
+    html = client.get(link(world.tables[0])).content.decode()
+    options = re.findall(r'<option value="(\d+)"( selected)?>', html)
+    assert [value for value, _ in options] == ["12", "10", "9", "8", "7"]  # 11 is used
+    assert [value for value, selected in options if selected] == ["10"]  # game 2 wanted 11
+
+
+def test_default_engine_rule():
+    from scoring.entry_selectors import default_engine
+
+    assert default_engine(11, [12, 11, 10]) == 11
+    assert default_engine(11, [12, 10, 9]) == 10
+    assert default_engine(7, [12]) == 12  # nothing lower is left
+    assert default_engine(7, []) is None
+
+
+def test_a_fix_posted_after_the_desk_confirmed_is_refused_not_moved_to_another_game(world, client):
+    client.post(link(world.tables[0]), phone_post(world))
+    services.confirm_game(world.tables[0], world.games[1], 1, world.desk)
+    before = snapshot()
+    response = client.post(link(world.tables[0]), phone_post(world, scores={**T1, "Cy Doe": 41}, base=1))
+    assert re.search(r"Game 1 was confirmed by the desk at \d\d:\d\d\. Ask the desk", text_of(response))
+    assert snapshot() == before

@@ -203,6 +203,8 @@ def test_demo_tournament_is_complete_and_passes_every_check(demo_tournament):
                 assert problems == [], (day.number, table.number, problems)
                 used.append(sheet.engine_used)
             assert len(used) == 6
+    assert [(d.repeat_pairs, d.repeat_lower_bound) for d in demo_tournament.days.all()] == [
+        (0, 0), (0, 0)]
     # Day two deals day one's tables apart: nobody meets a day-one table-mate again.
     day1 = {frozenset(t) for t in data["days"][0]["tables"]}
     for table in data["days"][1]["tables"]:

@@ -191,8 +191,8 @@ def history(request, tournament, day, table):
     })
 
 
-@require_POST
 @organiser_view
+@require_POST
 def close_day(request, tournament, day):
     day = _day(tournament, day)
     try:
@@ -207,8 +207,8 @@ def close_day(request, tournament, day):
     return redirect("organiser:scores_day", slug=tournament.slug, day=day.number)
 
 
-@require_POST
 @organiser_view
+@require_POST
 def reopen_day(request, tournament, day):
     day = _day(tournament, day)
     try:
@@ -220,8 +220,8 @@ def reopen_day(request, tournament, day):
     return redirect("organiser:scores_day", slug=tournament.slug, day=day.number)
 
 
-@require_POST
 @organiser_view
+@require_POST
 def regenerate_link(request, tournament, day, table):
     table = _table(tournament, day, table)
     services.regenerate_table_link(table, request.user)

@@ -5,6 +5,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.shortcuts import get_object_or_404
+from django.views.decorators.http import require_safe
 
 from .models import StaffRole, Tournament
 
@@ -59,9 +60,13 @@ desk_view = staff_view(organiser_only=False)
 
 
 def public_view(view):
-    """Wrap a read-only view taking (request, tournament, ...) for events with public pages on."""
+    """Wrap a read-only view taking (request, tournament, ...) for events with public pages on.
+
+    Public pages never change anything, so only GET and HEAD reach them.
+    """
 
     @wraps(view)
+    @require_safe
     def wrapper(request, slug, *args, **kwargs):
         tournament = get_object_or_404(Tournament.objects.select_related("rules"), slug=slug)
         if not tournament.public_pages and role_in(request.user, tournament) is None:

@@ -1,4 +1,5 @@
 from django.shortcuts import render
+from django.views.decorators.http import require_safe
 
 from . import selectors
 from .access import public_view
@@ -6,6 +7,7 @@ from .forms import FindTableForm
 from .models import Tournament
 
 
+@require_safe
 def home(request):
     return render(
         request,

@@ -32,6 +32,8 @@ test: install
 
 bench: install
 	$(BIN)/python bench/seating.py
+	$(BIN)/python bench/standings.py
+	$(BIN)/python bench/entry_load.py
 
 clean:
 	rm -rf $(VENV) .test-db.sqlite3* staticfiles

@@ -1,0 +1,253 @@
+"""Benchmark for the standings outputs -- run as ``.venv/bin/python bench/standings.py``.
+
+Builds a 2,000-player, two-day, six-games-a-day event (24,000 scores) and a 20-player one,
+then measures, in this run: the selector's queries and time against a bare SQL GROUP BY,
+the public page's first 100 rows, the PDF against a bare reportlab table of the same rows,
+and the workbook against bare openpyxl write-only sheets of the same rows. Times are the
+median of several runs. One PASS/FAIL line per target.
+
+With no DATABASE_URL the event goes in a throwaway SQLite file; with DATABASE_URL set
+(PostgreSQL, say) a throwaway test database is created beside it and dropped at the end.
+"""
+from __future__ import annotations
+
+import os
+import random
+import statistics
+import sys
+import tempfile
+import time
+from io import BytesIO
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+_tmp = None
+if not os.environ.get("DATABASE_URL"):
+    _tmp = tempfile.TemporaryDirectory(prefix="bench-standings-")
+    os.environ["DATABASE_URL"] = f"sqlite:///{_tmp.name}/bench.sqlite3"
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+os.environ.setdefault("DJANGO_ALLOWED_HOSTS", "testserver")
+
+import django  # noqa: E402
+
+django.setup()
+
+from django.core.management import call_command  # noqa: E402
+from django.db import connection  # noqa: E402
+from django.test import Client  # noqa: E402
+from django.test.utils import CaptureQueriesContext, setup_test_environment  # noqa: E402
+from django.urls import reverse  # noqa: E402
+from django.utils import timezone  # noqa: E402
+from openpyxl import Workbook  # noqa: E402
+from reportlab.platypus import SimpleDocTemplate, Table  # noqa: E402
+
+from scoring.models import GameSheet, Score, SheetState, Source  # noqa: E402
+from scoring.ranking import rank_clubs, rank_players  # noqa: E402
+from scoring.schedule import ensure_schedule  # noqa: E402
+from scoring.standings import score_rows, seating_rows, standings  # noqa: E402
+from scoring.standings_pdf import (  # noqa: E402
+    MARGIN, PAGE_SIZE, player_table_rows, render_standings_pdf,
+)
+from scoring.standings_xlsx import standings_workbook, workbook_sheets  # noqa: E402
+from tournaments.models import Entry, Player, Seat, Table as SeatingTable, Tournament  # noqa: E402
+from tournaments.seating import table_sizes  # noqa: E402
+from tournaments.services import create_tournament  # noqa: E402
+
+results: list[tuple[str, bool, str]] = []
+
+
+def median_time(fn, runs: int) -> float:
+    times = []
+    for _ in range(runs):
+        started = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - started)
+    return statistics.median(times)
+
+
+def paired_medians(ours, bare, runs: int) -> tuple[float, float]:
+    """Median times of two jobs run turn about, so a busy moment slows both alike."""
+    times = ([], [])
+    for _ in range(runs):
+        for job, into in ((ours, times[0]), (bare, times[1])):
+            started = time.perf_counter()
+            job()
+            into.append(time.perf_counter() - started)
+    return statistics.median(times[0]), statistics.median(times[1])
+
+
+def build_event(slug: str, players: int, days: int = 2, seed: int = 1) -> Tournament:
+    """A finished event: everyone seated at tables of at most 7, every game confirmed."""
+    rng = random.Random(seed)
+    tournament = create_tournament(slug=slug, name=f"Bench {players}", preset_key="tournament")
+    people = Player.objects.bulk_create(
+        Player(name=f"Player {i:04}", club=f"Club {i % 40:02}") for i in range(1, players + 1)
+    )
+    entries = Entry.objects.bulk_create(
+        Entry(tournament=tournament, player=p, number=i, status=Entry.CHECKED_IN)
+        for i, p in enumerate(people, start=1)
+    )
+    now = timezone.now()
+    for day in tournament.days.order_by("number")[:days]:
+        games = ensure_schedule(day)
+        order = entries[:]
+        rng.shuffle(order)
+        sizes = table_sizes(players, tournament.rules.max_table_size)
+        tables = SeatingTable.objects.bulk_create(
+            SeatingTable(day=day, number=n) for n in range(1, len(sizes) + 1))
+        groups, start = [], 0
+        for size in sizes:
+            groups.append(order[start:start + size])
+            start += size
+        Seat.objects.bulk_create(
+            Seat(day=day, table=table, entry=e, position=i)
+            for table, group in zip(tables, groups) for i, e in enumerate(group, start=1)
+        )
+        plan = [(table, group, game, rng.choice(group)) for table, group in zip(tables, groups)
+                for game in games]
+        sheets = GameSheet.objects.bulk_create(
+            GameSheet(table=table, game=game, state=SheetState.CONFIRMED,
+                      engine_used=game.scheduled_engine, went_out=out, blocked=False,
+                      source=Source.DESK, entered_at=now, confirmed_at=now)
+            for table, group, game, out in plan
+        )
+        Score.objects.bulk_create(
+            Score(sheet=sheet, entry=e, points=0 if e == out else rng.randint(1, 120))
+            for sheet, (_, group, _, out) in zip(sheets, plan) for e in group
+        )
+    return Tournament.objects.select_related("rules").get(pk=tournament.pk)
+
+
+def bare_group_by(tournament_id: int) -> list:
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT s.entry_id, SUM(s.points) FROM scoring_score s "
+            "JOIN scoring_gamesheet g ON g.id = s.sheet_id "
+            "JOIN scoring_game gm ON gm.id = g.game_id "
+            "JOIN tournaments_day d ON d.id = gm.day_id "
+            "WHERE g.state = %s AND d.tournament_id = %s GROUP BY s.entry_id",
+            [SheetState.CONFIRMED, tournament_id],
+        )
+        return cursor.fetchall()
+
+
+def bare_pdf(header, body) -> bytes:
+    buffer = BytesIO()
+    doc = SimpleDocTemplate(buffer, pagesize=PAGE_SIZE, leftMargin=MARGIN, rightMargin=MARGIN,
+                            topMargin=MARGIN, bottomMargin=MARGIN)
+    doc.build([Table([header, *body], repeatRows=1)])
+    return buffer.getvalue()
+
+
+def bare_workbook(sheets) -> bytes:
+    workbook = Workbook(write_only=True)
+    for title, header, rows in sheets:
+        sheet = workbook.create_sheet(title)
+        sheet.append(header)
+        for row in rows:
+            sheet.append(row)
+    buffer = BytesIO()
+    workbook.save(buffer)
+    return buffer.getvalue()
+
+
+def check(name: str, ok: bool, detail: str) -> None:
+    results.append((name, ok, detail))
+
+
+def main() -> None:
+    setup_test_environment(debug=False)
+    test_db = None
+    if _tmp is None:
+        test_db = connection.creation.create_test_db(verbosity=0, autoclobber=True)
+    else:
+        call_command("migrate", verbosity=0)
+    try:
+        run()
+    finally:
+        if test_db is not None:
+            connection.creation.destroy_test_db(test_db, verbosity=0)
+    print()
+    for name, ok, detail in results:
+        print(f"{'PASS' if ok else 'FAIL'}  {name}: {detail}")
+    if not all(ok for _, ok, _ in results):
+        sys.exit(1)
+
+
+def run() -> None:
+    import openpyxl
+
+    print(f"database: {connection.vendor} ({connection.settings_dict['NAME']}); openpyxl writes "
+          f"XML with {'lxml' if openpyxl.LXML else 'et_xmlfile (pure Python; lxml is faster)'}")
+    started = time.perf_counter()
+    small = build_event("bench-20", 20)
+    large = build_event("bench-2000", 2000, seed=2)
+    with connection.cursor() as cursor:
+        # A live database has planner statistics (autovacuum keeps them); a bulk load has none.
+        cursor.execute("ANALYZE")
+    print(f"built events in {time.perf_counter() - started:.1f} s: "
+          f"{Score.objects.filter(entry__tournament=large).count()} scores at 2,000 players")
+
+    counts = {}
+    for label, event in (("20", small), ("2000", large)):
+        with CaptureQueriesContext(connection) as queries:
+            result = standings(event)
+        counts[label] = len(queries)
+        assert len(result.rows) == int(label)
+    print(f"selector queries: 20 players {counts['20']}, 2,000 players {counts['2000']}")
+    check("selector queries equal at 20 and 2,000 players, at most 5",
+          counts["20"] == counts["2000"] <= 5, f"{counts['20']} and {counts['2000']}")
+
+    for label, fn in (("scores sheet", score_rows), ("seating sheet", seating_rows)):
+        sizes = []
+        for event in (small, large):
+            with CaptureQueriesContext(connection) as queries:
+                fn(event)
+            sizes.append(len(queries))
+        check(f"{label} read is one query at both sizes", sizes == [1, 1], f"{sizes}")
+
+    runs = 9
+    selector, bare = paired_medians(lambda: standings(large), lambda: bare_group_by(large.pk), runs)
+    ratio = selector / bare
+    print(f"selector {selector * 1000:.1f} ms, bare GROUP BY sum {bare * 1000:.1f} ms, "
+          f"ratio {ratio:.2f}x")
+    check("selector at most 3x a bare GROUP BY sum", ratio <= 3, f"{ratio:.2f}x")
+    records = [row.record for row in standings(large).rows]
+    pure, bare = paired_medians(lambda: rank_clubs(rank_players(records, ())),
+                                lambda: bare_group_by(large.pk), runs)
+    print(f"  of which the pure ranking (rank_players + rank_clubs, no database) "
+          f"{pure * 1000:.1f} ms, {pure / bare:.2f}x the bare sum")
+
+    client = Client()
+    url = reverse("public:standings", args=[large.slug])
+    response = client.get(url)
+    assert response.status_code == 200 and response.content.count(b"data-number=") == 100
+    page = median_time(lambda: client.get(url), runs)
+    print(f"public page, first 100 of 2,000 rows: {page * 1000:.1f} ms")
+    check("public page first 100 rows under 150 ms", page < 0.150, f"{page * 1000:.1f} ms")
+
+    result = standings(large)
+    header, body = player_table_rows(result)
+    pdf, bare_pdf_time = paired_medians(
+        lambda: render_standings_pdf(standings(large)), lambda: bare_pdf(header, body), 3)
+    print(f"PDF of 2,000 rows (selector included) {pdf:.2f} s, bare reportlab table "
+          f"{bare_pdf_time:.2f} s, ratio {pdf / bare_pdf_time:.2f}x")
+    check("PDF of 2,000 players under 2 s", pdf < 2, f"{pdf:.2f} s")
+    check("PDF at most 1.5x a bare reportlab table", pdf / bare_pdf_time <= 1.5,
+          f"{pdf / bare_pdf_time:.2f}x")
+
+    sheets = workbook_sheets(result, score_rows(large), seating_rows(large))
+    rows = sum(len(r) for _, _, r in sheets)
+    xlsx, bare_xlsx = paired_medians(
+        lambda: standings_workbook(standings(large)), lambda: bare_workbook(sheets), 3)
+    print(f"workbook, {rows} rows in 5 sheets (queries included) {xlsx:.2f} s, "
+          f"bare write-only sheets {bare_xlsx:.2f} s, ratio {xlsx / bare_xlsx:.2f}x")
+    check("workbook under 3 s", xlsx < 3, f"{xlsx:.2f} s")
+    check("workbook at most 1.5x bare openpyxl write-only", xlsx / bare_xlsx <= 1.5,
+          f"{xlsx / bare_xlsx:.2f}x")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,271 @@
+"""Standings on paper: a portrait PDF (reportlab platypus) from ``scoring.standings``.
+
+Table cells are plain strings, never Paragraph markup, so a name like ``<b>Ann & "Bo"</b>``
+prints as typed and 2,000 rows stay fast; only the heading uses Paragraphs, with escaping.
+"""
+from __future__ import annotations
+
+import datetime
+from functools import lru_cache
+from io import BytesIO
+from pathlib import Path
+from xml.sax.saxutils import escape
+
+from django.utils import timezone
+from reportlab.lib import colors
+from reportlab.lib.pagesizes import letter
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.lib.utils import simpleSplit
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.ttfonts import TTFError, TTFont
+from reportlab.pdfgen import canvas
+from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
+
+from .standings import TIE_LEGEND, WITHDRAWN_MARK, Standings, club_rank_labels, rank_label
+
+FONT_DIR = Path("/usr/share/fonts/truetype/dejavu")
+PAGE_SIZE = letter
+MARGIN = 36  # half an inch: room for a hole punch and the footer
+PADDING = 3
+FONT_SIZES = (9, 8.5, 8, 7.5, 7, 6.5, 6)
+GRID = colors.HexColor("#b0b0b0")
+STRIPE = colors.HexColor("#f2f4f7")
+
+
+@lru_cache(maxsize=1)
+def _fonts() -> tuple[str, str, frozenset[int] | None]:
+    """(regular, bold, code points the font can draw; None means Latin-1/cp1252 only).
+
+    DejaVu covers accents, Greek, Cyrillic and more; without it the built-in Helvetica is
+    used. Either way characters the font lacks (emoji, say) print as "?" instead of a
+    blank box or an encoding error.
+    """
+    try:
+        regular = TTFont("StandingsSans", str(FONT_DIR / "DejaVuSans.ttf"))
+        bold = TTFont("StandingsSans-Bold", str(FONT_DIR / "DejaVuSans-Bold.ttf"))
+    except (OSError, TTFError):
+        return "Helvetica", "Helvetica-Bold", None
+    pdfmetrics.registerFont(regular)
+    pdfmetrics.registerFont(bold)
+    return regular.fontName, bold.fontName, frozenset(regular.face.charToGlyph)
+
+
+def printable(text: str) -> str:
+    if text.isascii():
+        return text
+    covered = _fonts()[2]
+    out = []
+    for ch in text:
+        if covered is None:
+            ok = _in_cp1252(ch)
+        else:
+            ok = ord(ch) in covered or ch in "\n"
+        out.append(ch if ok else "?")
+    return "".join(out)
+
+
+def _in_cp1252(ch: str) -> bool:
+    try:
+        ch.encode("cp1252")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _wrap(text: str, font: str, size: float, width: float) -> list[str]:
+    """Word-wrap to ``width``; a single word longer than the column is cut where it must be."""
+    lines = []
+    for line in simpleSplit(text, font, size, width) or [""]:
+        while pdfmetrics.stringWidth(line, font, size) > width and len(line) > 1:
+            cut = len(line) - 1
+            while cut > 1 and pdfmetrics.stringWidth(line[:cut], font, size) > width:
+                cut -= 1
+            lines.append(line[:cut])
+            line = line[cut:]
+        lines.append(line)
+    return lines
+
+
+def player_table_rows(result: Standings) -> tuple[list[str], list[list[str]]]:
+    """Header and body rows as printed (also what the benchmark's bare table is given)."""
+    header = ["Rank", "No.", "Player", "Club", *(f"Day {d}" for d in result.day_numbers),
+              "Total", "Outs", "Games"]
+    body = []
+    for row in result.rows:
+        record = row.record
+        body.append([
+            rank_label(row) or WITHDRAWN_MARK,
+            str(record.player_number),
+            printable(record.name),
+            printable(record.club or ""),
+            *(str(points) for points in record.day_totals),
+            str(row.total),
+            str(record.games_out),
+            str(record.games_played),
+        ])
+    return header, body
+
+
+def _column_widths(header, body, font, bold, available) -> tuple[float, list[float]]:
+    """Largest font size whose number columns leave the name and club at least 45 % of the row."""
+    width = pdfmetrics.stringWidth
+    text_columns = (2, 3)
+    for size in FONT_SIZES:
+        widths = []
+        for i, title in enumerate(header):
+            if i in text_columns:
+                widths.append(0.0)
+                continue
+            longest = max((r[i] for r in body), key=len, default="")
+            widths.append(max(width(title, bold, size), width(longest, font, size)) + 2 * PADDING)
+        rest = available - sum(widths)
+        if rest >= 0.45 * available or size == FONT_SIZES[-1]:
+            break
+    natural = [
+        max((width(r[i], font, size) for r in body), default=0.0) + 2 * PADDING
+        for i in text_columns
+    ]
+    natural = [max(n, width(header[i], bold, size) + 2 * PADDING)
+               for n, i in zip(natural, text_columns)]
+    if sum(natural) <= rest:
+        # Everything fits: the player column takes the slack so the table spans the page.
+        widths[2], widths[3] = rest - natural[1], natural[1]
+    else:
+        club = min(natural[1], rest * 0.4)
+        widths[2], widths[3] = rest - club, club
+    return size, widths
+
+
+class _FooterCanvas(canvas.Canvas):
+    """Holds pages back until the end so each footer can say "Page 3 of 40"."""
+
+    footer_text = ""
+    footer_font = "Helvetica"
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._pages = []
+
+    def showPage(self):
+        self._pages.append(dict(self.__dict__))
+        self._startPage()
+
+    def save(self):
+        total = len(self._pages)
+        for number, state in enumerate(self._pages, start=1):
+            self.__dict__.update(state)
+            self.setFont(self.footer_font, 8)
+            self.setFillColor(colors.HexColor("#444444"))
+            self.drawString(MARGIN, MARGIN / 2, self.footer_text)
+            self.drawRightString(PAGE_SIZE[0] - MARGIN, MARGIN / 2, f"Page {number} of {total}")
+            super().showPage()
+        super().save()
+
+
+def render_standings_pdf(
+    result: Standings, *, printed_at: datetime.datetime | None = None
+) -> bytes:
+    font, bold, _ = _fonts()
+    tournament = result.tournament
+    available = PAGE_SIZE[0] - 2 * MARGIN
+    header, body = player_table_rows(result)
+    size, widths = _column_widths(header, body, font, bold, available)
+    leading = size * 1.2
+    row_height = leading + 2 * PADDING
+
+    heights = [row_height]
+    for cells in body:
+        lines = 1
+        for i in (2, 3):
+            if pdfmetrics.stringWidth(cells[i], font, size) > widths[i] - 2 * PADDING:
+                wrapped = _wrap(cells[i], font, size, widths[i] - 2 * PADDING)
+                cells[i] = "\n".join(wrapped)
+                lines = max(lines, len(wrapped))
+        heights.append(leading * lines + 2 * PADDING)
+
+    style = [
+        ("FONT", (0, 0), (-1, 0), bold, size, leading),
+        ("FONT", (0, 1), (-1, -1), font, size, leading),
+        ("ALIGN", (0, 0), (-1, -1), "RIGHT"),
+        ("ALIGN", (2, 0), (3, -1), "LEFT"),
+        ("VALIGN", (0, 0), (-1, -1), "TOP"),
+        ("LEFTPADDING", (0, 0), (-1, -1), PADDING),
+        ("RIGHTPADDING", (0, 0), (-1, -1), PADDING),
+        ("TOPPADDING", (0, 0), (-1, -1), PADDING - 1),
+        ("BOTTOMPADDING", (0, 0), (-1, -1), PADDING + 1),
+        ("LINEBELOW", (0, 0), (-1, 0), 1, colors.black),
+        ("ROWBACKGROUNDS", (0, 1), (-1, -1), [colors.white, STRIPE]),
+        ("LINEBELOW", (0, 1), (-1, -1), 0.25, GRID),
+    ]
+    total_column = len(header) - 3
+    style.append(("FONT", (total_column, 1), (total_column, -1), bold, size, leading))
+    for i, row in enumerate(result.rows, start=1):
+        if row.rank is None:
+            style.append(("TEXTCOLOR", (0, i), (-1, i), colors.HexColor("#666666")))
+
+    players = Table([header, *body], colWidths=widths, rowHeights=heights, repeatRows=1,
+                    style=TableStyle(style), hAlign="LEFT")
+
+    styles = _paragraph_styles(font, bold)
+    state = "Final" if result.is_final else "Provisional"
+    heading = f"{state} standings"
+    if result.cut_label:
+        heading += f" {result.cut_label}"
+    when = printed_at or timezone.localtime()
+    facts = [f"{tournament.start_date:%-d %B %Y}" if tournament.start_date else "",
+             tournament.venue, f"printed {when:%-d %b %Y %H:%M}"]
+    story = [
+        Paragraph(_markup(tournament.name), styles["title"]),
+        Paragraph(_markup(heading), styles["heading"]),
+        Paragraph(_markup(" · ".join(f for f in facts if f)), styles["small"]),
+    ]
+    if not result.is_final:
+        story.append(Paragraph(_markup(result.status_line), styles["warning"]))
+    story.append(Paragraph(
+        _markup(f"{TIE_LEGEND} {WITHDRAWN_MARK}: withdrawn, not ranked. "
+                "Totals count confirmed games only."), styles["small"]))
+    story += [Spacer(1, 6), players]
+    if result.clubs:
+        story += [Spacer(1, 14), Paragraph("Clubs", styles["heading"]),
+                  _club_table(result, font, bold)]
+
+    buffer = BytesIO()
+    doc = SimpleDocTemplate(
+        buffer, pagesize=PAGE_SIZE, leftMargin=MARGIN, rightMargin=MARGIN, topMargin=MARGIN,
+        bottomMargin=MARGIN, title=f"{tournament.name}: {heading}", author="Mexican Train",
+    )
+    footer = type("Footer", (_FooterCanvas,), {
+        "footer_text": printable(f"{tournament.name}: {heading}"), "footer_font": font,
+    })
+    doc.build(story, canvasmaker=footer)
+    return buffer.getvalue()
+
+
+def _markup(text: str) -> str:
+    return escape(printable(text))
+
+
+def _paragraph_styles(font: str, bold: str) -> dict[str, ParagraphStyle]:
+    return {
+        "title": ParagraphStyle("title", fontName=bold, fontSize=16, leading=20, spaceAfter=2),
+        "heading": ParagraphStyle("heading", fontName=bold, fontSize=12, leading=15, spaceAfter=2),
+        "small": ParagraphStyle("small", fontName=font, fontSize=8.5, leading=11),
+        "warning": ParagraphStyle("warning", fontName=bold, fontSize=10, leading=13,
+                                  backColor=colors.HexColor("#fff4d6"), borderPadding=3,
+                                  spaceBefore=3, spaceAfter=3),
+    }
+
+
+def _club_table(result: Standings, font: str, bold: str) -> Table:
+    rows = [["Rank", "Club", "Players", "Total", "Average"]]
+    for label, club in zip(club_rank_labels(result.clubs), result.clubs):
+        rows.append([label, printable(club.club), str(club.players), str(club.total),
+                     f"{club.average:.1f}"])
+    return Table(rows, repeatRows=1, hAlign="LEFT", style=TableStyle([
+        ("FONT", (0, 0), (-1, 0), bold, 9),
+        ("FONT", (0, 1), (-1, -1), font, 9),
+        ("ALIGN", (0, 0), (-1, -1), "RIGHT"),
+        ("ALIGN", (1, 0), (1, -1), "LEFT"),
+        ("LINEBELOW", (0, 0), (-1, 0), 1, colors.black),
+        ("LINEBELOW", (0, 1), (-1, -1), 0.25, GRID),
+    ]))

@@ -1,0 +1,132 @@
+"""The club's record of an event as one Excel workbook (openpyxl, write-only for speed).
+
+Sheets: Standings (first), Clubs, Scores, Seating, Rules. Every text cell that a spreadsheet
+could take for a formula (starting =, +, - or @) is stored as text with Excel's quote prefix,
+so a player typed as ``=HYPERLINK(...)`` stays a name.
+"""
+from __future__ import annotations
+
+import json
+from io import BytesIO
+
+from openpyxl import Workbook
+from openpyxl.cell import WriteOnlyCell
+from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
+from openpyxl.styles import Font, PatternFill
+from openpyxl.utils import get_column_letter
+
+from tournaments.models import TIE_BREAK_CHOICES
+
+from .standings import Standings, score_rows, seating_rows
+
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+HEADER_FONT = Font(bold=True)
+HEADER_FILL = PatternFill("solid", fgColor="DDE5EE")
+MIN_WIDTH, MAX_WIDTH = 6, 45
+
+
+def standings_workbook(result: Standings) -> bytes:
+    """The whole workbook: the standings given, plus two queries for scores and seating."""
+    tournament = result.tournament
+    return build_workbook(result, score_rows(tournament), seating_rows(tournament))
+
+
+def standings_sheet_rows(result: Standings) -> tuple[list[str], list[list]]:
+    header = ["Rank", "Player ID", "Player", "Club", *(f"Day {d}" for d in result.day_numbers),
+              "Total", "Outs", "Games", "Status"]
+    body = []
+    for row in result.rows:
+        record = row.record
+        status = "withdrawn" if record.withdrawn else ("tied" if row.tied else "")
+        body.append([row.rank, record.player_number, record.name, record.club,
+                     *record.day_totals, row.total, record.games_out, record.games_played, status])
+    return header, body
+
+
+def workbook_sheets(result: Standings, scores: list[tuple], seating: list[tuple]):
+    """(title, header, rows) per sheet, in order: what the workbook holds, cell for cell."""
+    clubs = [[c.rank, c.club, c.players, c.total, round(c.average, 2)] for c in result.clubs]
+    score_sheet = [[day, table, game, engine, number, name, points, "yes" if out else "", state]
+                   for day, table, game, engine, number, name, points, out, state in scores]
+    return [
+        ("Standings", *standings_sheet_rows(result)),
+        ("Clubs", ["Rank", "Club", "Players", "Total", "Average"], clubs),
+        ("Scores", ["Day", "Table", "Game", "Engine used", "Player ID", "Player", "Score", "Out",
+                    "State"], score_sheet),
+        ("Seating", ["Day", "Table", "Player ID", "Player"], [list(r) for r in seating]),
+        ("Rules", ["Setting", "Value"], _rule_rows(result)),
+    ]
+
+
+def build_workbook(result: Standings, scores: list[tuple], seating: list[tuple]) -> bytes:
+    workbook = Workbook(write_only=True)
+    for title, header, rows in workbook_sheets(result, scores, seating):
+        _write_sheet(workbook.create_sheet(title), header, rows)
+    buffer = BytesIO()
+    workbook.save(buffer)
+    return buffer.getvalue()
+
+
+def _rule_rows(result: Standings) -> list[list]:
+    tournament = result.tournament
+    rules = tournament.rules
+    rows = [
+        ["Tournament", tournament.name],
+        ["Start date", tournament.start_date.isoformat() if tournament.start_date else ""],
+        ["Venue", tournament.venue],
+        ["Standings", f"{result.title} ({result.status_line})"],
+    ]
+    for name, value in rules.rule_values().items():
+        if name == "tie_breaks":
+            value = ", ".join(TIE_BREAK_CHOICES.get(v, v) for v in value) or (
+                "none (ties share a rank)")
+        elif isinstance(value, (list, dict)):
+            value = json.dumps(value)
+        elif isinstance(value, bool):
+            value = "yes" if value else "no"
+        rows.append([rules._meta.get_field(name).verbose_name.capitalize(), value])
+    return rows
+
+
+def _write_sheet(sheet, header: list[str], rows: list[list]) -> None:
+    # Write-only sheets take widths, panes and filters before the first row is written.
+    for index, width in enumerate(_widths(header, rows), start=1):
+        sheet.column_dimensions[get_column_letter(index)].width = width
+    sheet.freeze_panes = "A2"
+    sheet.auto_filter.ref = f"A1:{get_column_letter(len(header))}{len(rows) + 1}"
+    sheet.append([_header_cell(sheet, title) for title in header])
+    for row in rows:
+        # Empty text is no cell at all rather than an empty one: most players did not go out,
+        # so most of the Scores sheet's Out cells need not be written.
+        sheet.append([(_text_cell(sheet, v) if v else None) if isinstance(v, str) else v
+                      for v in row])
+
+
+def _header_cell(sheet, title: str) -> WriteOnlyCell:
+    cell = WriteOnlyCell(sheet, title)
+    cell.font = HEADER_FONT
+    cell.fill = HEADER_FILL
+    return cell
+
+
+def _text_cell(sheet, value: str):
+    """Text as text: characters XML cannot hold are dropped, formula-like text is quoted."""
+    value = ILLEGAL_CHARACTERS_RE.sub("", value)
+    if not value.startswith(FORMULA_STARTS):
+        return value
+    cell = WriteOnlyCell(sheet, value)
+    cell.data_type = "s"
+    cell.quotePrefix = True
+    return cell
+
+
+def _widths(header: list[str], rows: list[list]) -> list[float]:
+    widths = [len(title) + 2 for title in header]
+    for row in rows:
+        for i, value in enumerate(row):
+            if value is None:
+                continue
+            length = len(value) if isinstance(value, str) else len(str(value))
+            if length + 2 > widths[i]:
+                widths[i] = length + 2
+    return [min(max(w, MIN_WIDTH), MAX_WIDTH) for w in widths]

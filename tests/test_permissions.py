@@ -1,0 +1,195 @@
+"""Every URL of the project, requested as every role.
+
+A new page must be added to EXPECTED with the status each role gets, or this suite fails:
+that is how a page without an access rule is caught before it ships.
+"""
+import pytest
+from django.urls import NoReverseMatch, URLPattern, URLResolver, get_resolver, reverse
+from django.utils import timezone
+
+from tournaments.models import StaffRole, Table
+
+ROLES = ("anonymous", "outsider", "desk", "organiser")
+
+ORGANISER_PAGE = {"anonymous": 302, "outsider": 404, "desk": 403, "organiser": 200}
+ORGANISER_POST_ONLY = {"anonymous": 302, "outsider": 404, "desk": 403, "organiser": 405}
+DESK_PAGE = {"anonymous": 302, "outsider": 404, "desk": 200, "organiser": 200}
+DESK_POST_ONLY = {"anonymous": 302, "outsider": 404, "desk": 405, "organiser": 405}
+PUBLIC_PAGE = {"anonymous": 200, "outsider": 200, "desk": 200, "organiser": 200}
+ANY_LOGIN = {"anonymous": 302, "outsider": 200, "desk": 200, "organiser": 200}
+SCOREKEEPER = {"anonymous": 200, "outsider": 200, "desk": 200, "organiser": 200}
+
+EXPECTED = {
+    "login": PUBLIC_PAGE,
+    "logout": {"anonymous": 405, "outsider": 405, "desk": 405, "organiser": 405},
+    "public:home": PUBLIC_PAGE,
+    "public:tournament": PUBLIC_PAGE,
+    "public:find_table": PUBLIC_PAGE,
+    "public:standings": PUBLIC_PAGE,
+    "public:standings_pdf": PUBLIC_PAGE,
+    "public:standings_xlsx": PUBLIC_PAGE,
+    "public:projector": PUBLIC_PAGE,
+    "scorekeeper:table": SCOREKEEPER,
+    "organiser:home": ANY_LOGIN,
+    "organiser:tournament": DESK_PAGE,
+    "organiser:players": ORGANISER_PAGE,
+    "organiser:player_add": ORGANISER_PAGE,
+    "organiser:import_players": ORGANISER_PAGE,
+    "organiser:player_edit": ORGANISER_PAGE,
+    "organiser:player_withdraw": ORGANISER_PAGE,
+    "organiser:player_reinstate": ORGANISER_POST_ONLY,
+    "organiser:keep_apart_add": ORGANISER_POST_ONLY,
+    "organiser:keep_apart_remove": ORGANISER_POST_ONLY,
+    "organiser:check_in": DESK_PAGE,
+    "organiser:check_in_set": DESK_POST_ONLY,
+    "organiser:seating_index": DESK_PAGE,
+    "organiser:seating": DESK_PAGE,
+    "organiser:seat_day": ORGANISER_POST_ONLY,
+    "organiser:move_player": ORGANISER_POST_ONLY,
+    "organiser:swap_players": ORGANISER_POST_ONLY,
+    "organiser:seating_chart_pdf": DESK_PAGE,
+    "organiser:find_table_pdf": DESK_PAGE,
+    "organiser:scores": {"anonymous": 302, "outsider": 404, "desk": 302, "organiser": 302},
+    "organiser:upload_workbook": DESK_PAGE,
+    "organiser:scores_day": DESK_PAGE,
+    "organiser:export_workbook": DESK_PAGE,
+    "organiser:score_sheets": DESK_PAGE,
+    "organiser:close_day": ORGANISER_POST_ONLY,
+    "organiser:reopen_day": ORGANISER_POST_ONLY,
+    "organiser:table_links": ORGANISER_PAGE,
+    "organiser:score_card": DESK_PAGE,
+    "organiser:table_history": ORGANISER_PAGE,
+    "organiser:regenerate_link": ORGANISER_POST_ONLY,
+    "organiser:review_game": DESK_PAGE,
+    "organiser:correct_game": ORGANISER_PAGE,
+    "organiser:standings": DESK_PAGE,
+    "organiser:standings_pdf": DESK_PAGE,
+    "organiser:standings_xlsx": DESK_PAGE,
+    "organiser:standings_public_pages": ORGANISER_POST_ONLY,
+}
+PUBLIC_NAMES = {name for name in EXPECTED if name.startswith("public:") and name != "public:home"}
+
+
+def project_url_names():
+    """Every named URL outside the admin (the admin has its own staff check, tested below)."""
+    names = set()
+
+    def walk(patterns, namespace):
+        for pattern in patterns:
+            if isinstance(pattern, URLResolver):
+                if pattern.namespace == "admin":
+                    continue
+                walk(pattern.url_patterns, pattern.namespace or namespace)
+            elif isinstance(pattern, URLPattern):
+                assert pattern.name, f"URL {pattern.pattern} has no name, so it has no rule here"
+                names.add(f"{namespace}:{pattern.name}" if namespace else pattern.name)
+
+    walk(get_resolver().url_patterns, None)
+    return names
+
+
+def test_every_url_has_an_access_rule():
+    names = project_url_names()
+    assert names - EXPECTED.keys() == set(), "pages without an access rule"
+    assert EXPECTED.keys() - names == set(), "rules for pages that no longer exist"
+
+
+@pytest.fixture
+def event(demo_tournament, make_user):
+    """The demo event with day 2 reopened, a desk user, a second organiser, and an outsider."""
+    day = demo_tournament.days.get(number=2)
+    day.closed_at = None
+    day.save()
+    users = {"outsider": make_user("outsider"), "desk": make_user("desk"),
+             "organiser": make_user("organiser2")}
+    StaffRole.objects.create(tournament=demo_tournament, user=users["desk"], role=StaffRole.DESK)
+    StaffRole.objects.create(tournament=demo_tournament, user=users["organiser"],
+                             role=StaffRole.ORGANISER)
+    table = Table.objects.get(day=day, number=1)
+    return demo_tournament, users, table
+
+
+def url_for(name, tournament, table):
+    values = {"slug": tournament.slug, "day": 2, "day_number": 2, "table": 1, "game": 1,
+              "number": 1, "other": 2, "token": table.link_token}
+    for params in (
+        (),
+        ("slug",), ("slug", "day"), ("slug", "day_number"), ("slug", "number"),
+        ("slug", "number", "other"), ("slug", "day", "table"), ("slug", "day", "table", "game"),
+        ("token",),
+    ):
+        try:
+            return reverse(name, kwargs={p: values[p] for p in params})
+        except NoReverseMatch:
+            continue
+    raise AssertionError(f"cannot build a URL for {name}")
+
+
+def _client_as(client, role, users):
+    client.logout()
+    if role != "anonymous":
+        client.force_login(users[role])
+    return client
+
+
+@pytest.mark.parametrize("role", ROLES)
+def test_each_role_gets_the_expected_status_on_every_page(client, event, role):
+    tournament, users, table = event
+    _client_as(client, role, users)
+    wrong = {}
+    for name, expected in sorted(EXPECTED.items()):
+        response = client.get(url_for(name, tournament, table))
+        if response.status_code != expected[role]:
+            wrong[name] = (response.status_code, expected[role])
+    assert wrong == {}, "name: (got, expected)"
+
+
+@pytest.mark.parametrize("role", ["anonymous", "outsider", "desk"])
+def test_writes_are_refused_to_roles_without_the_right(client, event, role):
+    """A POST with no form data must never reach a write it is not allowed: the refusal comes
+    from the server's rule, not from a template that hides the button."""
+    tournament, users, table = event
+    _client_as(client, role, users)
+    for name, expected in sorted(EXPECTED.items()):
+        if expected[role] in (200, 405) and name not in PUBLIC_NAMES:
+            continue  # this role may use the page; its forms are tested elsewhere
+        status = client.post(url_for(name, tournament, table)).status_code
+        if name in PUBLIC_NAMES:
+            assert status == 405, f"{name}: public pages are read-only, got {status}"
+        else:
+            assert status in (302, 403, 404), f"{name} let {role} POST: {status}"
+
+
+def test_public_pages_vanish_when_the_organiser_switches_them_off(client, event):
+    tournament, users, table = event
+    tournament.public_pages = False
+    tournament.save()
+    for name in sorted(PUBLIC_NAMES):
+        url = url_for(name, tournament, table)
+        assert client.get(url).status_code == 404, name
+        client.force_login(users["desk"])
+        assert client.get(url).status_code == 200, name
+        client.logout()
+
+
+def test_table_link_reaches_only_its_own_table_and_dies_with_the_day(client, event):
+    tournament, users, table = event
+    other = Table.objects.get(day=table.day, number=2)
+    page = client.get(url_for("scorekeeper:table", tournament, table)).content.decode()
+    own = [s.entry.player.name for s in table.seats.select_related("entry__player")]
+    others = [s.entry.player.name for s in other.seats.select_related("entry__player")]
+    assert all(name.replace("'", "&#x27;") in page for name in own)
+    assert not any(name.replace("'", "&#x27;") in page for name in others)
+    assert client.get("/table/" + "A" * 43 + "/").status_code == 404
+    table.day.closed_at = timezone.now()
+    table.day.save()
+    assert client.get(url_for("scorekeeper:table", tournament, table)).status_code == 404
+
+
+def test_admin_is_for_staff_accounts_only(client, event):
+    tournament, users, table = event
+    assert client.get("/admin/").status_code == 302
+    client.force_login(users["desk"])
+    assert client.get("/admin/").status_code == 302
+    client.force_login(users["organiser"])  # an event organiser is not a site administrator
+    assert client.get("/admin/").status_code == 302

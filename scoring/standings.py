@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Mapping
 
 from django.db import connections, transaction
-from django.db.models import Count, F, Max, Q, Sum
+from django.db.models import Count, Exists, F, Max, OuterRef, Q, Sum
 
 from tournaments.models import Entry, Seat, Table, Tournament
 
@@ -185,12 +185,20 @@ def standings(tournament: Tournament, cut: Cut = Cut()) -> Standings:
     stats = {row[0]: row[1:] for row in _fetch(per_entry)}
     nothing = (0,) * days + (0, None, 0)
 
+    seated_in_scope = Seat.objects.filter(
+        entry=OuterRef("pk"), day__number__lte=cut.last_day(rules.days)
+    )
     entries = (
         Entry.objects.filter(tournament=tournament).order_by()  # ranking sets the order
-        .values_list("pk", "number", "status", "player__name", "player__club")
+        .annotate(seated=Exists(seated_in_scope))
+        .values_list("pk", "number", "status", "player__name", "player__club", "seated")
     )
+    any_day_seated = any(tables for tables, _ in progress.values())
     records = []
-    for pk, number, status, name, club in _fetch(entries):
+    for pk, number, status, name, club, seated in _fetch(entries):
+        if any_day_seated and not seated and pk not in stats:
+            # Registered but never at a table (a no-show): a total of 0 is not a score.
+            continue
         row = stats.get(pk, nothing)
         # (entry, number, name, club, day totals, played, outs, worst game, withdrawn)
         records.append(PlayerRecord(pk, number, name, club, row[:days], row[days],

@@ -163,6 +163,16 @@ def test_withdrawn_players_are_listed_last_without_a_rank(small):
     assert rank_label(result.rows[-1]) == ""
 
 
+def test_a_no_show_is_not_ranked_at_zero_once_tables_are_seated(small, make_tournament):
+    Entry.objects.create(tournament=small, number=6, player=Player.objects.create(name="Zed"))
+    names = [r.record.name for r in standings(fresh(small), Cut(day=1)).rows]
+    assert "Zed" not in names and len(names) == 5
+    # Before any table is seated, everyone registered is listed (all at 0).
+    before = make_tournament(slug="before")
+    add_players(before, [("Yan", ""), ("Xia", "")])
+    assert [r.rank for r in standings(fresh(before)).rows] == [1, 1]
+
+
 def test_cuts_after_a_day_and_after_a_game(small_two_days):
     tournament = fresh(small_two_days)
     after_game_1 = standings(tournament, Cut(day=2, game=1))

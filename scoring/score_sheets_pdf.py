@@ -15,12 +15,12 @@ from reportlab.lib.utils import ImageReader
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
+from tournaments.pdf_fonts import pdf_fonts, printable
+
 from .entry_selectors import day_tables_with_seats
 from .schedule import ensure_schedule
 
 DEFAULT_BASE_URL = "http://127.0.0.1:8000"
-FONT = "Helvetica"
-BOLD = "Helvetica-Bold"
 
 
 def table_link(base_url: str, table) -> str:
@@ -37,13 +37,13 @@ def _fit_lines(name: str, width: float, size: float) -> tuple[list[str], float]:
     """Split a name over at most two lines and shrink it until it fits the column."""
     words = name.split()
     for font_size in (size, size - 1, size - 2, size - 3):
-        if stringWidth(name, BOLD, font_size) <= width:
+        if stringWidth(name, pdf_fonts().bold, font_size) <= width:
             return [name], font_size
         if len(words) > 1:
             best = None
             for cut in range(1, len(words)):
                 lines = [" ".join(words[:cut]), " ".join(words[cut:])]
-                widest = max(stringWidth(line, BOLD, font_size) for line in lines)
+                widest = max(stringWidth(line, pdf_fonts().bold, font_size) for line in lines)
                 if widest <= width and (best is None or widest < best[0]):
                     best = (widest, lines)
             if best:
@@ -61,16 +61,16 @@ def _draw_page(canvas: Canvas, day, table, seats, games, rules, base_url: str) -
     link = table_link(base_url, table)
 
     # Heading: table number large, event and day, hand size.
-    canvas.setFont(BOLD, 44)
+    canvas.setFont(pdf_fonts().bold, 44)
     canvas.drawString(margin, height - margin - 40, f"Table {table.number}")
-    canvas.setFont(FONT, 13)
-    canvas.drawString(margin, height - margin - 62, f"{tournament.name} - day {day.number}"
+    canvas.setFont(pdf_fonts().regular, 13)
+    canvas.drawString(margin, height - margin - 62, printable(f"{tournament.name} - day {day.number}")
                       + (f", {day.date:%A %d %B %Y}" if day.date else ""))
     hand = rules.hand_size(len(seats))
     canvas.drawString(
         margin, height - margin - 80,
         f"{len(seats)} players: each draws {hand} tiles." if hand else f"{len(seats)} players.")
-    canvas.setFont(FONT, 10)
+    canvas.setFont(pdf_fonts().regular, 10)
     blank = rules.double_blank_value
     canvas.drawString(margin, height - margin - 95,
                       f"Double blank counts {blank}. Write each player's points after every game.")
@@ -80,7 +80,7 @@ def _draw_page(canvas: Canvas, day, table, seats, games, rules, base_url: str) -
     qr_x = width - margin - qr_size
     qr_y = height - margin - qr_size
     canvas.drawImage(ImageReader(io.BytesIO(qr_png(link))), qr_x, qr_y, qr_size, qr_size)
-    canvas.setFont(FONT, 8)
+    canvas.setFont(pdf_fonts().regular, 8)
     canvas.drawRightString(width - margin, qr_y - 10, "Scorekeeper: scan to enter scores")
 
     # The grid.
@@ -110,13 +110,13 @@ def _draw_page(canvas: Canvas, day, table, seats, games, rules, base_url: str) -
     canvas.line(xs[0], bottom + row_h, xs[-1], bottom + row_h)  # above the totals row
     canvas.setLineWidth(0.8)
 
-    canvas.setFont(BOLD, 10)
+    canvas.setFont(pdf_fonts().bold, 10)
     for text, left, right in (("Game", xs[0], xs[1]), ("Engine", xs[1], xs[2]),
                               ("Engine used", xs[2], xs[3])):
         canvas.drawCentredString((left + right) / 2, top - header_h / 2 - 3, text)
     for i, seat in enumerate(seats):
-        lines, size = _fit_lines(seat.entry.player.name, col_w - 6, 11)
-        canvas.setFont(BOLD, size)
+        lines, size = _fit_lines(printable(seat.entry.player.name), col_w - 6, 11)
+        canvas.setFont(pdf_fonts().bold, size)
         centre = (xs[3 + i] + xs[4 + i]) / 2
         first_y = top - header_h / 2 + (size / 2 if len(lines) == 2 else -size / 3)
         for j, line in enumerate(lines):
@@ -125,20 +125,20 @@ def _draw_page(canvas: Canvas, day, table, seats, games, rules, base_url: str) -
     y = top - header_h
     for game in games:
         size = min(14, row_h * 0.6)
-        canvas.setFont(BOLD, size)
+        canvas.setFont(pdf_fonts().bold, size)
         canvas.drawCentredString((xs[0] + xs[1]) / 2, y - row_h / 2 - 5, str(game.number))
-        canvas.setFont(FONT, size)
+        canvas.setFont(pdf_fonts().regular, size)
         canvas.drawCentredString((xs[1] + xs[2]) / 2, y - row_h / 2 - 5,
                                  f"{game.scheduled_engine}-{game.scheduled_engine}")
         for i, seat in enumerate(seats):
             if not seat.plays_game(game.number):
-                canvas.setFont(FONT, 9)
+                canvas.setFont(pdf_fonts().regular, 9)
                 canvas.drawCentredString((xs[3 + i] + xs[4 + i]) / 2, y - row_h / 2 - 3, "left")
         y -= row_h
-    canvas.setFont(BOLD, 12)
+    canvas.setFont(pdf_fonts().bold, 12)
     canvas.drawCentredString((xs[0] + xs[2]) / 2, bottom + row_h / 2 - 4, "Totals")
 
-    canvas.setFont(FONT, 11)
+    canvas.setFont(pdf_fonts().regular, 11)
     sig_y = max(bottom - 40, 40)
     canvas.drawString(margin, sig_y, "Scorekeeper's signature:")
     canvas.line(margin + 140, sig_y - 2, margin + 420, sig_y - 2)

@@ -6,9 +6,7 @@ prints as typed and 2,000 rows stay fast; only the heading uses Paragraphs, with
 from __future__ import annotations
 
 import datetime
-from functools import lru_cache
 from io import BytesIO
-from pathlib import Path
 from xml.sax.saxutils import escape
 
 from django.utils import timezone
@@ -17,59 +15,19 @@ from reportlab.lib.pagesizes import letter
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.utils import simpleSplit
 from reportlab.pdfbase import pdfmetrics
-from reportlab.pdfbase.ttfonts import TTFError, TTFont
 from reportlab.pdfgen import canvas
 from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 
+from tournaments.pdf_fonts import pdf_fonts, printable
+
 from .standings import TIE_LEGEND, WITHDRAWN_MARK, Standings, club_rank_labels, rank_label
 
-FONT_DIR = Path("/usr/share/fonts/truetype/dejavu")
 PAGE_SIZE = letter
 MARGIN = 36  # half an inch: room for a hole punch and the footer
 PADDING = 3
 FONT_SIZES = (9, 8.5, 8, 7.5, 7, 6.5, 6)
 GRID = colors.HexColor("#b0b0b0")
 STRIPE = colors.HexColor("#f2f4f7")
-
-
-@lru_cache(maxsize=1)
-def _fonts() -> tuple[str, str, frozenset[int] | None]:
-    """(regular, bold, code points the font can draw; None means Latin-1/cp1252 only).
-
-    DejaVu covers accents, Greek, Cyrillic and more; without it the built-in Helvetica is
-    used. Either way characters the font lacks (emoji, say) print as "?" instead of a
-    blank box or an encoding error.
-    """
-    try:
-        regular = TTFont("StandingsSans", str(FONT_DIR / "DejaVuSans.ttf"))
-        bold = TTFont("StandingsSans-Bold", str(FONT_DIR / "DejaVuSans-Bold.ttf"))
-    except (OSError, TTFError):
-        return "Helvetica", "Helvetica-Bold", None
-    pdfmetrics.registerFont(regular)
-    pdfmetrics.registerFont(bold)
-    return regular.fontName, bold.fontName, frozenset(regular.face.charToGlyph)
-
-
-def printable(text: str) -> str:
-    if text.isascii():
-        return text
-    covered = _fonts()[2]
-    out = []
-    for ch in text:
-        if covered is None:
-            ok = _in_cp1252(ch)
-        else:
-            ok = ord(ch) in covered or ch in "\n"
-        out.append(ch if ok else "?")
-    return "".join(out)
-
-
-def _in_cp1252(ch: str) -> bool:
-    try:
-        ch.encode("cp1252")
-    except UnicodeEncodeError:
-        return False
-    return True
 
 
 def _wrap(text: str, font: str, size: float, width: float) -> list[str]:
@@ -165,7 +123,7 @@ class _FooterCanvas(canvas.Canvas):
 def render_standings_pdf(
     result: Standings, *, printed_at: datetime.datetime | None = None
 ) -> bytes:
-    font, bold, _ = _fonts()
+    font, bold = pdf_fonts().regular, pdf_fonts().bold
     tournament = result.tournament
     available = PAGE_SIZE[0] - 2 * MARGIN
     header, body = player_table_rows(result)

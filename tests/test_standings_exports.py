@@ -241,10 +241,10 @@ def test_odd_names_print_as_typed_on_page_pdf_projector_and_excel(client, demo_t
 
 
 def test_pdf_without_dejavu_falls_back_to_helvetica(demo_tournament, monkeypatch, tmp_path):
-    from scoring import standings_pdf
+    from tournaments import pdf_fonts
 
-    standings_pdf._fonts.cache_clear()
-    monkeypatch.setattr(standings_pdf, "FONT_DIR", tmp_path)
+    pdf_fonts.pdf_fonts.cache_clear()
+    monkeypatch.setattr(pdf_fonts, "FONT_DIR", tmp_path)
     try:
         rename(demo_tournament, {3: "Zoë Ångström-Ñúñez", 4: "Дмитрий 🎲"})
         result = standings(fresh(demo_tournament))
@@ -254,7 +254,7 @@ def test_pdf_without_dejavu_falls_back_to_helvetica(demo_tournament, monkeypatch
         printed = {row[1]: row[2] for row in pdf_player_rows(render_standings_pdf(result), 9)}
         assert printed["3"] == "Zoë Ångström-Ñúñez"
     finally:
-        standings_pdf._fonts.cache_clear()
+        pdf_fonts.pdf_fonts.cache_clear()
 
 
 def test_downloads_follow_the_chosen_cut(organiser_client, demo_tournament):

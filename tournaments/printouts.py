@@ -1,32 +1,15 @@
 """Seating printouts: the wall chart by table, and the alphabetical "find your table" list.
 
 Text is drawn with drawString, never Paragraph markup, so a name holding "&" or "<" prints as
-typed. DejaVu Sans covers accented and non-Latin names; where it is not installed the built-in
-Helvetica still prints Latin-1 accents.
+typed; the fonts are the ones every printout shares (tournaments.pdf_fonts).
 """
 import io
-import os
 
 from reportlab.lib.pagesizes import letter
 from reportlab.pdfbase import pdfmetrics
-from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen import canvas
 
-FONT_FILES = {
-    "Seating": "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
-    "Seating-Bold": "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf",
-}
-
-
-def _fonts() -> tuple[str, str]:
-    if all(os.path.exists(path) for path in FONT_FILES.values()):
-        registered = set(pdfmetrics.getRegisteredFontNames())
-        for name, path in FONT_FILES.items():
-            if name not in registered:
-                pdfmetrics.registerFont(TTFont(name, path))
-        return "Seating", "Seating-Bold"
-    return "Helvetica", "Helvetica-Bold"
-
+from .pdf_fonts import pdf_fonts, printable
 
 def _fit(text: str, font: str, size: float, width: float, smallest: float = 9) -> float:
     """The largest type size up to ``size`` at which ``text`` fits in ``width``."""
@@ -48,7 +31,7 @@ def seating_chart_pdf(*, title: str, day_number: int, tables) -> bytes:
 
     ``tables`` is a list of (table number, [(player number, name, club), ...]).
     """
-    regular, bold = _fonts()
+    regular, bold = pdf_fonts().regular, pdf_fonts().bold
     buffer = io.BytesIO()
     pdf = canvas.Canvas(buffer, pagesize=letter)
     pdf.setTitle(f"{title}: day {day_number} seating chart")
@@ -84,7 +67,7 @@ def seating_chart_pdf(*, title: str, day_number: int, tables) -> bytes:
         name_size = min(22.0, line * 0.8)
         y = top - 98
         for player_number, name, _club in players:
-            text = f"{name}"
+            text = printable(name)
             # Below 13 pt a name cannot be read from across the hall; cut it short instead.
             size = _fit(text, regular, name_size, inner - 34, smallest=13)
             pdf.setFont(regular, 11)
@@ -102,7 +85,7 @@ def find_table_pdf(*, title: str, day_number: int, rows) -> bytes:
 
     ``rows`` is a list of (name, player number, table number), already in A-to-Z order.
     """
-    regular, bold = _fonts()
+    regular, bold = pdf_fonts().regular, pdf_fonts().bold
     buffer = io.BytesIO()
     pdf = canvas.Canvas(buffer, pagesize=letter)
     pdf.setTitle(f"{title}: day {day_number}, find your table")
@@ -144,7 +127,7 @@ def find_table_pdf(*, title: str, day_number: int, rows) -> bytes:
         number_text = f" (#{player_number})"
         room = col_w - table_w - 10 - pdfmetrics.stringWidth(number_text, regular, size)
         pdf.setFont(regular, size)
-        pdf.drawString(x, y, _clip(name, regular, size, room) + number_text)
+        pdf.drawString(x, y, _clip(printable(name), regular, size, room) + number_text)
         pdf.setFont(bold, size)
         pdf.drawRightString(x + col_w, y, table_text)
     pdf.showPage()

@@ -3,9 +3,16 @@ and the writes in scoring.services. A refusal from the service is put back next 
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from django import forms
 from django.conf import settings
 
+from tournaments.services import ServiceError
+
+from . import services
+from .entry_selectors import table_sheets
+from .models import GameSheet
 from .services import GameInput
 from .validation import GameSheet as TypedSheet
 
@@ -112,6 +119,45 @@ class GameForm(_ProblemsMixin, forms.Form):
             went_out=[s.entry_id for s in self.players if data.get(f"out-{s.entry_id}")],
             blocked=bool(data.get("blocked")),
         )
+
+
+@dataclass
+class GameSubmission:
+    form: GameForm
+    saved: bool = False
+    conflict: GameSheet | None = None  # what the game says now, when the page was out of date
+    refusal: str = ""  # a refusal that belongs to no field (the day closed, say)
+
+
+def submit_game_form(request, table, game, sheets, *, source: str, **form_options) -> GameSubmission:
+    """Bind a game form to the request and save it through the service.
+
+    A save based on an old version is never written: the form is bound again to the version
+    stored now, so the page shows "here is what it says now" beside what was typed.
+    """
+    data = request.POST if request.method == "POST" else None
+    result = GameSubmission(GameForm(data, sheets=sheets, game=game, **form_options))
+    form = result.form
+    if data is None or not form.is_valid():
+        return result
+    user = request.user if request.user.is_authenticated else None
+    try:
+        services.submit_game(table, game, form.typed(), form.cleaned_data["base_version"],
+                             source=source, user=user, reason=form.cleaned_data.get("reason", ""))
+    except services.SheetRefused as refused:
+        form.add_refusals(refused.refusals)
+    except services.VersionConflict as clash:
+        result.conflict = clash.current[0]
+        rebased = data.copy()
+        rebased["base_version"] = str(result.conflict.version)
+        result.form = GameForm(rebased, sheets=table_sheets(table), game=game, **form_options)
+        result.form.is_valid()
+    except ServiceError as error:
+        result.refusal = str(error)
+        form.add_error(None, result.refusal)
+    else:
+        result.saved = True
+    return result
 
 
 class CardForm(_ProblemsMixin, forms.Form):

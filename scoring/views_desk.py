@@ -18,7 +18,7 @@ from .entry_selectors import (
     current_day, day_for, day_grid, day_tables_with_seats, local_time, table_for, table_history,
     table_sheets,
 )
-from .forms import CardForm, GameForm, ReviewForm, WorkbookUploadForm
+from .forms import CardForm, ReviewForm, WorkbookUploadForm, submit_game_form
 from .models import SheetState, Source
 from .schedule import ensure_schedule
 from .score_sheets_pdf import score_sheets_pdf, table_link
@@ -153,32 +153,15 @@ def correct_game(request, tournament, day, table, game):
         messages.warning(request, f"Game {game.number} at table {table.number} is not confirmed: "
                                   "there is nothing to correct yet.")
         return redirect("organiser:score_card", slug=tournament.slug, day=day, table=table.number)
-    form = GameForm(request.POST or None, sheets=sheets, game=game, with_tiles=False,
-                    with_reason=True)
-    conflict = None
-    if request.method == "POST" and form.is_valid():
-        try:
-            services.submit_game(table, game, form.typed(), form.cleaned_data["base_version"],
-                                 source=Source.CORRECTION, user=request.user,
-                                 reason=form.cleaned_data.get("reason", ""))
-        except services.SheetRefused as refused:
-            form.add_refusals(refused.refusals)
-        except services.VersionConflict as clash:
-            conflict = clash.current[0]
-            data = request.POST.copy()
-            data["base_version"] = str(conflict.version)
-            sheets = table_sheets(table)
-            form = GameForm(data, sheets=sheets, game=game, with_tiles=False, with_reason=True)
-            form.is_valid()
-        except ServiceError as error:
-            form.add_error(None, str(error))
-        else:
-            messages.success(request, f"Game {game.number} at table {table.number} is corrected.")
-            return redirect("organiser:table_history", slug=tournament.slug, day=day,
-                            table=table.number)
+    submission = submit_game_form(request, table, game, sheets, source=Source.CORRECTION,
+                                  with_tiles=False, with_reason=True)
+    if submission.saved:
+        messages.success(request, f"Game {game.number} at table {table.number} is corrected.")
+        return redirect("organiser:table_history", slug=tournament.slug, day=day,
+                        table=table.number)
     return render(request, "scoring/correct.html", {
-        "tournament": tournament, "day": sheets.day, "table": table, "game": game, "form": form,
-        "conflict": conflict,
+        "tournament": tournament, "day": sheets.day, "table": table, "game": game,
+        "form": submission.form, "conflict": submission.conflict,
     })
 
 

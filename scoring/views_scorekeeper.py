@@ -4,11 +4,8 @@ from django.shortcuts import redirect, render
 from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_protect
 
-from tournaments.services import ServiceError
-
-from . import services
 from .entry_selectors import table_by_link, table_sheets
-from .forms import GameForm
+from .forms import submit_game_form
 from .models import SheetState, Source
 from .schedule import ensure_schedule
 
@@ -45,29 +42,16 @@ def table_page(request, token):
     form = None
     conflict = None
     if game is not None:
-        form = GameForm(request.POST if request.method == "POST" else None, sheets=sheets, game=game)
-        if request.method == "POST" and form.is_valid():
-            user = request.user if request.user.is_authenticated else None
-            try:
-                services.submit_game(table, game, form.typed(), form.cleaned_data["base_version"],
-                                     source=Source.TABLE_LINK, user=user)
-            except services.SheetRefused as refused:
-                form.add_refusals(refused.refusals)
-            except services.VersionConflict as clash:
-                conflict = clash.current[0]
-                data = request.POST.copy()
-                data["base_version"] = str(conflict.version)
-                sheets = table_sheets(table)
-                form = GameForm(data, sheets=sheets, game=game)
-                form.is_valid()
-                if conflict.state == SheetState.CONFIRMED:
-                    form = None  # the desk has it now: nothing left to fix here
-            except ServiceError:
-                return link_dead(request)
-            else:
-                messages.success(request, f"Game {game.number} is saved. The desk will check it "
-                                          "against your card.")
-                return redirect("scorekeeper:table", token=token)
+        submission = submit_game_form(request, table, game, sheets, source=Source.TABLE_LINK)
+        if submission.refusal:
+            return link_dead(request)  # the day closed or the link changed while typing
+        if submission.saved:
+            messages.success(request, f"Game {game.number} is saved. The desk will check it "
+                                      "against your card.")
+            return redirect("scorekeeper:table", token=token)
+        form, conflict = submission.form, submission.conflict
+        if conflict is not None and conflict.state == SheetState.CONFIRMED:
+            form = None  # the desk has it now: nothing left to fix here
     return render(request, "scoring/table_page.html", {
         "table": table, "day": sheets.day, "tournament": sheets.day.tournament, "sheets": sheets,
         "rows": sheets.rows(), "game": game, "form": form,

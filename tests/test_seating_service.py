@@ -363,7 +363,7 @@ def test_seat_page_seats_and_reports(tournament, organiser_client):
 
 
 def test_day_seating_is_a_fixed_number_of_queries(tournament, django_assert_num_queries):
-    entries = enter(tournament, 8)
+    enter(tournament, 8)
     day1, day2 = tournament.days.order_by("number")
     seat_day(day1, seed=1)
     seat_day(day2, seed=1)

@@ -175,24 +175,24 @@ def withdraw_entry(entry) -> WithdrawOutcome:
     entry.save(update_fields=["status"])
     left_during, unseated = [], []
     seats = Seat.objects.filter(entry=entry, day__closed_at__isnull=True).select_related("day", "table")
-    for seat in seats:
-        if seat.table.sheets.exists():
+    for held in seats:
+        if held.table.sheets.exists():
             last = (
-                GameSheet.objects.filter(table=seat.table, state__in=LIVE_STATES)
+                GameSheet.objects.filter(table=held.table, state__in=LIVE_STATES)
                 .aggregate(n=Max("game__number"))["n"]
             ) or 0
-            if seat.left_after_game is None:
-                seat.left_after_game = last
-                seat.save(update_fields=["left_after_game"])
-            left_during.append((seat.day.number, seat.left_after_game))
-        elif not seat.day.scores_started():
-            unseated.append(seat.day.number)
-            seat.delete()
+            if held.left_after_game is None:
+                held.left_after_game = last
+                held.save(update_fields=["left_after_game"])
+            left_during.append((held.day.number, held.left_after_game))
+        elif not held.day.scores_started():
+            unseated.append(held.day.number)
+            held.delete()
         else:
             # Other tables have started but this one has not entered a game yet.
-            seat.left_after_game = 0
-            seat.save(update_fields=["left_after_game"])
-            left_during.append((seat.day.number, 0))
+            held.left_after_game = 0
+            held.save(update_fields=["left_after_game"])
+            left_during.append((held.day.number, 0))
     for number in unseated:
         _refresh_repeat_count(Day.objects.get(tournament=entry.tournament, number=number))
     return WithdrawOutcome(entry=entry, left_during=left_during, unseated_days=sorted(unseated))

@@ -99,3 +99,13 @@ def test_five_wrong_passwords_lock_that_user_and_address_for_an_hour(client, org
     other = client.post("/accounts/login/", {"username": organiser.username, "password": PASSWORD},
                         REMOTE_ADDR="10.0.0.9")
     assert other.status_code == 302
+
+
+@pytest.mark.django_db(transaction=True)
+def test_restore_refuses_a_damaged_backup_and_keeps_the_database(tmp_path, organiser):
+    suffix = ".sqlite3" if connection.vendor == "sqlite" else ".pgdump"
+    damaged = tmp_path / f"mexican-train-damaged{suffix}"
+    damaged.write_bytes(b"SQLite format 3\x00" + b"\xff" * 4096)
+    with pytest.raises(CommandError, match="damaged|failed"):
+        call_command("restore", str(damaged))
+    assert type(organiser).objects.filter(pk=organiser.pk).exists()

@@ -48,6 +48,29 @@ def _run(command: list[str], env: dict) -> None:
         raise BackupError(f"{tool} failed: {result.stderr.strip()}")
 
 
+def _sqlite_copy(source_uri: str, destination_path: str, *, check_integrity: bool = False) -> None:
+    """Copy one SQLite database into another with the online backup API, page by page under
+    SQLite's own locking, so writers on either side never see a half-copied file."""
+    source = sqlite3.connect(source_uri, uri=True, timeout=20)
+    try:
+        if check_integrity and _integrity(source) != "ok":
+            raise BackupError("That backup file is damaged; choose another one.")
+        destination = sqlite3.connect(destination_path, timeout=20)
+        try:
+            source.backup(destination)
+        finally:
+            destination.close()
+    finally:
+        source.close()
+
+
+def _integrity(connection: sqlite3.Connection) -> str:
+    try:
+        return connection.execute("PRAGMA integrity_check").fetchone()[0]
+    except sqlite3.DatabaseError as error:  # "file is not a database"
+        return str(error)
+
+
 def backup(directory: str | Path) -> Path:
     """Write a timestamped copy into directory and return its path.
 
@@ -60,15 +83,7 @@ def backup(directory: str | Path) -> Path:
     db = _database()
     if _is_sqlite(db):
         target = directory / f"mexican-train-{stamp}.sqlite3"
-        source = sqlite3.connect(str(db["NAME"]), timeout=20)
-        try:
-            destination = sqlite3.connect(str(target))
-            try:
-                source.backup(destination)
-            finally:
-                destination.close()
-        finally:
-            source.close()
+        _sqlite_copy(Path(db["NAME"]).resolve().as_uri(), str(target))
         return target
     target = directory / f"mexican-train-{stamp}.pgdump"
     _run(["pg_dump", "-Fc", "--no-owner", "-f", str(target), *_pg_args(db), str(db["NAME"])],
@@ -86,17 +101,7 @@ def restore(path: str | Path) -> None:
     if _is_sqlite(db):
         if path.suffix != ".sqlite3":
             raise BackupError(f"{path.name} is not a SQLite backup (.sqlite3).")
-        source = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
-        try:
-            if source.execute("PRAGMA integrity_check").fetchone()[0] != "ok":
-                raise BackupError(f"{path.name} is damaged; choose another backup.")
-            destination = sqlite3.connect(str(db["NAME"]), timeout=20)
-            try:
-                source.backup(destination)
-            finally:
-                destination.close()
-        finally:
-            source.close()
+        _sqlite_copy(f"{path.resolve().as_uri()}?mode=ro", str(db["NAME"]), check_integrity=True)
         return
     if path.suffix != ".pgdump":
         raise BackupError(f"{path.name} is not a PostgreSQL backup (.pgdump).")

@@ -168,7 +168,8 @@ def table_by_link(token: str) -> Table | None:
     """The table a scorekeeper's link opens, or None when the link is unknown or its day closed."""
     if not token or len(token) > 64:
         return None
-    table = Table.objects.select_related("day").filter(link_token=token).first()
+    # The rules come along: every table page reads them (schedule, engines, hand size).
+    table = Table.objects.select_related("day__tournament__rules").filter(link_token=token).first()
     if table is None or table.day.closed_at is not None:
         return None
     return table

@@ -27,6 +27,12 @@ NOT_A_WORKBOOK = (
     "This file is not an Excel workbook (.xlsx). Save it from your spreadsheet program as "
     "\"Excel Workbook (.xlsx)\" and try again."
 )
+# Excel saves a workbook protected by a password (and the old .xls format) as an OLE file.
+OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
+ENCRYPTED_OR_OLD = (
+    "This workbook is protected by a password, or is an old Excel file (.xls). Open it in your "
+    "spreadsheet program, remove the password, save it as \"Excel Workbook (.xlsx)\" and try again."
+)
 MAX_MEMBERS = 200
 MAX_ROWS = 20_000
 OUT_YES = {"yes", "y", "x", "out", "true", "1"}
@@ -117,6 +123,8 @@ def read_rows(data: bytes) -> list[tuple[int, tuple]]:
             f"This file is {len(data) / 1_048_576:.1f} MB; the most we take is "
             f"{settings.UPLOAD_MAX_BYTES / 1_048_576:.1f} MB."
         ])
+    if data.startswith(OLE_MAGIC):
+        raise WorkbookRefused([ENCRYPTED_OR_OLD])
     _check_zip(data)
     from openpyxl import load_workbook
 
@@ -148,6 +156,12 @@ def read_rows(data: bytes) -> list[tuple[int, tuple]]:
         if header is None:
             raise WorkbookRefused(["The sheet is empty: row 1 must hold the column names."])
         return rows
+    except WorkbookRefused:
+        raise
+    except Exception:
+        # Read-only mode parses the sheet while iterating: a damaged sheet (cut-off XML, a
+        # number cell holding text, a bad cell reference) fails here, not in load_workbook.
+        raise WorkbookRefused([NOT_A_WORKBOOK]) from None
     finally:
         wb.close()
 

@@ -28,6 +28,9 @@ NOT_A_SPREADSHEET = "This file is not a spreadsheet (.xlsx or .csv)."
 MAX_UNPACKED_BYTES = 50 * 1024 * 1024
 MAX_PACK_RATIO = 100
 MAX_ZIP_MEMBERS = 500
+# A sheet can claim 16,384 columns and a million rows in a few kilobytes; only this much is read.
+MAX_COLUMNS = 50
+MAX_ROWS = 20_000
 
 NAME_MAX = 120  # Player.name
 CLUB_MAX = 120  # Player.club
@@ -95,8 +98,14 @@ def read_cells(data: bytes, filename: str = "", *, max_bytes: int | None = None)
     if data.startswith(b"PK"):
         return _read_xlsx(data)
     if data.startswith(b"\xd0\xcf\x11\xe0"):
+        if filename.lower().endswith(".xls"):
+            raise ImportFileError(
+                "This is an old Excel file (.xls). Save it as .xlsx or .csv and try again."
+            )
+        # Excel wraps a password-protected .xlsx the same way as an old .xls.
         raise ImportFileError(
-            "This is an old Excel file (.xls). Save it as .xlsx or .csv and try again."
+            "This file is protected by a password, or is an old Excel file (.xls). Remove the "
+            "password, save it as .xlsx or .csv and try again."
         )
     if filename.lower().endswith((".xlsx", ".xlsm")):
         raise ImportFileError(NOT_A_SPREADSHEET)
@@ -144,7 +153,12 @@ def _read_xlsx(data: bytes) -> list[list[str]]:
         sheet = workbook.worksheets[0] if workbook.worksheets else None
         if sheet is None:
             raise ImportFileError(NOT_A_SPREADSHEET)
-        rows = [[_cell_text(value) for value in row] for row in sheet.iter_rows(values_only=True)]
+        rows = []
+        for row in sheet.iter_rows(values_only=True, max_col=MAX_COLUMNS):
+            if len(rows) > MAX_ROWS:
+                raise ImportFileError(
+                    f"The sheet has more than {MAX_ROWS:,} rows: is it the player list?")
+            rows.append([_cell_text(value) for value in row])
     except ImportFileError:
         raise
     except Exception:
@@ -318,4 +332,7 @@ def _table_number(text: str) -> int | None:
     # Spreadsheets often hand back 3 as "3.0".
     if re.fullmatch(r"\d+(\.0*)?", text) is None:
         return None
-    return int(text.split(".")[0])
+    digits = text.split(".")[0].lstrip("0") or "0"
+    if len(digits) > 9:  # no event has a billion tables; and int() refuses 4,300+ digits
+        return None
+    return int(digits)

@@ -1,0 +1,546 @@
+"""Load benchmark for score entry -- run as ``.venv/bin/python bench/entry_load.py [--db sqlite|postgres|both]``.
+
+The real server (gunicorn, 3 workers, DJANGO_DEBUG=0, venue mode) serves a throwaway event of
+300 players seated at 43 tables for day 1 of the ``tournament`` preset. Then, all at once:
+
+* one scorekeeper client per table opens its table link and submits the day's six games as fast
+  as it can (valid scores: one player out with 0, the others 1..60, the scheduled engine), each
+  POST followed by the redirect the page sends;
+* three desk clients, logged in through the login form (django-axes on), poll the day grid and
+  confirm every entered game of their share of the tables on its review page.
+
+Afterwards the database is read directly: games stored against games submitted, duplicates,
+lost games, and the standings selector against totals recomputed from the numbers the clients
+sent. One PASS/FAIL line per target. Every figure printed is measured in this run.
+
+Each database gets a fresh, throwaway store: a SQLite file in a temporary folder, or a PostgreSQL
+database ``entry_load_bench`` created on 127.0.0.1 and dropped at the end. ``--db both`` runs
+each database in its own child process, since Django binds its settings once per process.
+"""
+from __future__ import annotations
+
+import argparse
+import html
+import http.client
+import os
+import random
+import re
+import secrets
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections import Counter
+from http.cookies import SimpleCookie
+from pathlib import Path
+from urllib.parse import urlencode, urlsplit
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+PLAYERS = 300
+DESKS = 3
+WORKERS = 3
+RUN_SECONDS = 120  # every client loop stops at this deadline, whatever happens
+HTTP_TIMEOUT = 30
+P95_TARGET_MS = 300
+PG_ADMIN_URL = os.environ.get("BENCH_PG_ADMIN_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
+PG_BENCH_DB = "entry_load_bench"
+
+
+# ---------------------------------------------------------------------------
+# A minimal HTTP client: one connection per request (gunicorn's sync workers close it anyway),
+# its own cookie jar, and the time of each request.
+# ---------------------------------------------------------------------------
+
+
+class Response:
+    def __init__(self, status: int, headers, body: str, ms: float):
+        self.status, self.headers, self.body, self.ms = status, headers, body, ms
+
+    @property
+    def location(self) -> str:
+        return urlsplit(self.headers.get("Location", "")).path or ""
+
+
+class Browser:
+    def __init__(self, port: int):
+        self.port = port
+        self.cookies: dict[str, str] = {}
+
+    def request(self, method: str, path: str, fields: dict | None = None) -> Response:
+        headers = {"Host": f"127.0.0.1:{self.port}", "User-Agent": "entry-load-bench"}
+        if self.cookies:
+            headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
+        body = None
+        if fields is not None:
+            body = urlencode(fields)
+            headers["Content-Type"] = "application/x-www-form-urlencoded"
+        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=HTTP_TIMEOUT)
+        try:
+            started = time.perf_counter()
+            conn.request(method, path, body=body, headers=headers)
+            raw = conn.getresponse()
+            data = raw.read()
+            ms = (time.perf_counter() - started) * 1000
+        finally:
+            conn.close()
+        for header in raw.headers.get_all("Set-Cookie") or []:
+            jar = SimpleCookie()
+            jar.load(header)
+            for name, morsel in jar.items():
+                if morsel["max-age"] == "0" or "1970" in morsel["expires"]:
+                    self.cookies.pop(name, None)  # Django deletes a cookie this way
+                else:
+                    self.cookies[name] = morsel.value
+        return Response(raw.status, raw.headers, data.decode("utf-8", "replace"), ms)
+
+    def get(self, path: str) -> Response:
+        return self.request("GET", path)
+
+    def post(self, path: str, fields: dict) -> Response:
+        return self.request("POST", path, fields)
+
+
+INPUT = re.compile(r"<input\b[^>]*>", re.I)
+ATTR = re.compile(r'([\w-]+)="([^"]*)"')
+
+
+def inputs(page: str) -> dict[str, str]:
+    """name -> value of every <input> of a page (a CSRF token is the same in every form)."""
+    found = {}
+    for tag in INPUT.findall(page):
+        attrs = {k: html.unescape(v) for k, v in ATTR.findall(tag)}
+        if "name" in attrs:
+            found[attrs["name"]] = attrs.get("value", "")
+    return found
+
+
+# ---------------------------------------------------------------------------
+# The clients
+# ---------------------------------------------------------------------------
+
+
+class Log:
+    """What every client saw. Lists are appended from many threads; list.append is atomic."""
+
+    def __init__(self):
+        self.requests = 0
+        self.errors: list[str] = []
+        self.score_post_ms: list[float] = []
+        self.submitted: dict[tuple[int, int], dict[int, int]] = {}  # (table, game) -> scores
+        self.outs: dict[tuple[int, int], int] = {}
+        self.confirmed: list[tuple[int, int]] = []
+        self.lock = threading.Lock()
+
+    def count(self, response: Response) -> Response:
+        with self.lock:
+            self.requests += 1
+        return response
+
+    def error(self, text: str) -> None:
+        self.errors.append(text)
+
+
+SCHEDULED = re.compile(r"Game (\d+) <span class=\"muted\">· engine double (\d+)</span>")
+
+
+def scorekeeper(port: int, table_number: int, token: str, games: int, log: Log, deadline: float,
+                seed: int) -> None:
+    """One table's phone: open the link, save every game in turn, as fast as the server answers."""
+    rng = random.Random(seed)
+    browser = Browser(port)
+    path = f"/table/{token}/"
+    try:
+        page = log.count(browser.get(path))
+        if page.status != 200:
+            log.error(f"table {table_number}: GET {page.status}")
+            return
+        saved = 0
+        failures = 0
+        while saved < games and failures < 3 and time.monotonic() < deadline:
+            fields = inputs(page.body)
+            heading = SCHEDULED.search(page.body)
+            if "game" not in fields or heading is None:
+                log.error(f"table {table_number}: no game form after {saved} games")
+                return
+            game, engine = int(heading.group(1)), int(heading.group(2))
+            players = [int(name.split("-", 1)[1]) for name in fields if name.startswith("score-")]
+            out = rng.choice(players)
+            scores = {p: 0 if p == out else rng.randint(1, 60) for p in players}
+            post = {
+                "csrfmiddlewaretoken": fields["csrfmiddlewaretoken"],
+                "game": fields["game"],
+                "base_version": fields["base_version"],
+                "engine": str(engine),
+                f"out-{out}": "on",
+                **{f"score-{p}": str(v) for p, v in scores.items()},
+            }
+            response = log.count(browser.post(path, post))
+            log.score_post_ms.append(response.ms)
+            if response.status == 302 and response.location == path:
+                log.submitted[(table_number, game)] = scores
+                log.outs[(table_number, game)] = out
+                saved += 1
+            else:
+                # Valid scores for a fresh game: any refusal or server error is a failure.
+                failures += 1
+                problem = re.search(r'<div class="error"[^>]*>(.*?)</div>', response.body, re.S)
+                detail = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", problem.group(1)))[:200] if problem else ""
+                log.error(f"table {table_number} game {game}: POST {response.status} {detail}")
+            page = log.count(browser.get(path))  # the redirect (or a fresh look after a failure)
+            if page.status != 200:
+                log.error(f"table {table_number}: GET {page.status}")
+                return
+        if saved < games:
+            log.error(f"table {table_number}: only {saved} of {games} games saved")
+    except (OSError, http.client.HTTPException) as error:
+        log.error(f"table {table_number}: {type(error).__name__}: {error}")
+
+
+REVIEW = re.compile(r'href="(/organiser/t/[\w-]+/day/1/table/(\d+)/game/(\d+)/review/)"')
+
+
+def desk(port: int, index: int, username: str, password: str, slug: str, log: Log,
+         deadline: float, tables_done: threading.Event) -> None:
+    """A desk volunteer: log in, then confirm every entered game at tables number % DESKS == index."""
+    browser = Browser(port)
+    grid_path = f"/organiser/t/{slug}/day/1/scores/"
+    try:
+        login = log.count(browser.get("/accounts/login/"))
+        response = log.count(browser.post("/accounts/login/", {
+            "csrfmiddlewaretoken": inputs(login.body)["csrfmiddlewaretoken"],
+            "username": username, "password": password, "next": grid_path,
+        }))
+        if response.status != 302:
+            log.error(f"desk {username}: login answered {response.status}")
+            return
+        grid = log.count(browser.get(grid_path))
+        while time.monotonic() < deadline:
+            if grid.status != 200:
+                log.error(f"desk {username}: grid {grid.status}")
+                return
+            mine = [(url, int(t), int(g)) for url, t, g in REVIEW.findall(grid.body)
+                    if int(t) % DESKS == index]
+            if not mine:
+                if tables_done.is_set():
+                    # The phones are finished and nothing of ours is waiting: look once more
+                    # (a save may have landed after this grid was drawn), then stop.
+                    grid = log.count(browser.get(grid_path))
+                    if not [1 for _, t, _ in REVIEW.findall(grid.body) if int(t) % DESKS == index]:
+                        return
+                    continue
+                time.sleep(0.2)  # a person glances at the grid now and then, not in a loop
+                grid = log.count(browser.get(grid_path))
+                continue
+            url, table, game = mine[0]
+            review = log.count(browser.get(url))
+            fields = inputs(review.body)
+            if review.status != 200 or "base_version" not in fields:
+                log.error(f"desk {username}: review of table {table} game {game}: {review.status}")
+                grid = log.count(browser.get(grid_path))
+                continue
+            response = log.count(browser.post(url, {
+                "csrfmiddlewaretoken": fields["csrfmiddlewaretoken"],
+                "base_version": fields["base_version"], "decision": "confirm", "reason": "",
+            }))
+            if response.status == 302 and response.location == grid_path:
+                log.confirmed.append((table, game))
+            else:
+                # Each desk has its own tables and phones never touch a game twice here,
+                # so a refusal or conflict is a real failure.
+                log.error(f"desk {username}: confirm table {table} game {game}: {response.status}")
+            grid = log.count(browser.get(grid_path))  # the redirect, and the next look
+    except (OSError, http.client.HTTPException) as error:
+        log.error(f"desk {username}: {type(error).__name__}: {error}")
+
+
+# ---------------------------------------------------------------------------
+# The server
+# ---------------------------------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def start_server(env: dict, port: int, log_path: Path) -> subprocess.Popen:
+    log_file = open(log_path, "ab")
+    process = subprocess.Popen(
+        [sys.executable, "-m", "gunicorn", "config.wsgi", "--bind", f"127.0.0.1:{port}",
+         "--workers", str(WORKERS), "--timeout", "60", "--error-logfile", "-",
+         # Time spent inside a worker per request, to tell queueing from work when p95 is high.
+         "--access-logfile", str(log_path.with_name("access.log")),
+         "--access-logformat", "%(m)s %(U)s %(s)s %(L)s"],
+        cwd=ROOT, env=env, stdout=log_file, stderr=subprocess.STDOUT, start_new_session=True,
+    )
+    log_file.close()
+    started = time.monotonic()
+    while time.monotonic() - started < 30:
+        if process.poll() is not None:
+            raise RuntimeError(f"gunicorn exited with {process.returncode}; see {log_path}")
+        try:
+            if Browser(port).get("/accounts/login/").status == 200:
+                return process
+        except OSError:
+            pass
+        time.sleep(0.2)
+    stop_server(process)
+    raise RuntimeError(f"gunicorn did not answer within 30 s; see {log_path}")
+
+
+def stop_server(process: subprocess.Popen) -> None:
+    if process.poll() is None:
+        process.send_signal(signal.SIGTERM)
+        try:
+            process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)  # its own session: only the server's processes
+            process.wait(timeout=5)
+
+
+# ---------------------------------------------------------------------------
+# One database
+# ---------------------------------------------------------------------------
+
+
+def pg_admin(sql: str) -> None:
+    import psycopg
+
+    with psycopg.connect(PG_ADMIN_URL, autocommit=True) as conn:
+        conn.execute(sql)
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    """Nearest-rank percentile."""
+    ordered = sorted(values)
+    rank = max(1, min(len(ordered), int(-(-fraction * len(ordered) // 1))))
+    return ordered[rank - 1]
+
+
+def run_one(db: str) -> bool:
+    work = Path(tempfile.mkdtemp(prefix="entry-load-"))
+    # A settings module of our own only to send collectstatic's output to the temporary folder:
+    # a stray staticfiles/ in the project would shadow static/ for everyone's dev server.
+    (work / "bench_settings.py").write_text(
+        "from config.settings import *  # noqa: F401,F403\n"
+        f"STATIC_ROOT = {str(work / 'static')!r}\n", encoding="utf-8")
+    if db == "sqlite":
+        url = f"sqlite:///{work / 'bench.sqlite3'}"
+    else:
+        pg_admin(f'DROP DATABASE IF EXISTS "{PG_BENCH_DB}" WITH (FORCE)')
+        pg_admin(f'CREATE DATABASE "{PG_BENCH_DB}"')
+        url = PG_ADMIN_URL.rsplit("/", 1)[0] + f"/{PG_BENCH_DB}"
+    env = {
+        **os.environ,
+        "DATABASE_URL": url,
+        "DJANGO_SETTINGS_MODULE": "bench_settings",
+        "PYTHONPATH": os.pathsep.join([str(work), str(ROOT)]),
+        "DJANGO_DEBUG": "0",
+        "DJANGO_SECRET_KEY": secrets.token_urlsafe(50),
+        "DJANGO_VENUE_MODE": "1",
+        "DJANGO_ALLOWED_HOSTS": "127.0.0.1",
+    }
+    env.pop("AXES_ENABLED", None)  # the login throttle stays on, as at a real event
+    os.environ.update(env)
+    sys.path.insert(0, str(work))
+    try:
+        return _run(db, work, env)
+    finally:
+        from django.db import connections
+
+        connections.close_all()
+        if db == "postgres":
+            pg_admin(f'DROP DATABASE IF EXISTS "{PG_BENCH_DB}" WITH (FORCE)')
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def _run(db: str, work: Path, env: dict) -> bool:
+    import django
+
+    django.setup()
+    from django.contrib.auth import get_user_model
+    from django.core.management import call_command
+    from django.db import connections
+    from django.db.models import Count
+
+    from scoring.models import LIVE_STATES, GameSheet, SheetState
+    from scoring.standings import Cut, standings
+    from tournaments.models import Entry, StaffRole
+    from tournaments.services import create_tournament, register_player, seat_day
+
+    print(f"\n== {db}: {PLAYERS} players, gunicorn with {WORKERS} workers ==", flush=True)
+    started = time.monotonic()
+    call_command("migrate", verbosity=0, interactive=False)
+    call_command("collectstatic", verbosity=0, interactive=False)
+    tournament = create_tournament(slug="entry-load", name="Entry load", preset_key="tournament")
+    for number in range(1, PLAYERS + 1):
+        register_player(tournament, name=f"Player {number:03}", club=f"Club {number % 12:02}")
+    day = tournament.days.get(number=1)
+    outcome = seat_day(day, seed=20240601)
+    tables = {t.number: t.link_token for t in day.tables.all()}
+    games = tournament.rules.games_per_day
+    desks = []
+    for index in range(DESKS):
+        password = secrets.token_urlsafe(16)
+        user = get_user_model().objects.create_user(f"desk{index}", password=password)
+        StaffRole.objects.create(tournament=tournament, user=user, role=StaffRole.DESK)
+        desks.append((f"desk{index}", password))
+    sizes = Counter(len(t) for t in outcome.tables)
+    print(f"seeded in {time.monotonic() - started:.1f} s: {len(tables)} tables "
+          f"({', '.join(f'{n} of {s}' for s, n in sorted(sizes.items(), reverse=True))}), "
+          f"{games} games each", flush=True)
+    connections.close_all()
+
+    port = free_port()
+    before = os.times()  # the server's CPU shows in children_* once it is reaped
+    server = start_server(env, port, work / "gunicorn.log")
+    log = Log()
+    try:
+        deadline = time.monotonic() + RUN_SECONDS
+        tables_done = threading.Event()
+        phones = [threading.Thread(target=scorekeeper,
+                                   args=(port, n, token, games, log, deadline, 1000 + n))
+                  for n, token in sorted(tables.items())]
+        desk_threads = [threading.Thread(target=desk, args=(port, i, name, password, tournament.slug,
+                                                            log, deadline, tables_done))
+                        for i, (name, password) in enumerate(desks)]
+        load_started = time.monotonic()
+        client_cpu = time.process_time()
+        for thread in desk_threads + phones:
+            thread.start()
+        for thread in phones:
+            thread.join(timeout=max(0.0, deadline - time.monotonic()) + HTTP_TIMEOUT)
+        phones_seconds = time.monotonic() - load_started
+        tables_done.set()
+        for thread in desk_threads:
+            thread.join(timeout=max(0.0, deadline - time.monotonic()) + HTTP_TIMEOUT)
+        all_seconds = time.monotonic() - load_started
+        client_cpu = time.process_time() - client_cpu
+        hung = [t for t in phones + desk_threads if t.is_alive()]
+        if hung:
+            log.error(f"{len(hung)} clients still running at the deadline")
+    finally:
+        stop_server(server)
+    after = os.times()
+    server_cpu = (after.children_user + after.children_system
+                  - before.children_user - before.children_system)
+    server_log = (work / "gunicorn.log").read_text(errors="replace")
+    if "Traceback (most recent call last)" in server_log:  # the folder goes at the end: show it
+        print(server_log[server_log.index("Traceback (most recent call last)"):][:3000])
+    in_worker = [float(line.split()[3]) * 1000 for line in
+                 (work / "access.log").read_text().splitlines()
+                 if line.startswith("POST /table/")]
+    tracebacks = server_log.count("Traceback (most recent call last)")
+
+    # --- what the database holds now ---
+    live = GameSheet.objects.filter(table__day=day, state__in=LIVE_STATES)
+    stored = live.count()
+    confirmed = live.filter(state=SheetState.CONFIRMED).count()
+    duplicates = (live.values("table", "game").annotate(n=Count("pk")).filter(n__gt=1).count()
+                  + GameSheet.objects.filter(table__day=day).values("table", "game", "version")
+                  .annotate(n=Count("pk")).filter(n__gt=1).count())
+    stored_scores = {}
+    for sheet in live.select_related("table", "game").prefetch_related("scores"):
+        stored_scores[(sheet.table.number, sheet.game.number)] = (
+            {s.entry_id: s.points for s in sheet.scores.all()}, sheet.went_out_id)
+    lost = [key for key, scores in log.submitted.items()
+            if stored_scores.get(key) != (scores, log.outs[key])]
+    unexpected = [key for key in stored_scores if key not in log.submitted]
+
+    # --- standings against a recomputation from what the clients sent ---
+    rules = tournament.rules
+    totals: Counter = Counter()
+    played: Counter = Counter()
+    outs: Counter = Counter()
+    worst: dict[int, int] = {}
+    for key, scores in log.submitted.items():
+        for entry_id, points in scores.items():
+            totals[entry_id] += points
+            played[entry_id] += 1
+            worst[entry_id] = max(worst.get(entry_id, 0), points)
+        outs[log.outs[key]] += 1
+    entries = list(Entry.objects.filter(tournament=tournament).values_list("pk", flat=True))
+
+    def key(entry_id):
+        parts = [totals[entry_id]]
+        for name in rules.tie_breaks or ():
+            parts += [-outs[entry_id]] if name == "most_outs" else [worst.get(entry_id, 10**9)]
+        return tuple(parts)
+
+    expected_rank = {e: 1 + sum(1 for o in entries if key(o) < key(e)) for e in entries}
+    table = standings(tournament, Cut(day=1))  # day 2 is not seated: the event so far
+    mismatched = [
+        row.record.entry_id for row in table.rows
+        if (row.total, row.record.games_played, row.record.games_out, row.rank)
+        != (totals[row.record.entry_id], played[row.record.entry_id], outs[row.record.entry_id],
+            expected_rank[row.record.entry_id])
+    ]
+    standings_equal = (len(table.rows) == len(entries) == PLAYERS and not mismatched
+                       and table.is_final)
+
+    expected = len(tables) * games
+    ms = log.score_post_ms
+    p50 = statistics.median(ms) if ms else float("nan")
+    p95 = percentile(ms, 0.95) if ms else float("nan")
+    print(f"load: phones done in {phones_seconds:.1f} s, desks done in {all_seconds:.1f} s "
+          f"({log.requests / all_seconds:.0f} requests/s); CPU used: server {server_cpu:.1f} s "
+          f"(gunicorn and its workers, start-up included), these clients {client_cpu:.1f} s, "
+          f"on {os.cpu_count()} CPUs")
+    print(f"requests:            {log.requests}")
+    print(f"errors:              {len(log.errors)}" + (f" (server tracebacks: {tracebacks})" if tracebacks else ""))
+    for line in log.errors[:10]:
+        print(f"  - {line}")
+    print(f"games expected:      {expected} ({len(tables)} tables x {games})")
+    print(f"games submitted:     {len(log.submitted)} (POST answered with the redirect)")
+    print(f"live sheets stored:  {stored} ({confirmed} confirmed; desk confirmed {len(log.confirmed)})")
+    print(f"duplicates:          {duplicates}")
+    print(f"lost games:          {len(lost)}" + (f" e.g. {lost[:5]}" if lost else ""))
+    print(f"unexpected sheets:   {len(unexpected)}")
+    print(f"score POSTs:         {len(ms)}, p50 {p50:.0f} ms, p95 {p95:.0f} ms, max {max(ms or [0]):.0f} ms")
+    if in_worker:
+        print(f"  of which in a worker: p50 {statistics.median(in_worker):.0f} ms, "
+              f"p95 {percentile(in_worker, 0.95):.0f} ms (the rest is waiting for a free worker)")
+    print(f"standings:           {len(table.rows)} rows, {len(mismatched)} differ from the "
+          f"recomputation; status: {table.status_line}")
+
+    targets = [
+        ("0 errors", not log.errors and not tracebacks),
+        ("every game stored, 0 lost", stored == expected and len(log.submitted) == expected
+         and not lost and not unexpected),
+        ("0 duplicates", duplicates == 0),
+        ("every game confirmed by the desk", confirmed == expected),
+        ("standings equal the recomputation", standings_equal),
+    ]
+    if db == "sqlite":
+        targets.append((f"p95 of score POSTs under {P95_TARGET_MS} ms", p95 < P95_TARGET_MS))
+    else:
+        print("(the p95 target is for SQLite; the PostgreSQL p95 is reported only)")
+    for name, ok in targets:
+        print(f"{'PASS' if ok else 'FAIL'} [{db}] {name}")
+    return all(ok for _, ok in targets)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--db", choices=["sqlite", "postgres", "both"], default="both")
+    args = parser.parse_args()
+    if args.db != "both":
+        return 0 if run_one(args.db) else 1
+    ok = True
+    for db in ("sqlite", "postgres"):
+        child = subprocess.run([sys.executable, __file__, "--db", db], cwd=ROOT)
+        ok = ok and child.returncode == 0
+    print(f"\n{'PASS' if ok else 'FAIL'} overall")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

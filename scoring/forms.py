@@ -6,9 +6,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django import forms
-from django.conf import settings
 
 from tournaments.services import ServiceError
+from tournaments.forms import CappedUploadForm
 
 from . import services
 from .entry_selectors import table_sheets
@@ -273,17 +273,8 @@ class ReviewForm(forms.Form):
     reason = forms.CharField(label="What is wrong (optional)", required=False, max_length=500)
 
 
-class WorkbookUploadForm(forms.Form):
+class WorkbookUploadForm(CappedUploadForm):
     file = forms.FileField(label="Score workbook (.xlsx)")
     reason = forms.CharField(
         label="Reason, if this changes confirmed scores (organisers only)", required=False,
         max_length=500)
-
-    def clean_file(self):
-        upload = self.cleaned_data["file"]
-        limit = settings.UPLOAD_MAX_BYTES
-        if upload.size > limit:
-            raise forms.ValidationError(
-                f"This file is {upload.size / 1_048_576:.1f} MB; the most we take is "
-                f"{limit / 1_048_576:.1f} MB. A score workbook is much smaller: is it the right file?")
-        return upload

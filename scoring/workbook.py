@@ -8,7 +8,6 @@ checked by scoring.validation through scoring.services, like every other way in.
 from __future__ import annotations
 
 import io
-import zipfile
 from collections import OrderedDict
 from dataclasses import dataclass
 
@@ -16,6 +15,7 @@ from django.conf import settings
 
 from tournaments.models import Day, Entry, Seat, Table
 from tournaments.services import ServiceError
+from tournaments.spreadsheet_files import UnreadableFile, open_xlsx, refuse_if_too_big
 
 from . import services
 from .entry_selectors import day_workbook_rows
@@ -27,13 +27,6 @@ NOT_A_WORKBOOK = (
     "This file is not an Excel workbook (.xlsx). Save it from your spreadsheet program as "
     "\"Excel Workbook (.xlsx)\" and try again."
 )
-# Excel saves a workbook protected by a password (and the old .xls format) as an OLE file.
-OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
-ENCRYPTED_OR_OLD = (
-    "This workbook is protected by a password, or is an old Excel file (.xls). Open it in your "
-    "spreadsheet program, remove the password, save it as \"Excel Workbook (.xlsx)\" and try again."
-)
-MAX_MEMBERS = 200
 MAX_ROWS = 20_000
 OUT_YES = {"yes", "y", "x", "out", "true", "1"}
 OUT_NO = {"", "no", "n", "false", "0"}
@@ -49,7 +42,7 @@ class WorkbookRefused(ServiceError):
 
 
 def max_unpacked_bytes() -> int:
-    return max(settings.UPLOAD_MAX_BYTES * 10, 1_048_576)
+    return settings.UPLOAD_MAX_BYTES * 10
 
 
 # ---------------------------------------------------------------------------
@@ -95,43 +88,14 @@ def export_day(day: Day) -> bytes:
 # ---------------------------------------------------------------------------
 
 
-def _check_zip(data: bytes) -> None:
-    """Refuse non-workbooks and zip bombs before anything is unpacked."""
-    try:
-        archive = zipfile.ZipFile(io.BytesIO(data))
-    except (zipfile.BadZipFile, ValueError, OSError):
-        raise WorkbookRefused([NOT_A_WORKBOOK]) from None
-    with archive:
-        members = archive.infolist()
-        if len(members) > MAX_MEMBERS:
-            raise WorkbookRefused([NOT_A_WORKBOOK])
-        unpacked = sum(member.file_size for member in members)
-        if unpacked > max_unpacked_bytes():
-            raise WorkbookRefused([
-                f"This file would unpack to {unpacked / 1_048_576:,.0f} MB, far more than a "
-                "score workbook: it was not opened."
-            ])
-        names = {member.filename for member in members}
-        if "xl/workbook.xml" not in names or "[Content_Types].xml" not in names:
-            raise WorkbookRefused([NOT_A_WORKBOOK])
-
-
 def read_rows(data: bytes) -> list[tuple[int, tuple]]:
     """(row number as the spreadsheet shows it, values) for every non-empty row after the header."""
-    if len(data) > settings.UPLOAD_MAX_BYTES:
-        raise WorkbookRefused([
-            f"This file is {len(data) / 1_048_576:.1f} MB; the most we take is "
-            f"{settings.UPLOAD_MAX_BYTES / 1_048_576:.1f} MB."
-        ])
-    if data.startswith(OLE_MAGIC):
-        raise WorkbookRefused([ENCRYPTED_OR_OLD])
-    _check_zip(data)
-    from openpyxl import load_workbook
-
     try:
-        wb = load_workbook(io.BytesIO(data), read_only=True, data_only=True)
-    except Exception:  # openpyxl raises many kinds for a damaged or foreign file
-        raise WorkbookRefused([NOT_A_WORKBOOK]) from None
+        refuse_if_too_big(len(data), settings.UPLOAD_MAX_BYTES)
+        wb = open_xlsx(data, not_a_workbook=NOT_A_WORKBOOK, holds="a score workbook",
+                       max_unpacked=max_unpacked_bytes())
+    except UnreadableFile as refusal:
+        raise WorkbookRefused([str(refusal)]) from None
     try:
         ws = wb.worksheets[0] if wb.worksheets else None
         if ws is None:

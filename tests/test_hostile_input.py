@@ -33,6 +33,7 @@ from scoring import workbook as score_workbook
 from scoring.models import AuditEvent, GameSheet, Score
 from tournaments.models import Entry, KeepApart, Player, Seat, StaffRole
 from tournaments.player_import import NAME_MAX, NOT_A_SPREADSHEET
+from tournaments.spreadsheet_files import PASSWORD_OR_OLD_EXCEL
 from tournaments.services import register_player
 
 from scoring_factories import seated_day, staff
@@ -508,7 +509,7 @@ def test_a_damaged_workbook_is_refused_and_stores_nothing(world, cut, flips, how
 def test_random_bytes_and_encrypted_workbooks_are_refused(world, junk):
     before = snapshot()
     for content in (junk, OLE_HEADER + junk):
-        message = (score_workbook.ENCRYPTED_OR_OLD if content.startswith(OLE_HEADER)
+        message = (PASSWORD_OR_OLD_EXCEL if content.startswith(OLE_HEADER)
                    else score_workbook.NOT_A_WORKBOOK)
         response = upload_scores(world, content)
         if content:
@@ -549,7 +550,7 @@ def test_zip_bombs_are_refused_without_unpacking(world):
     before = snapshot()
     response = upload_scores(world, zip_bomb())
     assert_refused(response, before, "This file would unpack to 60 MB, far more than a score "
-                   "workbook: it was not opened.", banner="Nothing was imported.")
+                   "workbook holds, so it was not opened.", banner="Nothing was imported.")
     response = upload_scores(world, lying_zip_bomb())
     assert_refused(response, before, score_workbook.NOT_A_WORKBOOK, banner="Nothing was imported.")
 
@@ -613,8 +614,8 @@ def test_a_50_mb_upload_is_refused_by_its_size_without_being_read(world, never_r
     before = snapshot()
     response = client.post(reverse("organiser:upload_workbook", args=[world.tournament.slug]),
                            {"file": fifty_megabytes(), "reason": ""})
-    assert_refused(response, before, f"This file is 50.0 MB; the most we take is {limit:.1f} MB.",
-                   banner="Upload a score workbook")
+    assert_refused(response, before, f"The file is 50.0 MB; the largest file accepted is "
+                   f"{limit:.1f} MB.", banner="Upload a score workbook")
     response = client.post(reverse("organiser:import_players", args=[world.tournament.slug]),
                            {"file": fifty_megabytes()})
     assert_refused(response, before, f"The file is 50.0 MB; the largest file accepted is "
@@ -802,7 +803,7 @@ def test_a_player_zip_bomb_is_refused_without_unpacking(event):
     tournament, client = event
     before = snapshot()
     response = upload_players(client, tournament, zip_bomb(), "players.xlsx")
-    assert_refused(response, before, "This file would unpack to far more data than a player list "
+    assert_refused(response, before, "This file would unpack to 60 MB, far more than a player list "
                    "holds, so it was not opened.", banner="Nothing was imported")
     response = upload_players(client, tournament, lying_zip_bomb(), "players.xlsx")
     assert_refused(response, before, NOT_A_SPREADSHEET, banner="Nothing was imported")

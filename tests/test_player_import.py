@@ -190,7 +190,7 @@ def test_zip_bomb_is_refused_before_openpyxl_opens_it(monkeypatch):
     result = parse(data, "players.xlsx", max_bytes=5 * 1024 * 1024)
     assert len(result.problems) == 1
     assert result.problems[0].row == 1
-    assert "would unpack to far more data than a player list holds" in result.problems[0].message
+    assert "would unpack to 8 MB, far more than a player list holds" in result.problems[0].message
 
 
 def test_unpacked_size_limit_applies_even_at_a_modest_ratio(monkeypatch):

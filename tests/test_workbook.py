@@ -241,7 +241,7 @@ def test_files_that_are_not_workbooks_get_a_plain_message(world, data):
 
 def test_too_big_a_file_and_a_wrong_header_are_refused(world, settings):
     settings.UPLOAD_MAX_BYTES = 10
-    with pytest.raises(workbook.WorkbookRefused, match="the most we take is"):
+    with pytest.raises(workbook.WorkbookRefused, match="the largest file accepted is"):
         workbook.import_workbook(world.tournament, b"x" * 11)
     settings.UPLOAD_MAX_BYTES = 5_000_000
     wb = Workbook()

@@ -3,7 +3,8 @@ from django import forms
 from django.conf import settings
 
 from .models import Entry
-from .player_import import CLUB_MAX, NAME_MAX, describe_size
+from .player_import import CLUB_MAX, NAME_MAX
+from .spreadsheet_files import UnreadableFile, refuse_if_too_big
 
 
 class PlayerSearchForm(forms.Form):
@@ -49,21 +50,23 @@ class KeepApartForm(forms.Form):
         self.fields["other"].label_from_instance = lambda e: f"{e.player.name} (#{e.number})"
 
 
-class ImportForm(forms.Form):
+class CappedUploadForm(forms.Form):
+    """A form whose `file` is refused by its size alone, before a byte of it is read."""
+
+    def clean_file(self):
+        upload = self.cleaned_data["file"]
+        try:
+            refuse_if_too_big(upload.size, settings.UPLOAD_MAX_BYTES)
+        except UnreadableFile as refusal:
+            raise forms.ValidationError(str(refusal))
+        return upload
+
+
+class ImportForm(CappedUploadForm):
     file = forms.FileField(
         label="Player list (.xlsx or .csv)",
         help_text="First row: Name, and if you have them Club, Keep apart, Table.",
     )
-
-    def clean_file(self):
-        upload = self.cleaned_data["file"]
-        limit = settings.UPLOAD_MAX_BYTES
-        if upload.size > limit:
-            raise forms.ValidationError(
-                f"The file is {describe_size(upload.size)}; the largest file accepted is "
-                f"{describe_size(limit)}."
-            )
-        return upload
 
 
 class SeatDayForm(forms.Form):

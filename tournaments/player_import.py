@@ -17,17 +17,15 @@ from __future__ import annotations
 import csv
 import io
 import re
-import zipfile
 from dataclasses import dataclass, field
 
 from .seating import table_sizes
+from .spreadsheet_files import UnreadableFile, open_xlsx, refuse_if_too_big
 
 NOT_A_SPREADSHEET = "This file is not a spreadsheet (.xlsx or .csv)."
 
 # A real player list unpacks to well under a megabyte; these limits only stop crafted files.
 MAX_UNPACKED_BYTES = 50 * 1024 * 1024
-MAX_PACK_RATIO = 100
-MAX_ZIP_MEMBERS = 500
 # A sheet can claim 16,384 columns and a million rows in a few kilobytes; only this much is read.
 MAX_COLUMNS = 50
 MAX_ROWS = 20_000
@@ -88,11 +86,11 @@ def _header_key(cell: str) -> str:
 
 def read_cells(data: bytes, filename: str = "", *, max_bytes: int | None = None) -> list[list[str]]:
     """The file's rows as lists of trimmed strings (row 1 first). Raises ImportFileError."""
-    if max_bytes is not None and len(data) > max_bytes:
-        raise ImportFileError(
-            f"The file is {describe_size(len(data))}; the largest file accepted is "
-            f"{describe_size(max_bytes)}."
-        )
+    if max_bytes is not None:
+        try:
+            refuse_if_too_big(len(data), max_bytes)
+        except UnreadableFile as refusal:
+            raise ImportFileError(str(refusal))
     if not data:
         raise ImportFileError("The file is empty.")
     if data.startswith(b"PK"):
@@ -112,43 +110,12 @@ def read_cells(data: bytes, filename: str = "", *, max_bytes: int | None = None)
     return _read_csv(data)
 
 
-def describe_size(n: int) -> str:
-    if n >= 1024 * 1024:
-        return f"{n / (1024 * 1024):.1f} MB"
-    return f"{max(1, round(n / 1024))} KB"
-
-
-def _check_zip(data: bytes) -> None:
-    """Refuse a zip bomb from the sizes the archive declares, before anything is unpacked.
-
-    Python's zipfile never returns more bytes for a member than its declared file_size, so the
-    declared total bounds what openpyxl can unpack afterwards.
-    """
-    try:
-        with zipfile.ZipFile(io.BytesIO(data)) as archive:
-            members = archive.infolist()
-    except (zipfile.BadZipFile, ValueError, OSError):
-        raise ImportFileError(NOT_A_SPREADSHEET)
-    if len(members) > MAX_ZIP_MEMBERS:
-        raise ImportFileError(NOT_A_SPREADSHEET)
-    unpacked = sum(member.file_size for member in members)
-    if unpacked > MAX_UNPACKED_BYTES or unpacked > MAX_PACK_RATIO * max(len(data), 1):
-        raise ImportFileError(
-            "This file would unpack to far more data than a player list holds, so it was not "
-            "opened. Save the player list again as a plain .xlsx or .csv file."
-        )
-
-
 def _read_xlsx(data: bytes) -> list[list[str]]:
-    _check_zip(data)
-    import openpyxl  # openpyxl parses the XML through defusedxml when it is installed
-
     try:
-        workbook = openpyxl.load_workbook(io.BytesIO(data), read_only=True, data_only=True)
-    except Exception:
-        # openpyxl raises many kinds of error for a zip that is not a workbook (a .docx, a
-        # damaged file); to the organiser they all mean the same thing.
-        raise ImportFileError(NOT_A_SPREADSHEET)
+        workbook = open_xlsx(data, not_a_workbook=NOT_A_SPREADSHEET, holds="a player list",
+                             max_unpacked=MAX_UNPACKED_BYTES)
+    except UnreadableFile as refusal:
+        raise ImportFileError(str(refusal))
     try:
         sheet = workbook.worksheets[0] if workbook.worksheets else None
         if sheet is None:

@@ -31,7 +31,9 @@ __all__ = [
 TIE_BREAKS = ("most_outs", "lowest_worst_game")
 
 
-@dataclass(frozen=True)
+# Plain slotted classes, not frozen ones: a frozen dataclass sets each field through
+# object.__setattr__, and standings build two of these per player on every request.
+@dataclass(slots=True)
 class PlayerRecord:
     entry_id: int
     player_number: int
@@ -48,7 +50,7 @@ class PlayerRecord:
         return sum(self.day_totals)
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class RankedRow:
     rank: int | None  # None for withdrawn
     tied: bool  # shares its rank with another row
@@ -107,17 +109,20 @@ def rank_players(
     def key(r: PlayerRecord) -> tuple:
         return (r.total,) + tuple(v for n in names for v in _tie_break_value(n, r))
 
-    active.sort(key=lambda r: (key(r), r.player_number, r.entry_id))
+    # Each key is computed once: a 2,000-player field is ranked on every standings request.
+    keyed = sorted(
+        ((key(r), r.player_number, r.entry_id, index), r) for index, r in enumerate(active)
+    )
     rows: list[RankedRow] = []
     i = 0
-    while i < len(active):
-        k = key(active[i])
-        j = i
-        while j < len(active) and key(active[j]) == k:
+    while i < len(keyed):
+        k = keyed[i][0][0]
+        j = i + 1
+        while j < len(keyed) and keyed[j][0][0] == k:
             j += 1
         tied = j - i > 1
-        for r in active[i:j]:
-            rows.append(RankedRow(rank=i + 1, tied=tied, record=r, total=r.total))
+        for (record_key, *_), r in keyed[i:j]:
+            rows.append(RankedRow(rank=i + 1, tied=tied, record=r, total=record_key[0]))
         i = j
 
     gone.sort(key=lambda r: (r.total, r.name.casefold(), r.name, r.player_number, r.entry_id))

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Mapping
 
 from django.db import connections, transaction
-from django.db.models import Count, Exists, F, Max, OuterRef, Q, Sum
+from django.db.models import Count, F, Max, Q, Sum
 
 from tournaments.models import Entry, Seat, Table, Tournament
 
@@ -161,15 +161,18 @@ def standings(tournament: Tournament, cut: Cut = Cut()) -> Standings:
     day_numbers = tuple(sorted(set(range(1, cut.last_day(rules.days) + 1)) | set(progress)))
 
     # One row per entry, days pivoted into columns: half the rows of GROUP BY (entry, day).
+    # Scores are found through the seated days' ids, so the day table is joined only for a
+    # cut part-way through the event: on 24,000 rows every join shows.
+    day_ids = {number: day_id for number, (_, _, day_id) in progress.items()}
     day_columns = {
-        f"day_{day}": Sum("points", filter=Q(sheet__game__day__number=day), default=0)
+        f"day_{day}": Sum("points", filter=Q(sheet__game__day_id=day_ids.get(day)), default=0)
         for day in day_numbers
     }
     per_entry = (
         Score.objects.filter(
             cut.games_q(rules.days, "sheet__game__"),
             sheet__state=SheetState.CONFIRMED,
-            sheet__game__day__tournament=tournament,
+            sheet__game__day_id__in=list(day_ids.values()),
         )
         .values("entry_id")
         .annotate(
@@ -182,22 +185,26 @@ def standings(tournament: Tournament, cut: Cut = Cut()) -> Standings:
         .values_list("entry_id", *day_columns, "played", "worst", "outs")
     )
     days = len(day_numbers)
-    stats = {row[0]: row[1:] for row in _fetch(per_entry)}
+    # With no day seated there is nothing to add up (and SQL cannot say "IN ()").
+    stats = {row[0]: row[1:] for row in _fetch(per_entry)} if day_ids else {}
     nothing = (0,) * days + (0, None, 0)
 
-    seated_in_scope = Seat.objects.filter(
-        entry=OuterRef("pk"), day__number__lte=cut.last_day(rules.days)
-    )
-    entries = (
+    entries = _fetch(
         Entry.objects.filter(tournament=tournament).order_by()  # ranking sets the order
-        .annotate(seated=Exists(seated_in_scope))
-        .values_list("pk", "number", "status", "player__name", "player__club", "seated")
+        .values_list("pk", "number", "status", "player__name", "player__club")
     )
-    any_day_seated = any(tables for tables, _ in progress.values())
+    # Registered but never at a table (a no-show): a total of 0 is not a score. Only players
+    # without a counted game can be one, so the seats are read only when there are such players.
+    seated = None  # None: nobody needs checking
+    if any(pk not in stats for pk, *_ in entries) and any(t for t, _, _ in progress.values()):
+        seated = {entry_id for (entry_id,) in _fetch(
+            Seat.objects.filter(day__tournament=tournament,
+                                day__number__lte=cut.last_day(rules.days))
+            .order_by().values_list("entry_id").distinct()
+        )}
     records = []
-    for pk, number, status, name, club, seated in _fetch(entries):
-        if any_day_seated and not seated and pk not in stats:
-            # Registered but never at a table (a no-show): a total of 0 is not a score.
+    for pk, number, status, name, club in entries:
+        if seated is not None and pk not in stats and pk not in seated:
             continue
         row = stats.get(pk, nothing)
         # (entry, number, name, club, day totals, played, outs, worst game, withdrawn)
@@ -206,7 +213,7 @@ def standings(tournament: Tournament, cut: Cut = Cut()) -> Standings:
     rows = rank_players(records, rules.tie_breaks or ())
 
     expected = confirmed = 0
-    for number, (tables, confirmed_here) in progress.items():
+    for number, (tables, confirmed_here, _) in progress.items():
         games = rules.games_per_day
         if number == cut.last_day(rules.days) and cut.game is not None:
             games = min(games, cut.game)
@@ -220,17 +227,18 @@ def standings(tournament: Tournament, cut: Cut = Cut()) -> Standings:
         clubs=rank_clubs(rows),
         expected_games=expected,
         confirmed_games=confirmed,
-        unseated_days=tuple(d for d in day_numbers if not progress.get(d, (0, 0))[0]),
+        unseated_days=tuple(d for d in day_numbers if not progress.get(d, (0, 0, None))[0]),
     )
 
 
-def _progress_by_day(tournament, cut: Cut, rules) -> dict[int, tuple[int, int]]:
-    """{day number: (tables seated, (table, game) sheets confirmed)} for seated days in scope."""
+def _progress_by_day(tournament, cut: Cut, rules) -> dict[int, tuple[int, int, int]]:
+    """{day number: (tables seated, (table, game) sheets confirmed, day id)} for seated days
+    in scope."""
     tables = Table.objects.filter(day__tournament=tournament)
     if not cut.is_everything:
         tables = tables.filter(day__number__lte=cut.last_day(rules.days))
     per_day = (
-        tables.values("day__number")
+        tables.values("day__number", "day_id")
         .annotate(
             tables=Count("pk", distinct=True),
             confirmed=Count(
@@ -240,9 +248,10 @@ def _progress_by_day(tournament, cut: Cut, rules) -> dict[int, tuple[int, int]]:
             ),
         )
         .order_by()
-        .values_list("day__number", "tables", "confirmed")
+        .values_list("day__number", "day_id", "tables", "confirmed")
     )
-    return {number: (seated, confirmed) for number, seated, confirmed in _fetch(per_day)}
+    return {number: (seated, confirmed, day_id)
+            for number, day_id, seated, confirmed in _fetch(per_day)}
 
 
 def _fetch(queryset) -> list[tuple]:

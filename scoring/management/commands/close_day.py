@@ -1,7 +1,7 @@
 from django.core.management.base import BaseCommand, CommandError
 
 from scoring import services
-from scoring.entry_selectors import tournament_day
+from scoring.management.command_helpers import find_day
 from tournaments.services import ServiceError
 
 
@@ -14,10 +14,7 @@ class Command(BaseCommand):
         parser.add_argument("--reopen", action="store_true")
 
     def handle(self, slug, day, reopen, **options):
-        try:
-            tournament, day = tournament_day(slug, day)
-        except LookupError as error:
-            raise CommandError(str(error))
+        tournament, day = find_day(slug, day)
         try:
             if reopen:
                 services.reopen_day(day)

@@ -1,8 +1,6 @@
-from pathlib import Path
-
 from django.core.management.base import BaseCommand, CommandError
 
-from scoring.entry_selectors import tournament_day
+from scoring.management.command_helpers import find_day, write_output
 from scoring.workbook import export_day
 
 
@@ -15,15 +13,8 @@ class Command(BaseCommand):
         parser.add_argument("--day", type=int, required=True)
 
     def handle(self, slug, file, day, **options):
-        try:
-            tournament, day = tournament_day(slug, day)
-        except LookupError as error:
-            raise CommandError(str(error))
+        tournament, day = find_day(slug, day)
         if not day.tables.exists():
             raise CommandError(f"Day {day.number} is not seated yet: there are no tables.")
-        path = Path(file)
-        try:
-            path.write_bytes(export_day(day))
-        except OSError as error:
-            raise CommandError(f"Could not write {path}: {error.strerror}.")
+        path = write_output(file, export_day(day))
         self.stdout.write(f"Wrote {path}")

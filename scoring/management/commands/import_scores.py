@@ -2,7 +2,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from scoring.entry_selectors import tournament_day
+from scoring.management.command_helpers import find_day
 from scoring.workbook import WorkbookRefused, import_workbook
 from tournaments.services import ServiceError
 
@@ -18,10 +18,7 @@ class Command(BaseCommand):
                             help="Needed when the file changes scores that are already confirmed.")
 
     def handle(self, slug, file, reason, **options):
-        try:
-            tournament, _ = tournament_day(slug, None)
-        except LookupError as error:
-            raise CommandError(str(error))
+        tournament, _ = find_day(slug, None)
         path = Path(file)
         try:
             data = path.read_bytes()

@@ -1,9 +1,9 @@
-from pathlib import Path
-
 from django.core.management.base import BaseCommand, CommandError
 
-from scoring.entry_selectors import tournament_day
-from scoring.score_sheets_pdf import DEFAULT_BASE_URL, score_sheets_pdf
+from scoring.management.command_helpers import (
+    add_base_url_argument, check_base_url, find_day, write_output,
+)
+from scoring.score_sheets_pdf import score_sheets_pdf
 
 
 class Command(BaseCommand):
@@ -13,21 +13,12 @@ class Command(BaseCommand):
         parser.add_argument("slug")
         parser.add_argument("file", help="Where to write the PDF.")
         parser.add_argument("--day", type=int, required=True)
-        parser.add_argument("--base-url", default=DEFAULT_BASE_URL,
-                            help=f"Address phones use to reach this laptop (default {DEFAULT_BASE_URL}).")
+        add_base_url_argument(parser)
 
     def handle(self, slug, file, day, base_url, **options):
-        try:
-            tournament, day = tournament_day(slug, day)
-        except LookupError as error:
-            raise CommandError(str(error))
-        if not base_url.startswith(("http://", "https://")):
-            raise CommandError(f'The base URL must start with http:// or https:// (got "{base_url}").')
+        tournament, day = find_day(slug, day)
+        check_base_url(base_url)
         if not day.tables.exists():
             raise CommandError(f"Day {day.number} is not seated yet: there are no tables to print.")
-        path = Path(file)
-        try:
-            path.write_bytes(score_sheets_pdf(day, base_url))
-        except OSError as error:
-            raise CommandError(f"Could not write {path}: {error.strerror}.")
+        path = write_output(file, score_sheets_pdf(day, base_url))
         self.stdout.write(f"Wrote {path}")

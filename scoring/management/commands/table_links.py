@@ -1,7 +1,8 @@
 from django.core.management.base import BaseCommand, CommandError
 
-from scoring.entry_selectors import day_tables_with_seats, tournament_day
-from scoring.score_sheets_pdf import DEFAULT_BASE_URL, table_link
+from scoring.entry_selectors import day_tables_with_seats
+from scoring.management.command_helpers import add_base_url_argument, check_base_url, find_day
+from scoring.score_sheets_pdf import table_link
 
 
 class Command(BaseCommand):
@@ -10,16 +11,11 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("slug")
         parser.add_argument("--day", type=int, required=True)
-        parser.add_argument("--base-url", default=DEFAULT_BASE_URL,
-                            help=f"Address phones use to reach this laptop (default {DEFAULT_BASE_URL}).")
+        add_base_url_argument(parser)
 
     def handle(self, slug, day, base_url, **options):
-        try:
-            tournament, day = tournament_day(slug, day)
-        except LookupError as error:
-            raise CommandError(str(error))
-        if not base_url.startswith(("http://", "https://")):
-            raise CommandError(f'The base URL must start with http:// or https:// (got "{base_url}").')
+        tournament, day = find_day(slug, day)
+        check_base_url(base_url)
         items = day_tables_with_seats(day)
         if not items:
             raise CommandError(f"Day {day.number} is not seated yet: there are no tables.")

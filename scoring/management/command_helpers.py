@@ -1,0 +1,37 @@
+"""What the day commands (export_scores, print_sheets, table_links, close_day, import_scores)
+share: finding the tournament and day, the --base-url option, and writing the output file.
+Every refusal is a CommandError, so the command prints it and exits 1."""
+from pathlib import Path
+
+from django.core.management.base import CommandError
+
+from scoring.entry_selectors import tournament_day
+from scoring.score_sheets_pdf import DEFAULT_BASE_URL
+
+
+def find_day(slug: str, day_number: int | None):
+    """(tournament, day); day is None when no number is given."""
+    try:
+        return tournament_day(slug, day_number)
+    except LookupError as error:
+        raise CommandError(str(error))
+
+
+def add_base_url_argument(parser) -> None:
+    parser.add_argument("--base-url", default=DEFAULT_BASE_URL,
+                        help=f"Address phones use to reach this laptop (default {DEFAULT_BASE_URL}).")
+
+
+def check_base_url(base_url: str) -> str:
+    if not base_url.startswith(("http://", "https://")):
+        raise CommandError(f'The base URL must start with http:// or https:// (got "{base_url}").')
+    return base_url
+
+
+def write_output(file: str, data: bytes) -> Path:
+    path = Path(file)
+    try:
+        path.write_bytes(data)
+    except OSError as error:
+        raise CommandError(f"Could not write {path}: {error.strerror}.")
+    return path

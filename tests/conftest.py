@@ -104,6 +104,18 @@ def make_tournament(db):
 
 
 @pytest.fixture
+def quick_seating(settings):
+    """A small search budget for tests that seat days; the benchmarks measure the full one."""
+    settings.SEATING_TIME_LIMIT = 2.0
+    settings.SEATING_MAX_EVALS = 50_000
+
+
+@pytest.fixture
+def tournament(make_tournament, organiser):
+    return make_tournament(slug="spring", organiser=organiser)
+
+
+@pytest.fixture
 def demo_tournament(db, organiser):
     from tournaments.demo import load_demo
 

@@ -11,18 +11,7 @@ from tournaments.services import (
     update_entry, withdraw_entry,
 )
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def quick_seating(settings):
-    settings.SEATING_TIME_LIMIT = 2.0
-    settings.SEATING_MAX_EVALS = 50_000
-
-
-@pytest.fixture
-def tournament(make_tournament, organiser):
-    return make_tournament(slug="spring", organiser=organiser)
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("quick_seating")]
 
 
 def enter(tournament, *names):

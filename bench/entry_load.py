@@ -206,20 +206,24 @@ def scorekeeper(port: int, table_number: int, token: str, games: int, log: Log, 
 REVIEW = re.compile(r'href="(/organiser/t/[\w-]+/day/1/table/(\d+)/game/(\d+)/review/)"')
 
 
-def desk(port: int, index: int, username: str, password: str, slug: str, log: Log,
-         deadline: float, tables_done: threading.Event) -> None:
-    """A desk volunteer: log in, then confirm every entered game at tables number % DESKS == index."""
+def log_in(port: int, username: str, password: str, next_path: str) -> Browser:
+    """A desk volunteer signs in through the login form (django-axes on), before the first game ends."""
     browser = Browser(port)
+    login = browser.get("/accounts/login/")
+    response = browser.post("/accounts/login/", {
+        "csrfmiddlewaretoken": inputs(login.body)["csrfmiddlewaretoken"],
+        "username": username, "password": password, "next": next_path,
+    })
+    if response.status != 302:
+        raise RuntimeError(f"desk {username}: login answered {response.status}")
+    return browser
+
+
+def desk(browser: Browser, index: int, username: str, slug: str, log: Log,
+         deadline: float, tables_done: threading.Event) -> None:
+    """A desk volunteer: confirm every entered game at tables number % DESKS == index."""
     grid_path = f"/organiser/t/{slug}/day/1/scores/"
     try:
-        login = log.count(browser.get("/accounts/login/"))
-        response = log.count(browser.post("/accounts/login/", {
-            "csrfmiddlewaretoken": inputs(login.body)["csrfmiddlewaretoken"],
-            "username": username, "password": password, "next": grid_path,
-        }))
-        if response.status != 302:
-            log.error(f"desk {username}: login answered {response.status}")
-            return
         grid = log.count(browser.get(grid_path))
         while time.monotonic() < deadline:
             if grid.status != 200:
@@ -294,6 +298,21 @@ def start_server(env: dict, port: int, log_path: Path) -> subprocess.Popen:
         time.sleep(0.2)
     stop_server(process)
     raise RuntimeError(f"gunicorn did not answer within 30 s; see {log_path}")
+
+
+def warm_up(port: int, paths: list[str]) -> None:
+    """Load every worker's code and templates before the clock starts, as on a server that has
+    been up all morning: a few rounds of concurrent GETs, so each worker answers some."""
+    def fetch(path):
+        Browser(port).get(path)
+
+    for _ in range(3):
+        threads = [threading.Thread(target=fetch, args=(path,))
+                   for path in ["/accounts/login/"] * WORKERS + paths]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
 
 
 def stop_server(process: subprocess.Popen) -> None:
@@ -404,14 +423,17 @@ def _run(db: str, work: Path, env: dict) -> bool:
     server = start_server(env, port, work / "gunicorn.log")
     log = Log()
     try:
+        warm_up(port, [f"/table/{token}/" for token in list(tables.values())[:WORKERS * 2]])
+        grid_path = f"/organiser/t/{tournament.slug}/day/1/scores/"
+        signed_in = [(name, log_in(port, name, password, grid_path)) for name, password in desks]
         deadline = time.monotonic() + RUN_SECONDS
         tables_done = threading.Event()
         phones = [threading.Thread(target=scorekeeper,
                                    args=(port, n, token, games, log, deadline, 1000 + n))
                   for n, token in sorted(tables.items())]
-        desk_threads = [threading.Thread(target=desk, args=(port, i, name, password, tournament.slug,
+        desk_threads = [threading.Thread(target=desk, args=(browser, i, name, tournament.slug,
                                                             log, deadline, tables_done))
-                        for i, (name, password) in enumerate(desks)]
+                        for i, (name, browser) in enumerate(signed_in)]
         load_started = time.monotonic()
         client_cpu = time.process_time()
         for thread in desk_threads + phones:

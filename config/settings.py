@@ -94,8 +94,10 @@ TEMPLATES = [
 WSGI_APPLICATION = "config.wsgi.application"
 
 DATABASES = {
+    # Each worker keeps its connection (checked before reuse) instead of connecting, and on
+    # SQLite running the pragmas below, for every request.
     "default": dj_database_url.config(
-        default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}", conn_max_age=0
+        default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}", conn_max_age=600, conn_health_checks=True
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":

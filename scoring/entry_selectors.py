@@ -6,12 +6,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from django.db.models import Count, Max, Prefetch
+from django.db.models import Count, Max
 from django.utils import timezone
 
 from tournaments.models import Day, Seat, Table
 
 from .models import LIVE_STATES, AuditEvent, Game, GameSheet, Score, SheetState, Source
+from .schedule import game_numbered
 from .validation import SheetRules
 
 
@@ -47,7 +48,9 @@ def local_time(moment) -> str:
 
 
 def who_label(sheet: GameSheet, *, confirming: bool = False) -> str:
-    """Plain words for who made a sheet: "the table", "the desk (ann)"."""
+    """Plain words for who made a sheet: "the table", "the desk (ann)".
+
+    Reads the user when the sheet came without it: only a refused save shows this."""
     user = sheet.confirmed_by if confirming else sheet.entered_by
     name = f" ({user.get_username()})" if user is not None else ""
     if confirming or sheet.source == Source.DESK:
@@ -72,13 +75,14 @@ class TableSheets:
     live: dict[int, GameSheet]  # game number -> live sheet (scores prefetched)
     rules: object = None
     names: dict[int, str] = field(default_factory=dict)  # entry id -> player name, seat order
+    locked: bool = False  # read under the table's lock (scoring.services.locked_table)
 
     @property
     def day(self) -> Day:
         return self.table.day
 
     def game(self, number: int) -> Game | None:
-        return next((g for g in self.games if g.number == number), None)
+        return game_numbered(self.games, number)
 
     def seated(self) -> dict[int, str]:
         return dict(self.names)
@@ -109,7 +113,7 @@ class TableSheets:
     def totals(self) -> dict[int, int]:
         sums = {entry_id: 0 for entry_id in self.names}
         for sheet in self.live.values():
-            for score in sheet.scores.all():
+            for score in sheet.score_rows():
                 sums[score.entry_id] = sums.get(score.entry_id, 0) + score.points
         return sums
 
@@ -128,13 +132,14 @@ class TableSheets:
             sheet = self.live.get(game.number)
             points = {}
             if sheet is not None:
-                points = {s.entry_id: s.points for s in sheet.scores.all()}
+                points = {s.entry_id: s.points for s in sheet.score_rows()}
             rows.append({
                 "game": game,
                 "sheet": sheet,
                 "cells": [
                     {"seat": seat, "points": points.get(seat.entry_id),
-                     "plays": seat.plays_game(game.number)}
+                     "plays": seat.plays_game(game.number),
+                     "out": sheet is not None and sheet.went_out_id == seat.entry_id}
                     for seat in self.seats
                 ],
                 "out_name": self.names.get(sheet.went_out_id) if sheet and sheet.went_out_id else "",
@@ -142,21 +147,30 @@ class TableSheets:
         return rows
 
 
-def _live_sheets_prefetch():
-    return GameSheet.objects.filter(state__in=LIVE_STATES).select_related(
-        "entered_by", "confirmed_by"
-    ).prefetch_related(Prefetch("scores", queryset=Score.objects.order_by("entry_id")))
+# Every way to a table (its link, the desk's URL, the service's lock) loads these with it.
+TABLE_WITH_RULES = ("day__tournament__rules",)
 
 
-def table_sheets(table: Table) -> TableSheets:
-    """Everything a page about one table needs: 4 queries."""
-    table = Table.objects.select_related("day__tournament__rules").get(pk=table.pk)
+def table_sheets(table: Table, games: list[Game] | None = None) -> TableSheets:
+    """Everything a page about one table needs: at most 4 queries (seats, games, live sheets,
+    their scores); none for the games when they are given, none for scores before any sheet.
+
+    ``table`` comes with its day, tournament and rules loaded (TABLE_WITH_RULES), as every
+    caller has just read it; they are not read again here.
+    """
     seats = list(Seat.objects.filter(table=table).select_related("entry__player").order_by("position"))
-    games = list(Game.objects.filter(day=table.day_id).order_by("number"))
+    if games is None:
+        games = list(Game.objects.filter(day=table.day_id).order_by("number"))
     by_game = {g.pk: g for g in games}
+    sheets = list(GameSheet.objects.filter(table=table, state__in=LIVE_STATES).order_by())
+    scores: dict[int, list[Score]] = {sheet.pk: [] for sheet in sheets}
+    if sheets:
+        for score in Score.objects.filter(sheet__in=list(scores)).order_by("entry_id"):
+            scores[score.sheet_id].append(score)
     live = {}
-    for sheet in _live_sheets_prefetch().filter(table=table):
+    for sheet in sheets:
         sheet.game = by_game[sheet.game_id]
+        sheet.attach_scores(scores[sheet.pk])
         live[sheet.game.number] = sheet
     return TableSheets(
         table=table, seats=seats, games=games, live=live, rules=table.day.tournament.rules,
@@ -169,19 +183,22 @@ def table_by_link(token: str) -> Table | None:
     if not token or len(token) > 64:
         return None
     # The rules come along: every table page reads them (schedule, engines, hand size).
-    table = Table.objects.select_related("day__tournament__rules").filter(link_token=token).first()
+    table = Table.objects.select_related(*TABLE_WITH_RULES).filter(link_token=token).first()
     if table is None or table.day.closed_at is not None:
         return None
     return table
 
 
 def day_for(tournament, number: int) -> Day | None:
-    return Day.objects.filter(tournament=tournament, number=number).first()
+    day = Day.objects.filter(tournament=tournament, number=number).first()
+    if day is not None:
+        day.tournament = tournament  # already loaded with its rules by the caller
+    return day
 
 
 def table_for(tournament, day_number: int, table_number: int) -> Table | None:
     return (
-        Table.objects.select_related("day")
+        Table.objects.select_related(*TABLE_WITH_RULES)
         .filter(day__tournament=tournament, day__number=day_number, number=table_number)
         .first()
     )
@@ -202,9 +219,11 @@ def current_day(tournament) -> Day | None:
 # ---------------------------------------------------------------------------
 
 
-def day_grid(day: Day) -> dict:
-    """Tables down, games across: empty, entered or confirmed, with times. 3 queries."""
-    games = list(Game.objects.filter(day=day).order_by("number"))
+def day_grid(day: Day, games: list[Game] | None = None) -> dict:
+    """Tables down, games across: empty, entered or confirmed, with times. 2 queries, and one
+    more for the games when they are not given."""
+    if games is None:
+        games = list(Game.objects.filter(day=day).order_by("number"))
     tables = list(
         Table.objects.filter(day=day).annotate(
             players=Count("seats", distinct=True), last_entry=Max("sheets__entered_at")
@@ -260,7 +279,7 @@ def day_workbook_rows(day: Day) -> list[dict]:
     points = {
         (key, score.entry_id): score.points
         for key, sheet in sheets.items()
-        for score in sheet.scores.all()
+        for score in sheet.score_rows()
     }
     by_table: dict[int, list[Seat]] = {}
     for seat in seats:

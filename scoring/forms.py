@@ -11,7 +11,6 @@ from tournaments.services import ServiceError
 from tournaments.forms import CappedUploadForm
 
 from . import services
-from .entry_selectors import table_sheets
 from .models import GameSheet
 from .services import GameInput
 from .validation import GameSheet as TypedSheet
@@ -65,7 +64,7 @@ class GameForm(_ProblemsMixin, forms.Form):
                    "engine": sheets.engine_default(game)}
         if live is not None:
             initial["blocked"] = live.blocked
-            for score in live.scores.all():
+            for score in live.score_rows():
                 initial[f"score-{score.entry_id}"] = score.points
                 initial[f"tiles-{score.entry_id}"] = score.tiles
                 initial[f"out-{score.entry_id}"] = score.entry_id == live.went_out_id
@@ -77,32 +76,48 @@ class GameForm(_ProblemsMixin, forms.Form):
             self.fields[f"score-{seat.entry_id}"] = _score_field(name, name)
             if with_tiles:
                 self.fields[f"tiles-{seat.entry_id}"] = forms.CharField(
-                    label=f"{name}: tiles left (optional)", required=False, max_length=200,
-                    help_text="e.g. 12-11 6-6",
-                    widget=forms.TextInput(attrs={"autocomplete": "off", "autocapitalize": "off"}),
-                )
+                    label=f"{name}: tiles left (optional)", required=False, max_length=200)
             self.fields[f"out-{seat.entry_id}"] = forms.BooleanField(
                 label=f"{name} went out", required=False)
         if with_reason:
             self.fields["reason"] = forms.CharField(
-                label="Reason for the change", max_length=500, required=False,
-                widget=forms.Textarea(attrs={"rows": 2}))
+                label="Reason for the change", max_length=500, required=False)
         self.engine_options = sheets.free_engines(game.number)
 
-    def player_rows(self):
+    def shown(self, name: str) -> dict:
+        """A field's value as the page shows it, and its errors.
+
+        The entry pages write their inputs out plainly instead of rendering widgets: the phone
+        page is drawn after every save, and ~25 widget templates were most of its time.
+        """
+        value = self[name].value()
+        return {"value": "" if value is None else str(value), "checked": value is True,
+                "errors": self.errors.get(name, []) if self.is_bound else []}
+
+    def player_rows(self) -> list[dict]:
         rows = []
         for seat in self.players:
             pk = seat.entry_id
+            tiles = f"tiles-{pk}"
             rows.append({
-                "seat": seat,
-                "score": self[f"score-{pk}"],
-                "tiles": self[f"tiles-{pk}"] if f"tiles-{pk}" in self.fields else None,
-                "out": self[f"out-{pk}"],
+                "pk": pk,
+                "name": seat.entry.player.name,
+                "score": self.shown(f"score-{pk}"),
+                "out": self.shown(f"out-{pk}"),
+                "tiles": self.shown(tiles) if tiles in self.fields else None,
             })
         return rows
 
-    def selected_engine(self) -> str:
-        return str(self["engine"].value() or "")
+    def engine_choices(self) -> list[dict]:
+        chosen = self.shown("engine")["value"]
+        return [{"value": engine, "selected": str(engine) == chosen,
+                 "scheduled": engine == self.game.scheduled_engine}
+                for engine in self.engine_options]
+
+    def fields_shown(self) -> dict:
+        """The form-wide fields as the page shows them (see shown())."""
+        return {name: self.shown(name) for name in ("engine", "blocked", "reason", "base_version")
+                if name in self.fields}
 
     def field_for(self, problem_field, prefix=""):
         if problem_field == "outcome":
@@ -124,39 +139,47 @@ class GameForm(_ProblemsMixin, forms.Form):
 @dataclass
 class GameSubmission:
     form: GameForm
+    sheets: object  # the TableSheets the form was drawn from: draw the page from these too
     saved: bool = False
     conflict: GameSheet | None = None  # what the game says now, when the page was out of date
     refusal: str = ""  # a refusal that belongs to no field (the day closed, say)
 
 
-def submit_game_form(request, table, game, sheets, *, source: str, **form_options) -> GameSubmission:
+def submit_game_form(request, table, game, *, games, source: str, sheets=None,
+                     **form_options) -> GameSubmission:
     """Bind a game form to the request and save it through the service.
 
-    A save based on an old version is never written: the form is bound again to the version
-    stored now, so the page shows "here is what it says now" beside what was typed.
+    A GET draws the form from ``sheets``, what the page has read. A POST locks the table and
+    reads it once (services.locked_table), so the form is checked against what the save
+    replaces. A save based on an old version is never written: the form is bound again to the
+    version stored now, so the page shows "here is what it says now" beside what was typed.
     """
-    data = request.POST if request.method == "POST" else None
-    result = GameSubmission(GameForm(data, sheets=sheets, game=game, **form_options))
-    form = result.form
-    if data is None or not form.is_valid():
-        return result
+    if request.method != "POST":
+        return GameSubmission(GameForm(None, sheets=sheets, game=game, **form_options), sheets)
+    data = request.POST
     user = request.user if request.user.is_authenticated else None
-    try:
-        services.submit_game(table, game, form.typed(), form.cleaned_data["base_version"],
-                             source=source, user=user, reason=form.cleaned_data.get("reason", ""))
-    except services.SheetRefused as refused:
-        form.add_refusals(refused.refusals)
-    except services.VersionConflict as clash:
-        result.conflict = clash.current[0]
-        rebased = data.copy()
-        rebased["base_version"] = str(result.conflict.version)
-        result.form = GameForm(rebased, sheets=table_sheets(table), game=game, **form_options)
-        result.form.is_valid()
-    except ServiceError as error:
-        result.refusal = str(error)
-        form.add_error(None, result.refusal)
-    else:
-        result.saved = True
+    with services.locked_table(table, games) as current:
+        result = GameSubmission(GameForm(data, sheets=current, game=game, **form_options), current)
+        form = result.form
+        if not form.is_valid():
+            return result
+        try:
+            services.submit_game(table, game, form.typed(), form.cleaned_data["base_version"],
+                                 source=source, user=user, reason=form.cleaned_data.get("reason", ""),
+                                 current=current)
+        except services.SheetRefused as refused:
+            form.add_refusals(refused.refusals)
+        except services.VersionConflict as clash:
+            result.conflict = clash.current[0]
+            rebased = data.copy()
+            rebased["base_version"] = str(result.conflict.version)
+            result.form = GameForm(rebased, sheets=current, game=game, **form_options)
+            result.form.is_valid()
+        except ServiceError as error:
+            result.refusal = str(error)
+            form.add_error(None, result.refusal)
+        else:
+            result.saved = True
     return result
 
 

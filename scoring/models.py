@@ -100,6 +100,19 @@ class GameSheet(models.Model):
     def __str__(self):
         return f"{self.table}, game {self.game.number} v{self.version} ({self.state})"
 
+    def attach_scores(self, scores: list["Score"]) -> None:
+        """Keep scores a selector read along with this sheet (see score_rows)."""
+        self._attached_scores = scores
+
+    def score_rows(self) -> list["Score"]:
+        """This sheet's scores: the ones attached by a selector, else self.scores.all().
+
+        The table pages read a table's scores in one plain query and attach them: on the busiest
+        page prefetch_related's machinery cost more than the query itself.
+        """
+        attached = getattr(self, "_attached_scores", None)
+        return list(self.scores.all()) if attached is None else attached
+
 
 class Score(models.Model):
     sheet = models.ForeignKey(GameSheet, on_delete=models.CASCADE, related_name="scores")

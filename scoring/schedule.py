@@ -20,6 +20,10 @@ def ensure_schedule(day) -> list[Game]:
     return _create_missing(day, engines)
 
 
+def game_numbered(games: list[Game], number: int | None) -> Game | None:
+    return next((g for g in games if g.number == number), None)
+
+
 @transaction.atomic
 def _create_missing(day, engines) -> list[Game]:
     # Two first looks at a day at once: the day row lock makes the second wait and then find

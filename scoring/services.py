@@ -10,6 +10,7 @@ constraints on GameSheet are the backstop: an IntegrityError becomes the same co
 """
 from __future__ import annotations
 
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from django.db import IntegrityError, transaction
@@ -19,13 +20,13 @@ from tournaments.access import role_in
 from tournaments.models import Day, StaffRole, Table, new_table_token
 from tournaments.services import ServiceError
 
-from .entry_selectors import local_time, sheet_rules, table_sheets, who_label
+from .entry_selectors import TABLE_WITH_RULES, local_time, sheet_rules, table_sheets, who_label
 from .models import AuditEvent, Game, GameSheet, Score, SheetState, Source
 from .validation import CleanGame, GameSheet as TypedSheet, Problem, check_card_totals, check_game
 
 __all__ = [
     "GameInput", "Refusal", "SheetRefused", "VersionConflict", "CurrentSheet", "Outcome",
-    "save_games", "submit_game", "save_card", "import_games", "confirm_game", "reject_game",
+    "save_games", "locked_table", "submit_game", "save_card", "import_games", "confirm_game", "reject_game",
     "close_day", "reopen_day", "regenerate_table_link", "values_of_sheet",
 ]
 
@@ -83,7 +84,7 @@ class Values:
 def values_of_sheet(sheet: GameSheet) -> Values:
     return Values(
         sheet.engine_used, sheet.went_out_id, sheet.blocked,
-        {s.entry_id: s.points for s in sheet.scores.all()},
+        {s.entry_id: s.points for s in sheet.score_rows()},
     )
 
 
@@ -199,14 +200,17 @@ def _current(sheets, game: Game, base_version: int | None, last_change: GameShee
         message=f"Game {n} was {what} at {local_time(moment)}; here is what it says now.",
         engine=live.engine_used,
         outcome=_outcome_text(sheets.names, live.went_out_id, live.blocked),
-        scores=[(sheets.names.get(s.entry_id, "?"), s.points) for s in live.scores.all()],
+        scores=[(sheets.names.get(s.entry_id, "?"), s.points) for s in live.score_rows()],
     )
 
 
 def _lock_tables(tables: list[Table]) -> list[Table]:
     """Lock the table rows, always in the same order so two writers cannot deadlock."""
     ids = sorted({t.pk for t in tables})
-    return list(Table.objects.select_for_update().filter(pk__in=ids).order_by("pk"))
+    # The day comes fresh with the lock (a closed day refuses the save); "of self" keeps
+    # PostgreSQL from locking the day and tournament rows that every other table shares.
+    return list(Table.objects.select_for_update(of=("self",)).select_related(*TABLE_WITH_RULES)
+                .filter(pk__in=ids).order_by("pk"))
 
 
 def _role(user, tournament) -> str | None:
@@ -227,6 +231,22 @@ class _Plan:
     live: GameSheet | None
 
 
+@contextmanager
+def locked_table(table: Table, games: list[Game] | None = None):
+    """Lock one table and read its sheets once, for a form checked and saved in one go.
+
+    Yields the TableSheets; pass them to save_games (``current=``) inside the ``with`` block and
+    it checks against them instead of locking and reading the table again.
+    """
+    with transaction.atomic():
+        sheets = table_sheets(_lock_tables([table])[0], games)
+        sheets.locked = True
+        try:
+            yield sheets
+        finally:
+            sheets.locked = False  # the lock ends with the block: these may go stale now
+
+
 def save_games(
     batches: list[tuple[Table, list[GameInput]]],
     *,
@@ -234,6 +254,7 @@ def save_games(
     user=None,
     reason: str = "",
     written_totals: dict[int, dict] | None = None,
+    current=None,
 ) -> list[Outcome]:
     """Check and save games for one or more tables, all or nothing.
 
@@ -244,14 +265,22 @@ def save_games(
     ``Source.CORRECTION`` (the organiser's correction page) the game must be confirmed already.
     ``written_totals`` maps table pk -> {entry id: total as typed} for a desk card.
 
+    ``current`` is one table's sheets from an open locked_table() block.
+
     Raises VersionConflict when a base version is stale, SheetRefused with every problem
     otherwise; stores nothing in either case.
     """
     if not batches:
         return []
+    if current is not None and not (
+        current.locked and transaction.get_connection().in_atomic_block
+        and [table.pk for table, _ in batches] == [current.table.pk]
+    ):
+        raise ValueError("current must come from an open locked_table() block for the one table saved")
     try:
         with transaction.atomic():
-            return _save_games_locked(batches, source, user, reason.strip(), written_totals or {})
+            return _save_games_locked(batches, source, user, reason.strip(), written_totals or {},
+                                      current)
     except IntegrityError:
         # Another save got in between our read and our write (the unique constraints on live
         # sheets and versions are the backstop for the row lock): report it as a conflict.
@@ -263,8 +292,11 @@ def save_games(
         raise VersionConflict(conflicts) from None
 
 
-def _save_games_locked(batches, source, user, reason, written_totals) -> list[Outcome]:
-    _lock_tables([table for table, _ in batches])
+def _save_games_locked(batches, source, user, reason, written_totals, current) -> list[Outcome]:
+    if current is None:
+        locked = {t.pk: t for t in _lock_tables([table for table, _ in batches])}
+    else:
+        locked = {current.table.pk: current.table}
     now = timezone.now()
     refusals: list[Refusal] = []
     conflicts: list[CurrentSheet] = []
@@ -273,7 +305,9 @@ def _save_games_locked(batches, source, user, reason, written_totals) -> list[Ou
     cli = user is None and source == Source.WORKBOOK
     role = StaffRole.ORGANISER if cli else _role(user, batches[0][0].day.tournament)
     for table, inputs in batches:
-        sheets = table_sheets(table)  # read after the lock: the live sheets are current
+        table = locked[table.pk]
+        # Read after the lock, so the live sheets are current.
+        sheets = current if current is not None else table_sheets(table)
         if source == Source.TABLE_LINK and sheets.day.closed_at is not None:
             raise ServiceError("This table link no longer works: ask the desk.")
         if source != Source.TABLE_LINK and role is None:
@@ -330,7 +364,7 @@ def _save_games_locked(batches, source, user, reason, written_totals) -> list[Ou
 def _clean_from_sheet(sheet: GameSheet) -> CleanGame:
     return CleanGame(
         game_number=sheet.game.number, engine=sheet.engine_used,
-        scores={s.entry_id: s.points for s in sheet.scores.all()},
+        scores={s.entry_id: s.points for s in sheet.score_rows()},
         went_out=sheet.went_out_id, blocked=sheet.blocked, tiles={},
     )
 
@@ -447,10 +481,13 @@ def _write(plans: list[_Plan], source, user, reason, now) -> list[Outcome]:
 
 
 def submit_game(table: Table, game: Game, typed: TypedSheet, base_version: int, *,
-                source: str, user=None, reason: str = "") -> Outcome | None:
-    """Save one game at one table. Returns None when it was identical to what is stored."""
+                source: str, user=None, reason: str = "", current=None) -> Outcome | None:
+    """Save one game at one table. Returns None when it was identical to what is stored.
+
+    ``current``: the table's sheets from an open locked_table() block, as for save_games.
+    """
     outcomes = save_games([(table, [GameInput(game, typed, base_version)])],
-                          source=source, user=user, reason=reason)
+                          source=source, user=user, reason=reason, current=current)
     return outcomes[0] if outcomes else None
 
 
@@ -472,7 +509,7 @@ def _live_for_review(table: Table, game: Game, base_version: int) -> tuple[Table
             .filter(table=locked, game=game, state__in=[SheetState.ENTERED, SheetState.CONFIRMED])
             .first())
     if live is None or live.version != base_version:
-        sheets = table_sheets(table)
+        sheets = table_sheets(locked)
         last = GameSheet.objects.filter(table=table, game=game).order_by("-version").first()
         raise VersionConflict([_current(sheets, game, base_version, last)])
     return locked, live

@@ -7,7 +7,7 @@ from django.views.decorators.csrf import csrf_protect
 from .entry_selectors import table_by_link, table_sheets
 from .forms import submit_game_form
 from .models import SheetState, Source
-from .schedule import ensure_schedule
+from .schedule import ensure_schedule, game_numbered
 
 
 def link_dead(request):
@@ -27,14 +27,15 @@ def table_page(request, token):
     table = table_by_link(token)
     if table is None:
         return link_dead(request)
-    ensure_schedule(table.day)
-    sheets = table_sheets(table)
+    games = ensure_schedule(table.day)
     if request.method == "POST":
         # Always the game the form was for: the service refuses it if the desk has it now.
-        game = sheets.game(_game_number(request.POST.get("game")))
+        game = game_numbered(games, _game_number(request.POST.get("game")))
         if game is None:
             return redirect("scorekeeper:table", token=token)
+        sheets = None  # the save reads the table under its lock
     else:
+        sheets = table_sheets(table, games)
         asked = sheets.game(_game_number(request.GET.get("game")))
         live = sheets.live.get(asked.number) if asked else None
         # A confirmed game is the desk's now: offer the next open one instead.
@@ -42,14 +43,15 @@ def table_page(request, token):
     form = None
     conflict = None
     if game is not None:
-        submission = submit_game_form(request, table, game, sheets, source=Source.TABLE_LINK)
+        submission = submit_game_form(request, table, game, games=games, sheets=sheets,
+                                      source=Source.TABLE_LINK)
         if submission.refusal:
             return link_dead(request)  # the day closed or the link changed while typing
         if submission.saved:
             messages.success(request, f"Game {game.number} is saved. The desk will check it "
                                       "against your card.")
             return redirect("scorekeeper:table", token=token)
-        form, conflict = submission.form, submission.conflict
+        form, conflict, sheets = submission.form, submission.conflict, submission.sheets
         if conflict is not None and conflict.state == SheetState.CONFIRMED:
             form = None  # the desk has it now: nothing left to fix here
     return render(request, "scoring/table_page.html", {

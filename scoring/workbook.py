@@ -18,7 +18,7 @@ from tournaments.services import ServiceError
 from tournaments.spreadsheet_files import UnreadableFile, open_xlsx, refuse_if_too_big
 
 from . import services
-from .entry_selectors import day_workbook_rows
+from .entry_selectors import TABLE_WITH_RULES, day_workbook_rows
 from .schedule import ensure_schedule
 from .validation import GameSheet as TypedSheet, parse_whole_number
 
@@ -193,7 +193,7 @@ def import_workbook(tournament, data: bytes, *, user=None, reason: str = "") -> 
     entries = {e.number: e for e in Entry.objects.filter(tournament=tournament).select_related("player")}
     tables: dict[tuple[int, int], Table] = {
         (t.day.number, t.number): t
-        for t in Table.objects.filter(day__tournament=tournament).select_related("day")
+        for t in Table.objects.filter(day__tournament=tournament).select_related(*TABLE_WITH_RULES)
     }
     seat_of = {
         (s.table_id, s.entry_id): s for s in Seat.objects.filter(day__tournament=tournament)

@@ -93,7 +93,7 @@ def test_two_players_out_is_refused_next_to_the_field(world, client):
         world, scores={**T1, "Bob Roe": 0}, out=("Ann Lee", "Bob Roe")))
     assert response.status_code == 200
     assert "Two players went out in game 1: only one can." in text_of(response)
-    assert 'id="id_blocked-error"' in response.content.decode()
+    assert 'id="id_blocked_error"' in response.content.decode()
     assert not GameSheet.objects.exists()
 
 
@@ -243,7 +243,7 @@ def test_a_card_with_wrong_totals_is_refused_next_to_the_total(world):
     response = client_for(world.desk).post(card_url(world), data)
     html = response.content.decode()
     assert "Cy Doe's total says 44, but Cy Doe's games add up to 40." in text_of(response)
-    assert f'id="id_total-{world.entries["Cy Doe"].pk}-error"' in html
+    assert f'id="id_total-{world.entries["Cy Doe"].pk}_error"' in html
     assert not GameSheet.objects.exists()
 
 
@@ -423,3 +423,47 @@ def test_a_fix_posted_after_the_desk_confirmed_is_refused_not_moved_to_another_g
     response = client.post(link(world.tables[0]), phone_post(world, scores={**T1, "Cy Doe": 41}, base=1))
     assert re.search(r"Game 1 was confirmed by the desk at \d\d:\d\d\. Ask the desk", text_of(response))
     assert snapshot() == before
+
+
+def test_the_phone_page_reads_and_saves_in_a_fixed_number_of_queries(world, client):
+    """Every phone in the room loads this page after every save: its queries are counted."""
+    def queries(method, *args):
+        with CaptureQueriesContext(connection) as captured:
+            response = getattr(client, method)(*args)
+        assert response.status_code == (302 if method == "post" else 200)
+        return [q["sql"].split()[0] for q in captured]
+
+    # The link's table with its day and rules, the games, the seats, the live sheets.
+    assert len(queries("get", link(world.tables[0]))) == 4
+    # The link, the games, then the table's lock, its seats and sheets read once under it, the
+    # sheet's last version number, and 3 writes.
+    first = queries("post", link(world.tables[0]), phone_post(world))
+    assert first.count("SELECT") == 6 and first.count("INSERT") == 3
+    # Once a game is saved its scores come too: one query for the whole table.
+    assert len(queries("get", link(world.tables[0]))) == 5
+    second = queries("post", link(world.tables[0]), phone_post(world, game=2))
+    assert second.count("SELECT") == 7 and second.count("INSERT") == 3
+    assert GameSheet.objects.filter(table=world.tables[0]).count() == 2
+
+
+def test_an_error_is_announced_on_its_input(world, client):
+    data = phone_post(world, scores={**T1, "Bob Roe": "lots"}, tiles={"Cy Doe": "12-x"})
+    html = client.post(link(world.tables[0]), data).content.decode()
+    described = re.findall(r'aria-invalid="true" aria-describedby="([^"]+)"', html)
+    assert len(described) == 2
+    for element_id in described:
+        assert html.count(f'id="{element_id}"') == 1
+    assert not GameSheet.objects.exists()
+
+
+def test_saving_with_sheets_from_outside_a_locked_block_is_refused(world):
+    from scoring.entry_selectors import table_sheets, table_for
+
+    table = table_for(world.tournament, 1, world.tables[0].number)
+    with services.locked_table(table) as current:
+        pass  # the lock is gone once the block ends
+    for stale in (current, table_sheets(table)):
+        with pytest.raises(ValueError):
+            services.submit_game(table, world.games[1], typed(world, 1, T1, out="Ann Lee"), 0,
+                                 source=Source.TABLE_LINK, current=stale)
+    assert not GameSheet.objects.exists()

@@ -1,13 +1,17 @@
 """Load benchmark for score entry -- run as ``.venv/bin/python bench/entry_load.py [--db sqlite|postgres|both]``.
 
 The real server (gunicorn, 3 workers, DJANGO_DEBUG=0, venue mode) serves a throwaway event of
-300 players seated at 43 tables for day 1 of the ``tournament`` preset. Then, all at once:
+300 players seated at 43 tables for day 1 of the ``tournament`` preset. Before the clock starts,
+as at a venue where the server has been up since the morning, a few rounds of concurrent GETs
+load each worker's code and templates, and the desk volunteers sign in through the login form
+(django-axes on; a password check is deliberately slow, and desks sign in long before the first
+game ends). Then, all at once:
 
 * one scorekeeper client per table opens its table link and submits the day's six games as fast
   as it can (valid scores: one player out with 0, the others 1..60, the scheduled engine), each
   POST followed by the redirect the page sends;
-* three desk clients, logged in through the login form (django-axes on), poll the day grid and
-  confirm every entered game of their share of the tables on its review page.
+* the three desk clients poll the day grid and confirm every entered game of their share of
+  the tables on its review page.
 
 Afterwards the database is read directly: games stored against games submitted, duplicates,
 lost games, and the standings selector against totals recomputed from the numbers the clients

@@ -101,6 +101,7 @@ DATABASES = {
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    DATABASES["default"]["ENGINE"] = "config.sqlite_backend"  # writers queue (see its docstring)
     # Several phones save at once: WAL lets readers carry on during a write, IMMEDIATE takes
     # the write lock at BEGIN (no lock upgrade deadlocks), and a long timeout queues writers
     # instead of failing with "database is locked".

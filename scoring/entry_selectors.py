@@ -76,6 +76,7 @@ class TableSheets:
     rules: object = None
     names: dict[int, str] = field(default_factory=dict)  # entry id -> player name, seat order
     locked: bool = False  # read under the table's lock (scoring.services.locked_table)
+    versions: dict[int, int] = field(default_factory=dict)  # game number -> last version, any state
 
     @property
     def day(self) -> Day:
@@ -147,13 +148,15 @@ class TableSheets:
         return rows
 
 
-# Every way to a table (its link, the desk's URL, the service's lock) loads these with it.
+# The ways to a table (its link, the desk's URL, the workbook) load these with it; the
+# services' lock reads the day afresh and keeps the rest.
 TABLE_WITH_RULES = ("day__tournament__rules",)
 
 
 def table_sheets(table: Table, games: list[Game] | None = None) -> TableSheets:
-    """Everything a page about one table needs: at most 4 queries (seats, games, live sheets,
-    their scores); none for the games when they are given, none for scores before any sheet.
+    """Everything a page about one table needs: at most 4 queries (seats, games, sheets, the
+    live sheets' scores); none for the games when they are given, none for scores before any
+    sheet.
 
     ``table`` comes with its day, tournament and rules loaded (TABLE_WITH_RULES), as every
     caller has just read it; they are not read again here.
@@ -162,19 +165,23 @@ def table_sheets(table: Table, games: list[Game] | None = None) -> TableSheets:
     if games is None:
         games = list(Game.objects.filter(day=table.day_id).order_by("number"))
     by_game = {g.pk: g for g in games}
-    sheets = list(GameSheet.objects.filter(table=table, state__in=LIVE_STATES).order_by())
-    scores: dict[int, list[Score]] = {sheet.pk: [] for sheet in sheets}
-    if sheets:
+    # Every version, not only the live ones: a save numbers its version from the last one.
+    live, versions = {}, {}
+    for sheet in GameSheet.objects.filter(table=table).order_by():
+        sheet.game = by_game[sheet.game_id]
+        number = sheet.game.number
+        versions[number] = max(versions.get(number, 0), sheet.version)
+        if sheet.state in LIVE_STATES:
+            live[number] = sheet
+    scores: dict[int, list[Score]] = {sheet.pk: [] for sheet in live.values()}
+    if scores:
         for score in Score.objects.filter(sheet__in=list(scores)).order_by("entry_id"):
             scores[score.sheet_id].append(score)
-    live = {}
-    for sheet in sheets:
-        sheet.game = by_game[sheet.game_id]
+    for sheet in live.values():
         sheet.attach_scores(scores[sheet.pk])
-        live[sheet.game.number] = sheet
     return TableSheets(
         table=table, seats=seats, games=games, live=live, rules=table.day.tournament.rules,
-        names={s.entry_id: s.entry.player.name for s in seats},
+        names={s.entry_id: s.entry.player.name for s in seats}, versions=versions,
     )
 
 

@@ -20,7 +20,7 @@ from tournaments.access import role_in
 from tournaments.models import Day, StaffRole, Table, new_table_token
 from tournaments.services import ServiceError
 
-from .entry_selectors import TABLE_WITH_RULES, local_time, sheet_rules, table_sheets, who_label
+from .entry_selectors import local_time, sheet_rules, table_sheets, who_label
 from .models import AuditEvent, Game, GameSheet, Score, SheetState, Source
 from .validation import CleanGame, GameSheet as TypedSheet, Problem, check_card_totals, check_game
 
@@ -205,12 +205,18 @@ def _current(sheets, game: Game, base_version: int | None, last_change: GameShee
 
 
 def _lock_tables(tables: list[Table]) -> list[Table]:
-    """Lock the table rows, always in the same order so two writers cannot deadlock."""
-    ids = sorted({t.pk for t in tables})
-    # The day comes fresh with the lock (a closed day refuses the save); "of self" keeps
-    # PostgreSQL from locking the day and tournament rows that every other table shares.
-    return list(Table.objects.select_for_update(of=("self",)).select_related(*TABLE_WITH_RULES)
-                .filter(pk__in=ids).order_by("pk"))
+    """Lock the table rows, always in the same order so two writers cannot deadlock.
+
+    Each comes back with its day read fresh (a closed day refuses a save) and with the caller's
+    tournament and rules, which no save changes. "of self" keeps PostgreSQL from locking the
+    day row that every other table of the day shares.
+    """
+    given = {t.pk: t for t in tables}
+    locked = list(Table.objects.select_for_update(of=("self",)).select_related("day")
+                  .filter(pk__in=sorted(given)).order_by("pk"))
+    for table in locked:
+        table.day.tournament = given[table.pk].day.tournament
+    return locked
 
 
 def _role(user, tournament) -> str | None:
@@ -447,10 +453,7 @@ def _write(plans: list[_Plan], source, user, reason, now) -> list[Outcome]:
             outcomes.append(Outcome(table.number, game.number, "confirmed", live))
             continue
         provisional = source == Source.TABLE_LINK
-        version = (
-            GameSheet.objects.filter(table=table, game=game).order_by("-version")
-            .values_list("version", flat=True).first() or 0
-        ) + 1
+        version = sheets.versions.get(game.number, 0) + 1  # read under this save's lock
         sheet = GameSheet.objects.create(
             table=table, game=game, version=version,
             state=SheetState.ENTERED if provisional else SheetState.CONFIRMED,

@@ -31,9 +31,9 @@ ROOT = Path(__file__).resolve().parent.parent
 def server_database_url() -> str:
     """The URL of the database this pytest process runs on (the test database, not the real one)."""
     s = connection.settings_dict
-    if s["ENGINE"] == "django.db.backends.sqlite3":
+    if connection.vendor == "sqlite":
         return f"sqlite:///{s['NAME']}"
-    if s["ENGINE"].startswith("django.db.backends.postgresql"):
+    if connection.vendor == "postgresql":
         auth = quote(s["USER"] or "postgres", safe="")
         if s.get("PASSWORD"):
             auth += ":" + quote(s["PASSWORD"], safe="")
@@ -183,7 +183,7 @@ class WriteWatch:
 
     def __init__(self):
         s = connection.settings_dict
-        self.sqlite = s["ENGINE"] == "django.db.backends.sqlite3"
+        self.sqlite = connection.vendor == "sqlite"
         if self.sqlite:
             self.conn = sqlite3.connect(s["NAME"], timeout=0, isolation_level=None)
         else:

@@ -104,3 +104,55 @@ def test_a_confirm_and_a_fix_of_one_version_at_once(slow_lock):
     else:  # the fix won: the confirm was based on version 1, now superseded
         assert isinstance(error, services.VersionConflict)
         assert live.get().version == 2 and live.get().state == SheetState.ENTERED
+
+
+@pytest.mark.skipif(connection.vendor != "sqlite", reason="the writer queue is SQLite's")
+def test_sqlite_writers_queue_on_a_file_lock_released_by_commit_rollback_and_close():
+    import fcntl
+
+    from django.db import transaction
+
+    queue = open(f"{connection.settings_dict['NAME']}.writers", "a+b")
+
+    def held() -> bool:
+        try:
+            fcntl.flock(queue, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return True
+        fcntl.flock(queue, fcntl.LOCK_UN)
+        return False
+
+    try:
+        assert not held()
+        with transaction.atomic():
+            assert held()
+            with transaction.atomic():  # a savepoint does not queue again
+                assert held()
+            assert held()
+        assert not held()  # committed
+        with pytest.raises(ZeroDivisionError):
+            with transaction.atomic():
+                assert held()
+                1 / 0
+        assert not held()  # rolled back
+
+        # A second writer waits for the first, then goes on the moment it commits.
+        order = []
+        with transaction.atomic():
+            second = threading.Thread(target=lambda: (_write_once(order), connection.close()))
+            second.start()
+            time.sleep(0.3)
+            assert order == [] and second.is_alive()
+            order.append("first")
+        second.join(timeout=10)
+        assert order == ["first", "second"]
+        assert not held()
+    finally:
+        queue.close()
+
+
+def _write_once(order):
+    from django.db import transaction
+
+    with transaction.atomic():
+        order.append("second")

@@ -18,7 +18,7 @@ def _database():
 
 
 def _is_sqlite(db) -> bool:
-    return db["ENGINE"] == "django.db.backends.sqlite3"
+    return connections["default"].vendor == "sqlite"
 
 
 def _pg_env(db) -> dict:

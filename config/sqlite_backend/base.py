@@ -6,8 +6,13 @@ and an unlucky one keeps losing the race to newcomers: in bench/entry_load.py a 
 over 400 ms to begin. So each transaction first takes an exclusive flock on "<database>.writers";
 the kernel wakes the next waiter the moment it is released. SQLite's own lock and timeout still
 guard everything that does not come through here (another program, a plain autocommit write).
+A transaction that never ended would hold the queue like it holds SQLite's lock: gunicorn kills
+a worker stuck past its timeout, and the kernel frees the lock with the process.
 """
-from django.db.backends.sqlite3 import base
+import contextlib
+import os
+
+from django.db.backends.sqlite3 import base, creation
 
 try:
     import fcntl
@@ -15,7 +20,20 @@ except ImportError:  # Windows: no flock, so SQLite's own waiting only
     fcntl = None
 
 
+def queue_path(database_name: str) -> str:
+    return f"{database_name}.writers"
+
+
+class DatabaseCreation(creation.DatabaseCreation):
+    def _destroy_test_db(self, test_database_name, verbosity):
+        super()._destroy_test_db(test_database_name, verbosity)
+        if test_database_name and not self.is_in_memory_db(test_database_name):
+            with contextlib.suppress(FileNotFoundError):
+                os.remove(queue_path(test_database_name))
+
+
 class DatabaseWrapper(base.DatabaseWrapper):
+    creation_class = DatabaseCreation
     _queue_file = None
     _queued = False
 
@@ -23,7 +41,7 @@ class DatabaseWrapper(base.DatabaseWrapper):
         if fcntl is None or self.is_in_memory_db():
             return
         if self._queue_file is None:
-            self._queue_file = open(f"{self.settings_dict['NAME']}.writers", "a+b")
+            self._queue_file = open(queue_path(self.settings_dict["NAME"]), "a+b")
         fcntl.flock(self._queue_file, fcntl.LOCK_EX)
         self._queued = True
 

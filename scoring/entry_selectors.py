@@ -72,7 +72,7 @@ class TableSheets:
     table: Table
     seats: list[Seat]
     games: list[Game]
-    live: dict[int, GameSheet]  # game number -> live sheet (scores prefetched)
+    live: dict[int, GameSheet]  # game number -> live sheet (scores attached)
     rules: object = None
     names: dict[int, str] = field(default_factory=dict)  # entry id -> player name, seat order
     locked: bool = False  # read under the table's lock (scoring.services.locked_table)

@@ -26,8 +26,8 @@ from .validation import CleanGame, GameSheet as TypedSheet, Problem, check_card_
 
 __all__ = [
     "GameInput", "Refusal", "SheetRefused", "VersionConflict", "CurrentSheet", "Outcome",
-    "save_games", "locked_table", "submit_game", "save_card", "import_games", "confirm_game", "reject_game",
-    "close_day", "reopen_day", "regenerate_table_link", "values_of_sheet",
+    "save_games", "locked_table", "submit_game", "save_card", "import_games", "confirm_game",
+    "reject_game", "close_day", "reopen_day", "regenerate_table_link", "values_of_sheet",
 ]
 
 
@@ -282,7 +282,8 @@ def save_games(
         current.locked and transaction.get_connection().in_atomic_block
         and [table.pk for table, _ in batches] == [current.table.pk]
     ):
-        raise ValueError("current must come from an open locked_table() block for the one table saved")
+        raise ValueError("current must come from an open locked_table() block, for the one "
+                         "table being saved")
     try:
         with transaction.atomic():
             return _save_games_locked(batches, source, user, reason.strip(), written_totals or {},

@@ -17,7 +17,7 @@ def _database():
     return connections["default"].settings_dict
 
 
-def _is_sqlite(db) -> bool:
+def _is_sqlite() -> bool:
     return connections["default"].vendor == "sqlite"
 
 
@@ -81,7 +81,7 @@ def backup(directory: str | Path) -> Path:
     directory.mkdir(parents=True, exist_ok=True)
     stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S-%f")
     db = _database()
-    if _is_sqlite(db):
+    if _is_sqlite():
         target = directory / f"mexican-train-{stamp}.sqlite3"
         _sqlite_copy(Path(db["NAME"]).resolve().as_uri(), str(target))
         return target
@@ -98,7 +98,7 @@ def restore(path: str | Path) -> None:
         raise BackupError(f"There is no backup file at {path}.")
     db = _database()
     connections.close_all()
-    if _is_sqlite(db):
+    if _is_sqlite():
         if path.suffix != ".sqlite3":
             raise BackupError(f"{path.name} is not a SQLite backup (.sqlite3).")
         _sqlite_copy(f"{path.resolve().as_uri()}?mode=ro", str(db["NAME"]), check_integrity=True)

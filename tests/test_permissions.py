@@ -4,6 +4,7 @@ A new page must be added to EXPECTED with the status each role gets, or this sui
 that is how a page without an access rule is caught before it ships.
 """
 import pytest
+from django.apps import apps
 from django.urls import NoReverseMatch, URLPattern, URLResolver, get_resolver, reverse
 from django.utils import timezone
 
@@ -144,20 +145,35 @@ def test_each_role_gets_the_expected_status_on_every_page(client, event, role):
     assert wrong == {}, "name: (got, expected)"
 
 
+def database_state() -> dict:
+    """Every row the app keeps (sessions and login records aside), to prove a POST wrote nothing."""
+    return {
+        model._meta.label: list(model.objects.order_by("pk").values())
+        for model in apps.get_models()
+        if model._meta.app_label not in ("sessions", "axes", "admin", "contenttypes")
+    }
+
+
 @pytest.mark.parametrize("role", ["anonymous", "outsider", "desk"])
 def test_writes_are_refused_to_roles_without_the_right(client, event, role):
     """A POST with no form data must never reach a write it is not allowed: the refusal comes
     from the server's rule, not from a template that hides the button."""
     tournament, users, table = event
     _client_as(client, role, users)
+    login = reverse("login")
     for name, expected in sorted(EXPECTED.items()):
         if expected[role] in (200, 405) and name not in PUBLIC_NAMES:
             continue  # this role may use the page; its forms are tested elsewhere
-        status = client.post(url_for(name, tournament, table)).status_code
+        before = database_state()
+        response = client.post(url_for(name, tournament, table))
+        status = response.status_code
         if name in PUBLIC_NAMES:
             assert status == 405, f"{name}: public pages are read-only, got {status}"
         else:
             assert status in (302, 403, 404), f"{name} let {role} POST: {status}"
+        if status == 302 and role == "anonymous":
+            assert response["Location"].startswith(login), f"{name}: {response['Location']}"
+        assert database_state() == before, f"{name}: a POST by {role} changed the database"
 
 
 def test_public_pages_vanish_when_the_organiser_switches_them_off(client, event):

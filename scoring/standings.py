@@ -2,8 +2,9 @@
 
 ``standings(tournament, cut)`` runs three queries whatever the size of the event (four when
 the caller did not select the rule set): tables and confirmed sheets per day in scope, one
-GROUP BY entry over the confirmed scores in scope, and the entries with their players. The ranking itself is the pure ``scoring.ranking`` module; this file only adapts
-rows to it.
+GROUP BY entry over the confirmed scores in scope, and the entries with their players and
+whether they sat at a table. The ranking itself is the pure ``scoring.ranking`` module; this
+file only adapts rows to it.
 """
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Mapping
 
-from django.db import connections, transaction
+from django.db import connections
 
 from tournaments.models import Entry, Seat, Tournament
 
@@ -150,29 +151,23 @@ def standings(tournament: Tournament, cut: Cut = Cut()) -> Standings:
     days = len(day_numbers)
     # With no day seated there is nothing to add up (and SQL cannot say "IN ()").
     totals = _totals_by_entry(progress, day_numbers, cut, rules) if progress else []
-    entries = {row[0]: row for row in _entries(tournament)}
+    day_ids = [day_id for _, _, day_id in progress.values()]
+    entries = {row[0]: row for row in _entries(tournament, day_ids)}
 
     withdrawn = Entry.WITHDRAWN
     records = []
     for row in totals:  # (entry, points per day..., played, worst game, outs)
         entry = entries.pop(row[0], None)
         if entry is not None:
-            entry_id, number, status, name, club = entry
+            entry_id, number, status, name, club, _ = entry
             records.append(PlayerRecord(entry_id, number, name, club, row[1:days + 1],
                                         row[days + 1], row[days + 3], row[days + 2],
                                         status == withdrawn))
     # Left in ``entries``: players without a counted game. Registered but never at a table (a
     # no-show): a total of 0 is not a score, so once tables are seated those without a seat
-    # are left out. The seats are read only when there are such players.
-    seated = None  # None: nobody needs checking
-    if entries and any(tables for tables, _, _ in progress.values()):
-        seated = {entry_id for (entry_id,) in _fetch(
-            Seat.objects.filter(day__tournament=tournament,
-                                day__number__lte=cut.last_day(rules.days))
-            .order_by().values_list("entry_id").distinct()
-        )}
-    for entry_id, number, status, name, club in entries.values():
-        if seated is None or entry_id in seated:
+    # are left out.
+    for entry_id, number, status, name, club, seated in entries.values():
+        if seated:
             records.append(PlayerRecord(entry_id, number, name, club, (0,) * days, 0, 0, None,
                                         status == withdrawn))
     rows = rank_players(records, rules.tie_breaks or ())
@@ -192,7 +187,7 @@ def standings(tournament: Tournament, cut: Cut = Cut()) -> Standings:
         clubs=rank_clubs(rows),
         expected_games=expected,
         confirmed_games=confirmed,
-        unseated_days=tuple(d for d in day_numbers if not progress.get(d, (0, 0, None))[0]),
+        unseated_days=tuple(d for d in day_numbers if d not in progress),
     )
 
 
@@ -271,31 +266,27 @@ def _totals_by_entry(progress, day_numbers, cut: Cut, rules) -> list[tuple]:
     )
 
 
-def _entries(tournament) -> list[tuple]:
-    """(entry id, player number, status, name, club) of every entry, in no particular order:
-    the ranking sets it."""
+def _entries(tournament, day_ids: list[int]) -> list[tuple]:
+    """(entry id, player number, status, name, club, seated) of every entry, in no particular
+    order (the ranking sets it). ``seated``: at a table on one of ``day_ids``, the seated days
+    in scope; with none seated yet, everyone counts as seated."""
+    seated, params = "1", []
+    if day_ids:
+        seated = (f"EXISTS (SELECT 1 FROM tournaments_seat s WHERE s.entry_id = e.id"
+                  f" AND s.day_id IN ({', '.join(['%s'] * len(day_ids))}))")
+        params = list(day_ids)
     return _rows(
-        """
-        SELECT e.id, e.number, e.status, p.name, p.club
+        f"""
+        SELECT e.id, e.number, e.status, p.name, p.club, {seated}
         FROM tournaments_entry e JOIN tournaments_player p ON p.id = e.player_id
         WHERE e.tournament_id = %s
         """,
-        [tournament.pk],
+        [*params, tournament.pk],
     )
 
 
-def _fetch(queryset) -> list[tuple]:
-    """The rows of an ORM-built query of plain integers and text, straight from the cursor.
-
-    Django's row iterator runs a converter on every aggregate of every row; on thousands of
-    rows that costs more than the query itself, and these values need no converting.
-    """
-    sql, params = queryset.query.sql_with_params()
-    return _rows(sql, params, using=queryset.db)
-
-
-def _rows(sql: str, params, using: str | None = None) -> list[tuple]:
-    with connections[using or Score.objects.db].cursor() as cursor:
+def _rows(sql: str, params) -> list[tuple]:
+    with connections[Score.objects.db].cursor() as cursor:
         cursor.execute(sql, params)
         return cursor.fetchall()
 
@@ -331,10 +322,3 @@ def seating_rows(tournament: Tournament) -> list[tuple]:
         .order_by("day__number", "table__number", "position")
         .values_list("day__number", "table__number", "entry__number", "entry__player__name")
     )
-
-
-@transaction.atomic
-def set_public_pages(tournament: Tournament, on: bool) -> None:
-    """Open or close the public standings, projector and "find your table" pages."""
-    Tournament.objects.filter(pk=tournament.pk).update(public_pages=on)
-    tournament.public_pages = on

@@ -15,8 +15,9 @@ from django.views.decorators.http import require_POST, require_safe
 
 from tournaments.access import desk_view, organiser_view, public_view
 from tournaments.models import StaffRole
+from tournaments.services import set_public_pages
 
-from .standings import TIE_LEGEND, CutError, parse_cut, rank_label, set_public_pages, standings
+from .standings import TIE_LEGEND, CutError, parse_cut, rank_label, standings
 from .standings_pdf import render_standings_pdf
 from .standings_xlsx import standings_workbook
 from .tables import ClubTable, club_rows, standings_table

@@ -13,9 +13,10 @@ from django.utils import timezone
 from scoring.models import GameSheet, Score, SheetState, Source
 from scoring.schedule import ensure_schedule
 from scoring.standings import (
-    Cut, CutError, parse_cut, rank_label, score_rows, seating_rows, set_public_pages, standings,
+    Cut, CutError, parse_cut, rank_label, score_rows, seating_rows, standings,
 )
 from tournaments.models import Entry, Player, Seat, StaffRole, Table, Tournament
+from tournaments.services import set_public_pages
 
 pytestmark = pytest.mark.django_db
 
@@ -289,6 +290,13 @@ def test_selector_query_count_does_not_grow_with_the_event(
         with django_assert_num_queries(1):
             seating_rows(event)
     assert len(standings(large_event).rows) == 60
+    # A registered player with no counted game (here a no-show) costs no extra query.
+    Entry.objects.create(tournament=large_event, number=61,
+                         player=Player.objects.create(name="Late Larry"))
+    large_event = fresh(large_event)
+    with django_assert_num_queries(3):
+        result = standings(large_event)
+    assert len(result.rows) == 60 and "Late Larry" not in {row.record.name for row in result.rows}
 
 
 def test_export_rows_list_every_live_score_and_seat(small):

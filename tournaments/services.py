@@ -626,3 +626,9 @@ def swap_players(day, first, second) -> None:
     seat_a.position = position_b
     seat_a.save(update_fields=["position"])
     _refresh_repeat_count(day)
+
+
+def set_public_pages(tournament: Tournament, on: bool) -> None:
+    """Open or close the public standings, projector and "find your table" pages."""
+    Tournament.objects.filter(pk=tournament.pk).update(public_pages=on)
+    tournament.public_pages = on

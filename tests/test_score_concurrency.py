@@ -147,6 +147,32 @@ def test_sqlite_writers_queue_on_a_file_lock_released_by_commit_rollback_and_clo
         second.join(timeout=10)
         assert order == ["first", "second"]
         assert not held()
+
+        # The queue alone, with no SQLite transaction open: a writer waits for the file lock and
+        # goes on once it is released.
+        fcntl.flock(queue, fcntl.LOCK_EX)
+        order.clear()
+        writer = threading.Thread(target=lambda: (_write_once(order), connection.close()))
+        writer.start()
+        time.sleep(0.3)
+        assert order == [] and writer.is_alive()
+        fcntl.flock(queue, fcntl.LOCK_UN)
+        writer.join(timeout=10)
+        assert order == ["second"]
+
+        # A queue held past the database's timeout is given up on: SQLite's lock decides.
+        options = connection.settings_dict["OPTIONS"]
+        saved, options["timeout"] = options.get("timeout"), 0.3
+        fcntl.flock(queue, fcntl.LOCK_EX)
+        try:
+            order.clear()
+            writer = threading.Thread(target=lambda: (_write_once(order), connection.close()))
+            writer.start()
+            writer.join(timeout=10)
+            assert order == ["second"]
+        finally:
+            fcntl.flock(queue, fcntl.LOCK_UN)
+            options["timeout"] = saved
     finally:
         queue.close()
 

@@ -4,13 +4,15 @@ A SQLite writer that finds the database locked polls, sleeping 1, 2, 5, 10 ... u
 between tries. In a rush of score saves a writer often sleeps on long after the lock is free,
 and an unlucky one keeps losing the race to newcomers: in bench/entry_load.py a few saves waited
 over 400 ms to begin. So each transaction first takes an exclusive flock on "<database>.writers";
-the kernel wakes the next waiter the moment it is released. SQLite's own lock and timeout still
-guard everything that does not come through here (another program, a plain autocommit write).
-A transaction that never ended would hold the queue like it holds SQLite's lock: gunicorn kills
-a worker stuck past its timeout, and the kernel frees the lock with the process.
+a waiter tries again every millisecond, so it starts about as soon as the lock is released.
+SQLite's own lock and timeout still guard everything that does not come through here (another
+program, a plain autocommit write). A writer gives up queueing after the database's timeout
+(OPTIONS["timeout"]) and goes on to SQLite's lock, so a transaction left open somewhere ends in
+SQLite's usual "database is locked" rather than a wait without end.
 """
 import contextlib
 import os
+import time
 
 from django.db.backends.sqlite3 import base, creation
 
@@ -18,6 +20,9 @@ try:
     import fcntl
 except ImportError:  # Windows: no flock, so SQLite's own waiting only
     fcntl = None
+
+
+QUEUE_POLL_SECONDS = 0.001
 
 
 def queue_path(database_name: str) -> str:
@@ -42,8 +47,17 @@ class DatabaseWrapper(base.DatabaseWrapper):
             return
         if self._queue_file is None:
             self._queue_file = open(queue_path(self.settings_dict["NAME"]), "a+b")
-        fcntl.flock(self._queue_file, fcntl.LOCK_EX)
-        self._queued = True
+        give_up = time.monotonic() + self.settings_dict["OPTIONS"].get("timeout", 5)
+        while True:
+            try:
+                fcntl.flock(self._queue_file, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                if time.monotonic() >= give_up:
+                    return  # not queued: SQLite's own lock and timeout decide
+                time.sleep(QUEUE_POLL_SECONDS)
+            else:
+                self._queued = True
+                return
 
     def _leave_writer_queue(self) -> None:
         if self._queued:

@@ -76,17 +76,18 @@ class TableSheets:
     rules: object = None
     names: dict[int, str] = field(default_factory=dict)  # entry id -> player name, seat order
     locked: bool = False  # read under the table's lock (scoring.services.locked_table)
-    versions: dict[int, int] = field(default_factory=dict)  # game number -> last version, any state
+    latest: dict[int, GameSheet] = field(default_factory=dict)  # game number -> last version, any state
 
     @property
     def day(self) -> Day:
         return self.table.day
 
+    def next_version(self, game_number: int) -> int:
+        last = self.latest.get(game_number)
+        return last.version + 1 if last is not None else 1
+
     def game(self, number: int) -> Game | None:
         return game_numbered(self.games, number)
-
-    def seated(self) -> dict[int, str]:
-        return dict(self.names)
 
     def playing(self, game_number: int) -> list[Seat]:
         return [s for s in self.seats if s.plays_game(game_number)]
@@ -165,12 +166,14 @@ def table_sheets(table: Table, games: list[Game] | None = None) -> TableSheets:
     if games is None:
         games = list(Game.objects.filter(day=table.day_id).order_by("number"))
     by_game = {g.pk: g for g in games}
-    # Every version, not only the live ones: a save numbers its version from the last one.
-    live, versions = {}, {}
+    # Every version, not only the live ones: a save numbers its version from the last one, and
+    # a refused save says what became of the game (marked wrong, say).
+    live, latest = {}, {}
     for sheet in GameSheet.objects.filter(table=table).order_by():
         sheet.game = by_game[sheet.game_id]
         number = sheet.game.number
-        versions[number] = max(versions.get(number, 0), sheet.version)
+        if number not in latest or sheet.version > latest[number].version:
+            latest[number] = sheet
         if sheet.state in LIVE_STATES:
             live[number] = sheet
     scores: dict[int, list[Score]] = {sheet.pk: [] for sheet in live.values()}
@@ -181,7 +184,7 @@ def table_sheets(table: Table, games: list[Game] | None = None) -> TableSheets:
         sheet.attach_scores(scores[sheet.pk])
     return TableSheets(
         table=table, seats=seats, games=games, live=live, rules=table.day.tournament.rules,
-        names={s.entry_id: s.entry.player.name for s in seats}, versions=versions,
+        names={s.entry_id: s.entry.player.name for s in seats}, latest=latest,
     )
 
 
@@ -258,6 +261,11 @@ def day_grid(day: Day, games: list[Game] | None = None) -> dict:
         rows.append({"table": table, "cells": cells, "last_entry": local_time(table.last_entry),
                      "done": done})
     return {"day": day, "games": games, "rows": rows, "counts": counts}
+
+
+def games_waiting(day: Day) -> int:
+    """Games entered from a table link that the desk has not confirmed yet: 1 query."""
+    return GameSheet.objects.filter(table__day=day, state=SheetState.ENTERED).count()
 
 
 # ---------------------------------------------------------------------------

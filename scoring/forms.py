@@ -19,21 +19,24 @@ OUT_OF_DATE = "This page is out of date: reload it and try again."
 VERSION_ERRORS = {"invalid": OUT_OF_DATE, "required": OUT_OF_DATE, "min_value": OUT_OF_DATE}
 
 
+# Score inputs bring up the number pad on a phone.
+SCORE_INPUT = {"inputmode": "numeric", "autocomplete": "off", "class": "score"}
+
+
 def _score_field(label: str, name: str) -> forms.CharField:
     # Long input goes on to the checks ("more than any hand can hold"); only absurd input stops here.
     return forms.CharField(
         label=label, required=False, max_length=100,
         error_messages={"max_length": f"{name}'s score must be a whole number, like 0 or 23."},
-        widget=forms.TextInput(attrs={"inputmode": "numeric", "autocomplete": "off", "class": "score"}),
+        widget=forms.TextInput(attrs=SCORE_INPUT),
     )
 
 
 class _ProblemsMixin:
     """Put service refusals next to their fields; anything else goes at the top of the form."""
 
-    def field_for(self, problem_field: str, prefix: str = "") -> str | None:
-        name = f"{prefix}{problem_field}" if problem_field else ""
-        return name if name in self.fields else None
+    def field_for(self, problem_field: str) -> str | None:
+        return problem_field if problem_field in self.fields else None
 
     def add_refusals(self, refusals) -> None:
         for refusal in refusals:
@@ -90,8 +93,10 @@ class GameForm(_ProblemsMixin, forms.Form):
         The entry pages write their inputs out plainly instead of rendering widgets: the phone
         page is drawn after every save, and ~25 widget templates were most of its time.
         """
+        field = self.fields[name]
         value = self[name].value()
         return {"value": "" if value is None else str(value), "checked": value is True,
+                "label": field.label, "max_length": getattr(field, "max_length", None),
                 "errors": self.errors.get(name, []) if self.is_bound else []}
 
     def player_rows(self) -> list[dict]:
@@ -119,10 +124,10 @@ class GameForm(_ProblemsMixin, forms.Form):
         return {name: self.shown(name) for name in ("engine", "blocked", "reason", "base_version")
                 if name in self.fields}
 
-    def field_for(self, problem_field, prefix=""):
+    def field_for(self, problem_field):
         if problem_field == "outcome":
             return "blocked"
-        return super().field_for(problem_field, prefix)
+        return super().field_for(problem_field)
 
     def typed(self) -> TypedSheet:
         data = self.cleaned_data
@@ -215,8 +220,7 @@ class CardForm(_ProblemsMixin, forms.Form):
         for entry_id, name in names.items():
             self.fields[f"total-{entry_id}"] = forms.CharField(
                 label=f"{name}, total", required=False, max_length=20,
-                widget=forms.TextInput(attrs={"inputmode": "numeric", "autocomplete": "off",
-                                              "class": "score"}))
+                widget=forms.TextInput(attrs=SCORE_INPUT))
 
     def add_problem(self, game, field, message):
         if game is None:

@@ -178,9 +178,10 @@ def _difference_problems(names: dict[int, str], entered: Values, typed: Values) 
     return problems
 
 
-def _current(sheets, game: Game, base_version: int | None, last_change: GameSheet | None) -> CurrentSheet:
+def _current(sheets, game: Game, base_version: int | None) -> CurrentSheet:
     live = sheets.live.get(game.number)
     n = game.number
+    last_change = sheets.latest.get(n)
     if live is None:
         if last_change is not None and last_change.state == SheetState.REJECTED:
             message = (f"Game {n} was marked wrong by the desk at "
@@ -295,7 +296,7 @@ def save_games(
         for table, inputs in batches:
             sheets = table_sheets(table)
             for item in inputs:
-                conflicts.append(_current(sheets, item.game, item.base_version, None))
+                conflicts.append(_current(sheets, item.game, item.base_version))
         raise VersionConflict(conflicts) from None
 
 
@@ -325,15 +326,10 @@ def _save_games_locked(batches, source, user, reason, written_totals, current) -
                  and item.base_version != (sheets.live[item.game.number].version
                                            if item.game.number in sheets.live else 0)]
         if stale:
-            last = {
-                s.game_id: s for s in GameSheet.objects.filter(
-                    table=table, game__in=[i.game for i in stale]).order_by("version")
-            }
-            conflicts += [_current(sheets, i.game, i.base_version, last.get(i.game.pk)) for i in stale]
+            conflicts += [_current(sheets, i.game, i.base_version) for i in stale]
             continue
 
         rules = sheet_rules(sheets.rules)
-        seated = sheets.seated()
         in_batch = {item.game.number for item in inputs}
         used = [s.engine_used for n, s in sheets.live.items() if n not in in_batch]
         cleans: dict[int, CleanGame] = {
@@ -342,7 +338,7 @@ def _save_games_locked(batches, source, user, reason, written_totals, current) -
         for item in sorted(inputs, key=lambda i: i.game.number):
             n = item.game.number
             clean, problems = check_game(
-                rules, seated, item.typed, used_engines=used,
+                rules, sheets.names, item.typed, used_engines=used,
                 withdrawn=sheets.withdrawn(n),
             )
             refusals += [Refusal(sheets.day.number, table.number, n, p.field, p.message) for p in problems]
@@ -359,7 +355,7 @@ def _save_games_locked(batches, source, user, reason, written_totals, current) -
         if totals:
             games = [cleans[n] for n in sorted(cleans)]
             refusals += [Refusal(sheets.day.number, table.number, None, p.field, p.message)
-                         for p in check_card_totals(games, totals, seated)]
+                         for p in check_card_totals(games, totals, sheets.names)]
 
     if conflicts:
         raise VersionConflict(conflicts)
@@ -415,9 +411,8 @@ def _decide(sheets, game, clean, source, user, role, reason) -> tuple[_Plan | No
                 "", f"Game {n} does not match what the table entered, so it was not confirmed. "
                     "Check the card, or mark the table's entry wrong."))
             return None, problems
-        if user is not None and live.entered_by_id == user.pk:
-            return None, [Problem("", f"You entered game {n} yourself, so someone else must "
-                                      "confirm it.")]
+        if _entered_by(live, user):
+            return None, [Problem("", _OWN_ENTRY.format(n=n))]
         return _Plan(sheets, game, clean, "confirmed", live), []
     if same:
         return None, []
@@ -442,19 +437,11 @@ def _write(plans: list[_Plan], source, user, reason, now) -> list[Outcome]:
         table = sheets.table
         label = _actor_label(user, table, source)
         if plan.action == "confirmed":
-            live.state = SheetState.CONFIRMED
-            live.confirmed_by = user
-            live.confirmed_at = now
-            live.save(update_fields=["state", "confirmed_by", "confirmed_at"])
-            AuditEvent.objects.create(
-                sheet=live, table=table, game=game, action=AuditEvent.CONFIRMED, source=source,
-                actor=user, actor_label=label, at=now, reason="",
-                changes=[],
-            )
+            _confirm(live, table, game, user, source, now)
             outcomes.append(Outcome(table.number, game.number, "confirmed", live))
             continue
         provisional = source == Source.TABLE_LINK
-        version = sheets.versions.get(game.number, 0) + 1  # read under this save's lock
+        version = sheets.next_version(game.number)  # read under this save's lock
         sheet = GameSheet.objects.create(
             table=table, game=game, version=version,
             state=SheetState.ENTERED if provisional else SheetState.CONFIRMED,
@@ -513,9 +500,7 @@ def _live_for_review(table: Table, game: Game, base_version: int) -> tuple[Table
             .filter(table=locked, game=game, state__in=[SheetState.ENTERED, SheetState.CONFIRMED])
             .first())
     if live is None or live.version != base_version:
-        sheets = table_sheets(locked)
-        last = GameSheet.objects.filter(table=table, game=game).order_by("-version").first()
-        raise VersionConflict([_current(sheets, game, base_version, last)])
+        raise VersionConflict([_current(table_sheets(locked), game, base_version)])
     return locked, live
 
 
@@ -527,19 +512,29 @@ def confirm_game(table: Table, game: Game, base_version: int, user) -> GameSheet
     table, live = _live_for_review(table, game, base_version)
     if live.state == SheetState.CONFIRMED:
         raise ServiceError(f"Game {game.number} is already confirmed.")
-    if live.entered_by_id is not None and live.entered_by_id == user.pk:
-        raise ServiceError(f"You entered game {game.number} yourself, so someone else must "
-                           "confirm it.")
-    now = timezone.now()
+    if _entered_by(live, user):
+        raise ServiceError(_OWN_ENTRY.format(n=game.number))
+    _confirm(live, table, game, user, Source.DESK, timezone.now())
+    return live
+
+
+# Nobody confirms their own entry: a second pair of eyes is the point of the desk.
+_OWN_ENTRY = "You entered game {n} yourself, so someone else must confirm it."
+
+
+def _entered_by(live: GameSheet, user) -> bool:
+    return user is not None and live.entered_by_id is not None and live.entered_by_id == user.pk
+
+
+def _confirm(live: GameSheet, table: Table, game: Game, user, source: str, now) -> None:
     live.state = SheetState.CONFIRMED
     live.confirmed_by = user
     live.confirmed_at = now
     live.save(update_fields=["state", "confirmed_by", "confirmed_at"])
     AuditEvent.objects.create(
-        sheet=live, table=table, game=game, action=AuditEvent.CONFIRMED, source=Source.DESK,
-        actor=user, actor_label=user.get_username(), at=now,
+        sheet=live, table=table, game=game, action=AuditEvent.CONFIRMED, source=source,
+        actor=user, actor_label=_actor_label(user, table, source), at=now,
     )
-    return live
 
 
 @transaction.atomic

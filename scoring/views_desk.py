@@ -15,8 +15,8 @@ from tournaments.services import ServiceError
 
 from . import services
 from .entry_selectors import (
-    current_day, day_for, day_grid, day_tables_with_seats, local_time, table_for, table_history,
-    table_sheets,
+    current_day, day_for, day_grid, day_tables_with_seats, games_waiting, local_time, table_for,
+    table_history, table_sheets,
 )
 from .forms import CardForm, ReviewForm, WorkbookUploadForm, submit_game_form
 from .models import SheetState, Source
@@ -204,7 +204,7 @@ def close_day(request, tournament, day):
     except ServiceError as error:
         messages.error(request, str(error))
     else:
-        waiting = day_grid(day)["counts"][SheetState.ENTERED]
+        waiting = games_waiting(day)
         note = (f" {waiting} game{'s are' if waiting != 1 else ' is'} still waiting for the desk "
                 "to confirm." if waiting else "")
         messages.success(request, f"Day {day.number} is closed: table links no longer work.{note}")

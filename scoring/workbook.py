@@ -190,6 +190,8 @@ def import_workbook(tournament, data: bytes, *, user=None, reason: str = "") -> 
     rows = read_rows(data)
     lines: list[str] = []
     days = {d.number: d for d in Day.objects.filter(tournament=tournament)}
+    for day in days.values():
+        day.tournament = tournament  # its rules give each day's schedule
     entries = {e.number: e for e in Entry.objects.filter(tournament=tournament).select_related("player")}
     tables: dict[tuple[int, int], Table] = {
         (t.day.number, t.number): t

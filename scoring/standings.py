@@ -24,6 +24,7 @@ from .ranking import ClubRow, PlayerRecord, RankedRow, rank_clubs, rank_players
 TIE_MARK = "="
 TIE_LEGEND = "=2 means a shared rank: the players tied and share 2nd place."
 WITHDRAWN_MARK = "W"
+WITHDRAWN_LEGEND = f"{WITHDRAWN_MARK}: withdrawn, not ranked."
 
 
 class CutError(ValueError):
@@ -134,6 +135,26 @@ def rank_label(row: RankedRow) -> str:
     if row.rank is None:
         return ""
     return f"{TIE_MARK}{row.rank}" if row.tied else str(row.rank)
+
+
+def table_rows(result: Standings) -> tuple[list[str], list[list[str]]]:
+    """The players' table as text, header and rows, for the PDF and the command line."""
+    header = ["Rank", "No.", "Player", "Club", *(f"Day {d}" for d in result.day_numbers),
+              "Total", "Outs", "Games"]
+    body = []
+    for row in result.rows:
+        record = row.record
+        body.append([
+            rank_label(row) or WITHDRAWN_MARK,
+            str(record.player_number),
+            record.name,
+            record.club or "",
+            *(str(points) for points in record.day_totals),
+            str(row.total),
+            str(record.games_out),
+            str(record.games_played),
+        ])
+    return header, body
 
 
 def club_rank_labels(clubs: list[ClubRow]) -> list[str]:

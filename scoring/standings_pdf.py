@@ -20,7 +20,7 @@ from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer, Table, Tabl
 
 from tournaments.pdf_fonts import pdf_fonts, printable
 
-from .standings import TIE_LEGEND, WITHDRAWN_MARK, Standings, club_rank_labels, rank_label
+from .standings import TIE_LEGEND, WITHDRAWN_LEGEND, Standings, club_rank_labels, table_rows
 
 PAGE_SIZE = letter
 MARGIN = 36  # half an inch: room for a hole punch and the footer
@@ -46,21 +46,9 @@ def _wrap(text: str, font: str, size: float, width: float) -> list[str]:
 
 def player_table_rows(result: Standings) -> tuple[list[str], list[list[str]]]:
     """Header and body rows as printed (also what the benchmark's bare table is given)."""
-    header = ["Rank", "No.", "Player", "Club", *(f"Day {d}" for d in result.day_numbers),
-              "Total", "Outs", "Games"]
-    body = []
-    for row in result.rows:
-        record = row.record
-        body.append([
-            rank_label(row) or WITHDRAWN_MARK,
-            str(record.player_number),
-            printable(record.name),
-            printable(record.club or ""),
-            *(str(points) for points in record.day_totals),
-            str(row.total),
-            str(record.games_out),
-            str(record.games_played),
-        ])
+    header, body = table_rows(result)
+    for line in body:
+        line[2], line[3] = printable(line[2]), printable(line[3])  # name and club
     return header, body
 
 
@@ -180,7 +168,7 @@ def render_standings_pdf(
     if not result.is_final:
         story.append(Paragraph(_markup(result.status_line), styles["warning"]))
     story.append(Paragraph(
-        _markup(f"{TIE_LEGEND} {WITHDRAWN_MARK}: withdrawn, not ranked. "
+        _markup(f"{TIE_LEGEND} {WITHDRAWN_LEGEND} "
                 "Totals count confirmed games only."), styles["small"]))
     story += [Spacer(1, 6), players]
     if result.clubs:

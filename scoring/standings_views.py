@@ -17,7 +17,9 @@ from tournaments.access import desk_view, organiser_view, public_view
 from tournaments.models import StaffRole
 from tournaments.services import set_public_pages
 
-from .standings import TIE_LEGEND, CutError, parse_cut, rank_label, standings
+from .standings import (
+    TIE_LEGEND, WITHDRAWN_LEGEND, WITHDRAWN_MARK, CutError, parse_cut, rank_label, standings,
+)
 from .standings_pdf import render_standings_pdf
 from .standings_xlsx import standings_workbook
 from .tables import ClubTable, club_rows, standings_table
@@ -176,7 +178,7 @@ def projector(request, tournament):
 
     showing_clubs = screen > pages.num_pages
     player_rows = [] if showing_clubs else [
-        (rank_label(row), row) for row in pages.page(screen).object_list
+        (rank_label(row) or WITHDRAWN_MARK, row) for row in pages.page(screen).object_list
     ]
     return render(request, "scoring/projector.html", {
         "tournament": tournament,
@@ -187,7 +189,7 @@ def projector(request, tournament):
         "screen": screen,
         "screens": screens,
         "seconds": seconds,
-        "legend": TIE_LEGEND,
+        "legend": f"{TIE_LEGEND} {WITHDRAWN_LEGEND}",
         "next_url": screen_url(screen % screens + 1),
         "previous_url": screen_url((screen - 2) % screens + 1),
     })

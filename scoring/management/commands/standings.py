@@ -3,9 +3,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from scoring.standings import (
-    TIE_LEGEND, WITHDRAWN_MARK, CutError, parse_cut, rank_label, standings,
-)
+from scoring.standings import TIE_LEGEND, WITHDRAWN_LEGEND, CutError, parse_cut, standings, table_rows
 from scoring.standings_pdf import render_standings_pdf
 from scoring.standings_xlsx import standings_workbook
 from tournaments.models import Tournament
@@ -37,7 +35,7 @@ class Command(BaseCommand):
         self.stdout.write(f"{tournament.name}: {result.title}")
         self.stdout.write(result.status_line)
         self.stdout.write(format_table(result))
-        self.stdout.write(f"{TIE_LEGEND} {WITHDRAWN_MARK}: withdrawn, not ranked.")
+        self.stdout.write(f"{TIE_LEGEND} {WITHDRAWN_LEGEND}")
         for path, write in ((pdf, render_standings_pdf), (xlsx, standings_workbook)):
             if path is None:
                 continue
@@ -49,16 +47,8 @@ class Command(BaseCommand):
 
 
 def format_table(result) -> str:
-    header = ["Rank", "No.", "Player", "Club", *(f"Day {d}" for d in result.day_numbers),
-              "Total", "Outs", "Games"]
-    lines = [header]
-    for row in result.rows:
-        record = row.record
-        lines.append([
-            rank_label(row) or WITHDRAWN_MARK, str(record.player_number), record.name,
-            record.club or "", *(str(p) for p in record.day_totals), str(row.total),
-            str(record.games_out), str(record.games_played),
-        ])
+    header, body = table_rows(result)
+    lines = [header, *body]
     widths = [max(len(line[i]) for line in lines) for i in range(len(header))]
     text_columns = {2, 3}
     return "\n".join(

@@ -263,6 +263,13 @@ def day_grid(day: Day, games: list[Game] | None = None) -> dict:
     return {"day": day, "games": games, "rows": rows, "counts": counts}
 
 
+def not_seated(day: Day, doing: str = "") -> str | None:
+    """Why a day has nothing to print or export yet, or None once it is seated: 1 query."""
+    if day.tables.exists():
+        return None
+    return f"Day {day.number} is not seated yet: there are no tables{doing}."
+
+
 def games_waiting(day: Day) -> int:
     """Games entered from a table link that the desk has not confirmed yet: 1 query."""
     return GameSheet.objects.filter(table__day=day, state=SheetState.ENTERED).count()

@@ -15,8 +15,8 @@ from tournaments.services import ServiceError
 
 from . import services
 from .entry_selectors import (
-    current_day, day_for, day_grid, day_tables_with_seats, games_waiting, local_time, table_for,
-    table_history, table_sheets,
+    current_day, day_for, day_grid, day_tables_with_seats, games_waiting, local_time, not_seated,
+    table_for, table_history, table_sheets,
 )
 from .forms import CardForm, ReviewForm, WorkbookUploadForm, submit_game_form
 from .models import SheetState, Source
@@ -250,8 +250,9 @@ def table_links(request, tournament, day):
 @desk_view
 def score_sheets(request, tournament, day):
     day = _day(tournament, day)
-    if not day.tables.exists():
-        messages.error(request, f"Day {day.number} is not seated yet: there are no tables to print.")
+    problem = not_seated(day, " to print")
+    if problem:
+        messages.error(request, problem)
         return redirect("organiser:scores_day", slug=tournament.slug, day=day.number)
     response = HttpResponse(score_sheets_pdf(day, _base_url(request)), content_type="application/pdf")
     response["Content-Disposition"] = (
@@ -262,6 +263,10 @@ def score_sheets(request, tournament, day):
 @desk_view
 def export_workbook(request, tournament, day):
     day = _day(tournament, day)
+    problem = not_seated(day)
+    if problem:
+        messages.error(request, problem)
+        return redirect("organiser:scores_day", slug=tournament.slug, day=day.number)
     response = HttpResponse(
         export_day(day),
         content_type="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet")

@@ -467,3 +467,12 @@ def test_saving_with_sheets_from_outside_a_locked_block_is_refused(world):
             services.submit_game(table, world.games[1], typed(world, 1, T1, out="Ann Lee"), 0,
                                  source=Source.TABLE_LINK, current=stale)
     assert not GameSheet.objects.exists()
+
+
+@pytest.mark.parametrize("page", ["score_sheets", "export_workbook"])
+def test_an_unseated_day_has_nothing_to_print_or_export(world, page):
+    response = client_for(world.desk).get(
+        reverse(f"organiser:{page}", args=[world.tournament.slug, 2]), follow=True)
+    assert response.redirect_chain[-1][0] == reverse("organiser:scores_day",
+                                                     args=[world.tournament.slug, 2])
+    assert "Day 2 is not seated yet: there are no tables" in text_of(response)

@@ -5,7 +5,7 @@ from pathlib import Path
 
 from django.core.management.base import CommandError
 
-from scoring.entry_selectors import tournament_day
+from scoring.entry_selectors import not_seated, tournament_day
 from scoring.score_sheets_pdf import DEFAULT_BASE_URL
 
 
@@ -15,6 +15,12 @@ def find_day(slug: str, day_number: int | None):
         return tournament_day(slug, day_number)
     except LookupError as error:
         raise CommandError(str(error))
+
+
+def require_tables(day, doing: str = "") -> None:
+    problem = not_seated(day, doing)
+    if problem:
+        raise CommandError(problem)
 
 
 def add_base_url_argument(parser) -> None:

@@ -1,6 +1,6 @@
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand
 
-from scoring.management.command_helpers import find_day, write_output
+from scoring.management.command_helpers import find_day, require_tables, write_output
 from scoring.workbook import export_day
 
 
@@ -14,7 +14,6 @@ class Command(BaseCommand):
 
     def handle(self, slug, file, day, **options):
         tournament, day = find_day(slug, day)
-        if not day.tables.exists():
-            raise CommandError(f"Day {day.number} is not seated yet: there are no tables.")
+        require_tables(day)
         path = write_output(file, export_day(day))
         self.stdout.write(f"Wrote {path}")

@@ -1,7 +1,7 @@
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand
 
 from scoring.management.command_helpers import (
-    add_base_url_argument, check_base_url, find_day, write_output,
+    add_base_url_argument, check_base_url, find_day, require_tables, write_output,
 )
 from scoring.score_sheets_pdf import score_sheets_pdf
 
@@ -18,7 +18,6 @@ class Command(BaseCommand):
     def handle(self, slug, file, day, base_url, **options):
         tournament, day = find_day(slug, day)
         check_base_url(base_url)
-        if not day.tables.exists():
-            raise CommandError(f"Day {day.number} is not seated yet: there are no tables to print.")
+        require_tables(day, " to print")
         path = write_output(file, score_sheets_pdf(day, base_url))
         self.stdout.write(f"Wrote {path}")

@@ -1,7 +1,9 @@
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand
 
 from scoring.entry_selectors import day_tables_with_seats
-from scoring.management.command_helpers import add_base_url_argument, check_base_url, find_day
+from scoring.management.command_helpers import (
+    add_base_url_argument, check_base_url, find_day, require_tables,
+)
 from scoring.score_sheets_pdf import table_link
 
 
@@ -16,9 +18,8 @@ class Command(BaseCommand):
     def handle(self, slug, day, base_url, **options):
         tournament, day = find_day(slug, day)
         check_base_url(base_url)
+        require_tables(day)
         items = day_tables_with_seats(day)
-        if not items:
-            raise CommandError(f"Day {day.number} is not seated yet: there are no tables.")
         if day.closed_at is not None:
             self.stderr.write(f"Day {day.number} is closed: these links will not work until it is reopened.")
         for item in items:

@@ -568,26 +568,24 @@ def _require_organiser(user, tournament) -> None:
         raise ServiceError("Only an organiser can do that.")
 
 
-@transaction.atomic
 def close_day(day: Day, user=None) -> Day:
     """Close a day: its table links stop working. Returns the day."""
-    day = Day.objects.select_for_update().select_related("tournament").get(pk=day.pk)
-    _require_organiser(user, day.tournament)
-    if day.closed_at is not None:
-        raise ServiceError(f"Day {day.number} is already closed.")
-    day.closed_at = timezone.now()
-    day.save(update_fields=["closed_at"])
-    return day
+    return _set_closed(day, user, closed=True)
+
+
+def reopen_day(day: Day, user=None) -> Day:
+    """Reopen a closed day: its table links work again."""
+    return _set_closed(day, user, closed=False)
 
 
 @transaction.atomic
-def reopen_day(day: Day, user=None) -> Day:
-    """Reopen a closed day: its table links work again."""
+def _set_closed(day: Day, user, *, closed: bool) -> Day:
     day = Day.objects.select_for_update().select_related("tournament").get(pk=day.pk)
     _require_organiser(user, day.tournament)
-    if day.closed_at is None:
-        raise ServiceError(f"Day {day.number} is open already.")
-    day.closed_at = None
+    if (day.closed_at is not None) == closed:
+        raise ServiceError(f"Day {day.number} is already closed." if closed
+                           else f"Day {day.number} is open already.")
+    day.closed_at = timezone.now() if closed else None
     day.save(update_fields=["closed_at"])
     return day
 

@@ -364,6 +364,22 @@ def test_import_command_lists_problems_and_refuses(tournament, tmp_path):
     assert Entry.objects.count() == 0
 
 
+@pytest.mark.django_db
+def test_import_command_refuses_an_unknown_event_and_a_file_over_the_cap(
+        tournament, tmp_path, settings):
+    path = tmp_path / "players.csv"
+    path.write_bytes(csv_bytes([["Name"]] + [[f"Player number {i}"] for i in range(300)]))
+    with pytest.raises(CommandError, match='There is no tournament with the slug "nope".'):
+        call_command("import_players", "nope", str(path))
+    settings.UPLOAD_MAX_BYTES = 2048
+    size = path.stat().st_size
+    with pytest.raises(CommandError) as error:
+        call_command("import_players", tournament.slug, str(path))
+    assert str(error.value) == (
+        f"The file is {round(size / 1024)} KB; the largest file accepted is 2 KB.")
+    assert Entry.objects.count() == 0
+
+
 def test_import_command_exits_1_on_a_bad_file(tmp_path):
     database = tmp_path / "db.sqlite3"
     env = {"DATABASE_URL": f"sqlite:///{database}", "PATH": os.environ.get("PATH", "/usr/bin:/bin")}

@@ -7,8 +7,8 @@ from scoring.schedule import ensure_schedule
 from tournaments import selectors
 from tournaments.models import Entry, KeepApart, Player, Seat, StaffRole
 from tournaments.services import (
-    ServiceError, add_keep_apart, register_player, reinstate_entry, seat_day, set_checked_in,
-    update_entry, withdraw_entry,
+    ImportRefused, ServiceError, add_keep_apart, import_players, register_player, reinstate_entry,
+    seat_day, set_checked_in, update_entry, withdraw_entry,
 )
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("quick_seating")]
@@ -67,6 +67,33 @@ def test_a_second_person_with_the_same_name_must_be_told_apart(tournament):
     assert register_player(tournament, name="Ann Lee (Tampa)").number == 2
 
 
+def test_a_withdrawn_name_still_counts_and_the_organiser_is_told_to_undo_the_withdrawal(
+        tournament, organiser_client):
+    ann, _ = enter(tournament, "Ann Lee", "Bob Ray")
+    withdraw_entry(ann)
+    players_before = list(Player.objects.order_by("pk").values_list("pk", "name"))
+    entries_before = list(tournament.entries.order_by("pk").values_list("pk", "number", "status"))
+    with pytest.raises(ServiceError, match=(
+            r'Ann Lee is already entered as player #1 and has withdrawn\. To bring them back, '
+            r'open their player page and choose "Undo the withdrawal"\.')) as error:
+        register_player(tournament, name="ann  LEE")
+    assert error.value.field == "name"
+    response = organiser_client.post(url(tournament, "players/add/"), {"name": "Ann Lee"})
+    page = response.content.decode()
+    assert response.status_code == 200
+    assert 'class="field has-error"' in page and "has withdrawn" in page
+    # the spreadsheet import follows the same rule
+    with pytest.raises(ImportRefused) as refused:
+        import_players(tournament, b"Name\nAnn Lee\n", "players.csv")
+    assert [p.message for p in refused.value.problems] == [
+        "Ann Lee is already entered in this event as player #1."]
+    assert list(Player.objects.order_by("pk").values_list("pk", "name")) == players_before
+    assert list(tournament.entries.order_by("pk").values_list("pk", "number", "status")) == (
+        entries_before)
+    reinstate_entry(ann)  # the way back the message points to
+    assert tournament.entries.get(number=1).status == Entry.REGISTERED
+
+
 def test_add_page_searches_the_directory_and_adds_the_chosen_person(organiser_client, tournament,
                                                                     make_tournament):
     enter(make_tournament(slug="old"), "Martha Greene", "Martin Ho")
@@ -93,6 +120,9 @@ def test_add_page_creates_a_new_player_and_shows_errors_beside_the_field(organis
     response = organiser_client.post(url(tournament, "players/add/"), {"name": "   "})
     assert "This field is required." in response.content.decode()
     assert tournament.entries.count() == 1
+    response = organiser_client.post(url(tournament, "players/add/"), {"name": " \t Ann \u00a0  Lee "})
+    assert response.status_code == 302
+    assert tournament.entries.get(number=2).player.name == "Ann Lee"
 
 
 def test_edit_page_saves_details_and_pin(organiser_client, tournament):

@@ -14,7 +14,7 @@ from tournaments.models import Entry, Seat, Table
 from tournaments.seating import count_repeat_pairs, repeat_lower_bound, table_sizes
 from tournaments.services import (
     ServiceError, add_keep_apart, check_move, check_swap, move_player, register_player, seat_day,
-    set_checked_in, swap_players,
+    set_checked_in, swap_players, update_entry,
 )
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("quick_seating")]
@@ -206,6 +206,11 @@ def test_a_started_day_cannot_be_reseated_or_changed(tournament, organiser_clien
     page = organiser_client.get(url(tournament, "seating/1/")).content.decode()
     assert "Reseat day 1" not in page and "Swap two players" not in page
     assert stored_tables(day) == before
+    assert selectors.first_started_day(tournament) == 1 and selectors.play_started(tournament)
+    assert [(d.number, d.playing) for d in selectors.seating_days(tournament)] == [
+        (1, True), (2, False)]
+    index = organiser_client.get(url(tournament, "seating/")).content.decode()
+    assert "Playing: seating fixed" in index
 
 
 def test_call_command_seat_prints_tables_and_the_bound(tournament, capsys):
@@ -316,6 +321,52 @@ def test_swap_without_warnings_saves_at_once(seated_two_days, organiser_client):
     assert response.status_code == 302
     with pytest.raises(ServiceError, match="are both at table 2"):
         swap_players(day1, a, Seat.objects.filter(day=day1, table__number=2).exclude(entry=a).first().entry)
+
+
+def test_a_swap_on_day_one_updates_the_stored_count_of_day_two(tournament):
+    enter(tournament, 8)  # two tables of 4
+    day1, day2 = tournament.days.order_by("number")
+    seat_day(day1, seed=3)
+    seat_day(day2, seed=3)
+    day2.refresh_from_db()
+    day1_before, day2_tables = stored_tables(day1), stored_tables(day2)
+
+    def day2_repeats_after(a, b):
+        day1_after = [[b if p == a else a if p == b else p for p in t] for t in day1_before]
+        return count_repeat_pairs(day2_tables, [day1_after])
+
+    # a swap that changes day 2's count, so a count left stale would show
+    first, second = next(
+        (a, b) for a in day1_before[0] for b in day1_before[1]
+        if day2_repeats_after(a, b) != day2.repeat_pairs
+    )
+    swap_players(day1, Entry.objects.get(pk=first), Entry.objects.get(pk=second))
+    day2.refresh_from_db()
+    history = [stored_tables(day1)]
+    ids = [p for t in day2_tables for p in t]
+    assert day2.repeat_pairs == count_repeat_pairs(day2_tables, history) == day2_repeats_after(
+        first, second)
+    assert day2.repeat_lower_bound == repeat_lower_bound(ids, table_sizes(8, 7), history)
+
+
+def test_a_new_pin_updates_the_stored_bound(tournament):
+    entries = enter(tournament, 8)
+    day1, day2 = tournament.days.order_by("number")
+    seat_day(day1, seed=3)
+    seat_day(day2, seed=3)
+    day2.refresh_from_db()
+    unpinned_bound = day2.repeat_lower_bound
+    day1_tables = stored_tables(day1)
+    # pin three day-1 table-mates to one table: they and the other table's four must meet more
+    pinned = [next(e for e in entries if e.pk == p) for p in day1_tables[0][:3]]
+    for entry in pinned:
+        update_entry(entry, name=entry.player.name, club="", contact="", pinned_table=1)
+    day2.refresh_from_db()
+    day1.refresh_from_db()
+    ids = [p for t in stored_tables(day2) for p in t]
+    assert day2.repeat_lower_bound == repeat_lower_bound(
+        ids, table_sizes(8, 7), [day1_tables], {e.pk: 1 for e in pinned}) > unpinned_bound
+    assert day1.repeat_lower_bound == 0  # nothing to repeat on the first day
 
 
 # ---------------------------------------------------------------------------
@@ -433,6 +484,18 @@ def test_seating_chart_and_find_your_table_pdfs_hold_every_name(tournament, orga
     names = [name for name, _ in listed]
     assert names == sorted(names, key=str.casefold)
     assert listed == [(name, f"Table {table_of[name]}") for name in names]
+
+
+def test_seating_pdfs_print_a_tournament_name_the_font_cannot_draw(tournament, organiser_client):
+    # the same fallback as names and the other printouts: "?" for a letter the font lacks
+    tournament.name = "Spring \U0001F682 Open"
+    tournament.save(update_fields=["name"])
+    enter(tournament, 8)
+    seat_day(tournament.days.get(number=1), seed=1)
+    chart = pdf_text(organiser_client.get(url(tournament, "seating/1/chart.pdf")).content)
+    assert "Spring ? Open: day 1 seating" in chart and "\U0001F682" not in chart
+    door = pdf_text(organiser_client.get(url(tournament, "seating/1/find-your-table.pdf")).content)
+    assert "Spring ? Open: day 1" in door and "\U0001F682" not in door
 
 
 def test_chart_pdf_spreads_many_tables_over_pages(tournament, organiser_client):

@@ -11,8 +11,7 @@ from scoring.models import AuditEvent, GameSheet, Score, SheetState, Source
 from scoring.schedule import ensure_schedule
 
 from .models import Entry, Player, Seat, Table, Tournament
-from .seating import count_repeat_pairs, repeat_lower_bound
-from .services import create_tournament
+from .services import create_tournament, refresh_repeat_counts
 
 DEMO_FILE = Path(settings.BASE_DIR) / "fixtures" / "demo_tournament.json"
 
@@ -37,17 +36,9 @@ def load_demo(organiser=None) -> Tournament:
             tournament=tournament, player=player, number=number, status=Entry.CHECKED_IN
         )
     days = {d.number: d for d in tournament.days.all()}
-    history = []
     for day_data in data["days"]:
         day = days[day_data["number"]]
         day.seed = day_data["seed"]
-        seated_ids = [entries[p].pk for table in day_data["tables"] for p in table]
-        tables_by_id = [[entries[p].pk for p in table] for table in day_data["tables"]]
-        day.repeat_pairs = count_repeat_pairs(tables_by_id, history)
-        day.repeat_lower_bound = repeat_lower_bound(
-            seated_ids, [len(t) for t in tables_by_id], history
-        )
-        history.append(tables_by_id)
         day.seated_at = timezone.make_aware(
             datetime.datetime.combine(day.date, datetime.time(8, 30))
         )
@@ -81,4 +72,6 @@ def load_demo(organiser=None) -> Tournament:
             )
         day.closed_at = day.seated_at + datetime.timedelta(hours=8)
         day.save()
+    # Counted from the stored seats, the same way as a day seated at the desk.
+    refresh_repeat_counts(tournament, 1)
     return tournament

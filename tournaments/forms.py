@@ -22,12 +22,8 @@ class PlayerDetailsForm(forms.Form):
         label="Pinned table", required=False, min_value=1, max_value=200,
         help_text="Only for a player who cannot move; leave empty otherwise.",
     )
-
-    def clean_name(self):
-        name = " ".join(self.cleaned_data["name"].split())
-        if not name:
-            raise forms.ValidationError("Type the player's name.")
-        return name
+    # A name of spaces alone is stripped to nothing and refused as required; runs of spaces
+    # inside a name are closed up by the services, the one place that cleans names.
 
 
 class ExistingPlayerForm(forms.Form):

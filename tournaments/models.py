@@ -232,7 +232,7 @@ class Day(models.Model):
 
     def scores_started(self) -> bool:
         """The roster locks when the day's first score is entered (seed 002: no late joiners)."""
-        return Table.objects.filter(day=self, sheets__isnull=False).exists()
+        return Table.objects.with_scores().filter(day=self).exists()
 
 
 def new_table_token() -> str:
@@ -240,10 +240,19 @@ def new_table_token() -> str:
     return secrets.token_urlsafe(32)
 
 
+class TableQuerySet(models.QuerySet):
+    def with_scores(self):
+        """Tables with a score sheet entered. Play has started on a day, and in an event, as soon
+        as one of its tables has one; every "has play started?" question asks this."""
+        return self.filter(sheets__isnull=False)
+
+
 class Table(models.Model):
     day = models.ForeignKey(Day, on_delete=models.CASCADE, related_name="tables")
     number = models.PositiveSmallIntegerField()
     link_token = models.CharField(max_length=64, unique=True, default=new_table_token)
+
+    objects = TableQuerySet.as_manager()
 
     class Meta:
         ordering = ["day_id", "number"]

@@ -29,12 +29,14 @@ def _clip(text: str, font: str, size: float, width: float) -> str:
 def seating_chart_pdf(*, title: str, day_number: int, tables) -> bytes:
     """One block per table, four to a page: big table number, then each player's name.
 
-    ``tables`` is a list of (table number, [(player number, name, club), ...]).
+    ``tables`` is a list of (table number, [(player number, name), ...]).
     """
     regular, bold = pdf_fonts().regular, pdf_fonts().bold
     buffer = io.BytesIO()
     pdf = canvas.Canvas(buffer, pagesize=letter)
     pdf.setTitle(f"{title}: day {day_number} seating chart")
+    # The document title above is metadata and keeps every letter; drawn text must be in the font.
+    title = printable(title)
     page_w, page_h = letter
     margin = 36
     header = 34
@@ -66,7 +68,7 @@ def seating_chart_pdf(*, title: str, day_number: int, tables) -> bytes:
         line = min(30.0, (block_h - 100) / max(len(players), 1))
         name_size = min(22.0, line * 0.8)
         y = top - 98
-        for player_number, name, _club in players:
+        for player_number, name in players:
             text = printable(name)
             # Below 13 pt a name cannot be read from across the hall; cut it short instead.
             size = _fit(text, regular, name_size, inner - 34, smallest=13)
@@ -89,6 +91,8 @@ def find_table_pdf(*, title: str, day_number: int, rows) -> bytes:
     buffer = io.BytesIO()
     pdf = canvas.Canvas(buffer, pagesize=letter)
     pdf.setTitle(f"{title}: day {day_number}, find your table")
+    # The document title above is metadata and keeps every letter; drawn text must be in the font.
+    title = printable(title)
     page_w, page_h = letter
     margin = 40
     line = 19

@@ -1,9 +1,10 @@
 """Reads that feed pages and exports, each a fixed number of queries."""
 from dataclasses import dataclass, field
 
-from django.db.models import Count, Prefetch, Q
+from django.db.models import Count, Exists, OuterRef, Prefetch, Q
 
 from .models import Day, Entry, KeepApart, Player, Seat, Table
+from .player_import import name_key
 from .seating import meeting_pairs
 
 
@@ -26,9 +27,44 @@ def tournament_overview(tournament) -> dict:
 # ---------------------------------------------------------------------------
 
 
+def first_started_day(tournament) -> int | None:
+    """The number of the first day with a score, or None before play starts. One query."""
+    return (
+        Table.objects.with_scores().filter(day__tournament=tournament)
+        .order_by("day__number").values_list("day__number", flat=True).first()
+    )
+
+
 def play_started(tournament) -> bool:
-    """Any score on any day: from then on nobody new joins the event (seed 002)."""
-    return Table.objects.filter(day__tournament=tournament, sheets__isnull=False).exists()
+    """Any score on any day: from then on nobody new joins the event (seed 002). One query."""
+    return first_started_day(tournament) is not None
+
+
+@dataclass(frozen=True)
+class EnteredName:
+    pk: int
+    number: int
+    name: str
+    withdrawn: bool
+
+
+def entered_names(tournament, *, exclude_entry=None) -> dict[str, EnteredName]:
+    """:func:`name_key` of every name entered in the event -> its entry. One query.
+
+    Withdrawn entries count: a player who comes back is brought back with "Undo the withdrawal"
+    (same number, same history), not entered a second time under the same name.
+    """
+    entries = Entry.objects.filter(tournament=tournament)
+    if exclude_entry is not None:
+        entries = entries.exclude(pk=exclude_entry.pk)
+    rows = [
+        EnteredName(pk, number, name, status == Entry.WITHDRAWN)
+        for pk, number, name, status in entries.values_list("pk", "number", "player__name", "status")
+    ]
+    # Older data may hold a name twice (withdrawn names once did not count): the entry still
+    # playing, then the lowest number, is the one a name refers to, so it goes in last.
+    rows.sort(key=lambda e: (not e.withdrawn, -e.number))
+    return {name_key(e.name): e for e in rows}
 
 
 def keep_apart_partners(tournament) -> dict[int, list[Entry]]:
@@ -102,17 +138,25 @@ def check_in_list(tournament) -> dict:
 # ---------------------------------------------------------------------------
 
 
+def _tables_by_day(seats) -> dict[int, list[list[int]]]:
+    days: dict[int, dict[int, list[int]]] = {}
+    rows = seats.order_by("day__number", "table__number", "position").values_list(
+        "day__number", "table__number", "entry_id"
+    )
+    for day_number, table_number, entry_id in rows:
+        days.setdefault(day_number, {}).setdefault(table_number, []).append(entry_id)
+    return {n: [tables[t] for t in sorted(tables)] for n, tables in sorted(days.items())}
+
+
 def seating_history(tournament, before_day: int) -> list[list[list[int]]]:
     """Tables of every earlier day as lists of entry ids, oldest day first. One query."""
-    days: dict[int, dict[int, list[int]]] = {}
-    seats = (
-        Seat.objects.filter(day__tournament=tournament, day__number__lt=before_day)
-        .order_by("day__number", "table__number", "position")
-        .values_list("day__number", "table__number", "entry_id")
-    )
-    for day_number, table_number, entry_id in seats:
-        days.setdefault(day_number, {}).setdefault(table_number, []).append(entry_id)
-    return [[tables[n] for n in sorted(tables)] for _, tables in sorted(days.items())]
+    seats = Seat.objects.filter(day__tournament=tournament, day__number__lt=before_day)
+    return list(_tables_by_day(seats).values())
+
+
+def seatings_by_day(tournament) -> dict[int, list[list[int]]]:
+    """Day number -> that day's tables as lists of entry ids, for every day with seats. One query."""
+    return _tables_by_day(Seat.objects.filter(day__tournament=tournament))
 
 
 def keep_apart_ids(tournament) -> list[tuple[int, int]]:
@@ -173,24 +217,24 @@ def day_seating(day) -> dict:
             if pin is not None and pin != table.number:
                 view.notes.append(f"pinned to table {pin}")
         views.append(TableView(table=table, seats=seat_views))
-    started = Table.objects.filter(day=day, sheets__isnull=False).exists()
     return {
         "day": day,
         "tables": views,
         "seated_count": sum(v.size for v in views),
-        "scores_started": started,
+        "scores_started": day.scores_started(),
         "history_days": len(history),
     }
 
 
 def seating_days(tournament) -> list[Day]:
-    """The tournament's days with table and seat counts and whether scores have started."""
+    """The tournament's days with table and seat counts and ``playing`` (scores started: the
+    same rule as :meth:`Day.scores_started`, asked for every day at once). One query."""
     return list(
         Day.objects.filter(tournament=tournament)
         .annotate(
             table_count=Count("tables", distinct=True),
             seat_count=Count("seats", distinct=True),
-            sheet_count=Count("tables__sheets", distinct=True),
+            playing=Exists(Table.objects.with_scores().filter(day=OuterRef("pk"))),
         )
         .order_by("number")
     )

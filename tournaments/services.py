@@ -17,7 +17,9 @@ from .player_import import CLUB_MAX, NAME_MAX, ImportProblem, ImportRow, name_ke
 from .seating import (
     SeatingError, count_repeat_pairs, meeting_conflicts, repeat_lower_bound, seat, table_sizes,
 )
-from .selectors import keep_apart_ids, seating_history
+from .selectors import (
+    entered_names, first_started_day, keep_apart_ids, seating_history, seatings_by_day,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -66,10 +68,7 @@ def _lock_tournament(tournament) -> Tournament:
 
 
 def _refuse_if_play_started(tournament, action: str) -> None:
-    started = (
-        Day.objects.filter(tournament=tournament, tables__sheets__isnull=False)
-        .order_by("number").values_list("number", flat=True).first()
-    )
+    started = first_started_day(tournament)
     if started is not None:
         raise ServiceError(
             f"Day {started} already has scores, so {action}: "
@@ -83,17 +82,22 @@ def _next_number(tournament) -> int:
 
 
 def _refuse_duplicate_name(tournament, name: str, *, exclude_entry=None) -> None:
-    key = name_key(name)
-    others = Entry.objects.filter(tournament=tournament).exclude(status=Entry.WITHDRAWN)
-    if exclude_entry is not None:
-        others = others.exclude(pk=exclude_entry.pk)
-    for number, other in others.values_list("number", "player__name"):
-        if name_key(other) == key:
-            raise ServiceError(
-                f"{other} is already entered as player #{number}. If this is a different "
-                "person, add something to tell them apart, such as a middle initial.",
-                field="name",
-            )
+    other = entered_names(tournament, exclude_entry=exclude_entry).get(name_key(name))
+    if other is None:
+        return
+    if other.withdrawn:
+        raise ServiceError(
+            f"{other.name} is already entered as player #{other.number} and has withdrawn. "
+            'To bring them back, open their player page and choose "Undo the withdrawal". If '
+            "this is a different person, add something to tell them apart, such as a middle "
+            "initial.",
+            field="name",
+        )
+    raise ServiceError(
+        f"{other.name} is already entered as player #{other.number}. If this is a different "
+        "person, add something to tell them apart, such as a middle initial.",
+        field="name",
+    )
 
 
 def _clean_text(value: str, label: str, limit: int) -> str:
@@ -148,9 +152,22 @@ def update_entry(entry, *, name: str, club: str, contact: str, pinned_table: int
     player.club = _clean_text(club, "club", CLUB_MAX)
     player.contact = (contact or "").strip()
     player.save(update_fields=["name", "club", "contact"])
-    entry.pinned_table = pinned_table
-    entry.save(update_fields=["pinned_table"])
+    if entry.pinned_table != pinned_table:
+        entry.pinned_table = pinned_table
+        entry.save(update_fields=["pinned_table"])
+        _refresh_open_days(entry.tournament)
     return entry
+
+
+def _refresh_open_days(tournament) -> None:
+    """After a pin changes: the lower bound respects pins, so recompute it for the days whose
+    seating can still change. A day already played keeps the figures of the tables it was played
+    at; a bound from a pin set later could exceed the repeats those tables actually had."""
+    seated = Day.objects.filter(tournament=tournament, seated_at__isnull=False).order_by("number")
+    for day in seated:
+        if not _is_fixed(day):
+            refresh_repeat_counts(tournament, day.number)
+            return
 
 
 @dataclass
@@ -193,8 +210,8 @@ def withdraw_entry(entry) -> WithdrawOutcome:
             held.left_after_game = 0
             held.save(update_fields=["left_after_game"])
             left_during.append((held.day.number, 0))
-    for number in unseated:
-        _refresh_repeat_count(Day.objects.get(tournament=entry.tournament, number=number))
+    if unseated:
+        refresh_repeat_counts(entry.tournament, min(unseated))
     return WithdrawOutcome(entry=entry, left_during=left_during, unseated_days=sorted(unseated))
 
 
@@ -281,14 +298,12 @@ def import_players(tournament, data: bytes, filename: str = "") -> ImportOutcome
     tournament = _lock_tournament(tournament)
     _refuse_if_play_started(tournament, "no one new can be entered")
     rules = RuleSet.objects.get(tournament=tournament)
-    existing = list(
-        Entry.objects.filter(tournament=tournament)
-        .values_list("pk", "number", "status", "player__name")
-    )
-    existing_names = {name_key(name): number for _, number, _, name in existing}
+    existing = entered_names(tournament)
     parsed = parse_player_file(
-        data, filename, max_table_size=rules.max_table_size, existing_names=existing_names,
-        existing_players=sum(1 for e in existing if e[2] != Entry.WITHDRAWN),
+        data, filename, max_table_size=rules.max_table_size,
+        existing_names={key: e.number for key, e in existing.items()},
+        existing_players=Entry.objects.filter(tournament=tournament)
+        .exclude(status=Entry.WITHDRAWN).count(),
         max_bytes=settings.UPLOAD_MAX_BYTES,
     )
     if not parsed.ok:
@@ -308,7 +323,7 @@ def import_players(tournament, data: bytes, filename: str = "") -> ImportOutcome
             tournament=tournament, player=player, number=number, pinned_table=row.table
         )
         number += 1
-    entry_pk_by_key = {name_key(name): pk for pk, _, _, name in existing}
+    entry_pk_by_key = {key: e.pk for key, e in existing.items()}
     entry_pk_by_key.update({key: e.pk for key, e in entries_by_key.items()})
     pairs = set()
     for _, name, partner in parsed.keep_apart:
@@ -379,6 +394,11 @@ def _lock_day(day) -> Day:
     return day
 
 
+def _is_fixed(day) -> bool:
+    """Closed, or scores entered: the day's tables are what was played and never change."""
+    return day.is_closed or day.scores_started()
+
+
 def _refuse_if_fixed(day) -> None:
     if day.is_closed:
         raise ServiceError(f"Day {day.number} is closed; its seating can no longer change.")
@@ -446,8 +466,6 @@ def seat_day(day, *, seed: int | None = None, organiser=None) -> SeatingOutcome:
         kept = _kept_tables(history[-1], players, sizes, pins, apart)
     if kept is not None:
         tables = kept
-        repeats = count_repeat_pairs(tables, history)
-        bound = repeat_lower_bound(ids, sizes, history, pins)
     else:
         try:
             result = seat(
@@ -458,15 +476,14 @@ def seat_day(day, *, seed: int | None = None, organiser=None) -> SeatingOutcome:
         except SeatingError as error:
             raise ServiceError(str(error)) from error
         tables = result.tables
-        repeats = count_repeat_pairs(tables, history)
-        bound = repeat_lower_bound(ids, sizes, history, pins)
 
     _store_tables(day, [[by_id[p] for p in table] for table in tables])
     day.seed = seed
     day.seated_at = timezone.now()
-    day.repeat_pairs = repeats
-    day.repeat_lower_bound = bound
-    day.save(update_fields=["seed", "seated_at", "repeat_pairs", "repeat_lower_bound"])
+    day.save(update_fields=["seed", "seated_at"])
+    # Later days already seated are measured against this one, so their counts change too.
+    repeats, bound = refresh_repeat_counts(tournament, day.number)[day.number]
+    day.repeat_pairs, day.repeat_lower_bound = repeats, bound
     ensure_schedule(day)
     logger.info("Day %s of %s seated by %s with seed %s", day.number, tournament.slug,
                 organiser or "a command", seed)
@@ -498,17 +515,44 @@ def _current_tables(day) -> dict[int, list[int]]:
     return tables
 
 
-def _refresh_repeat_count(day) -> None:
-    tables = _current_tables(day)
-    history = seating_history(day.tournament, day.number)
-    ids = [p for members in tables.values() for p in members]
-    sizes = sorted((len(m) for m in tables.values() if m), reverse=True)
-    pins = dict(
-        Entry.objects.filter(pk__in=ids, pinned_table__isnull=False).values_list("pk", "pinned_table")
+@transaction.atomic
+def refresh_repeat_counts(tournament, from_day_number: int) -> dict[int, tuple[int, int]]:
+    """Recompute the stored repeat pairs and lower bound of day ``from_day_number`` and of every
+    later seated day, from the seats as stored; returns day number -> (pairs, bound).
+
+    A day's repeats are counted against every earlier day, so changing one day's tables changes
+    the figures of the days after it; the bound also respects pins. Every change to seats or pins
+    goes through here so no stored figure is left measured against tables that no longer exist.
+    """
+    # Lock the days before reading their seats, so a reseat of a later day running at the same
+    # time cannot slip in between the read and the write; always in day order, so no deadlock.
+    days = list(
+        Day.objects.select_for_update().filter(
+            tournament=tournament, number__gte=from_day_number, seated_at__isnull=False
+        ).order_by("number")
     )
-    day.repeat_pairs = count_repeat_pairs(list(tables.values()), history)
-    day.repeat_lower_bound = repeat_lower_bound(ids, sizes, history, pins)
-    day.save(update_fields=["repeat_pairs", "repeat_lower_bound"])
+    if not days:
+        return {}
+    seatings = seatings_by_day(tournament)
+    pins = dict(
+        Entry.objects.filter(tournament=tournament, pinned_table__isnull=False)
+        .values_list("pk", "pinned_table")
+    )
+    figures = {}
+    for day in days:
+        tables = seatings.get(day.number, [])
+        history = [earlier for number, earlier in seatings.items() if number < day.number]
+        ids = [p for table in tables for p in table]
+        sizes = sorted((len(t) for t in tables), reverse=True)
+        day.repeat_pairs = count_repeat_pairs(tables, history)
+        # Everyone may have withdrawn from a day; with nobody seated there is nothing to bound.
+        day.repeat_lower_bound = (
+            repeat_lower_bound(ids, sizes, history, {p: pins[p] for p in ids if p in pins})
+            if ids else 0
+        )
+        day.save(update_fields=["repeat_pairs", "repeat_lower_bound"])
+        figures[day.number] = (day.repeat_pairs, day.repeat_lower_bound)
+    return figures
 
 
 def _seat_of(day, entry) -> Seat:
@@ -607,7 +651,7 @@ def move_player(day, entry, table_number: int) -> Seat:
     seat.table = target
     seat.position = last + 1
     seat.save(update_fields=["table", "position"])
-    _refresh_repeat_count(day)
+    refresh_repeat_counts(day.tournament, day.number)
     return seat
 
 
@@ -625,7 +669,7 @@ def swap_players(day, first, second) -> None:
     seat_b.save(update_fields=["table", "position"])
     seat_a.position = position_b
     seat_a.save(update_fields=["position"])
-    _refresh_repeat_count(day)
+    refresh_repeat_counts(day.tournament, day.number)
 
 
 def set_public_pages(tournament: Tournament, on: bool) -> None:

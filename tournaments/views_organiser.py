@@ -277,9 +277,11 @@ def seating_index(request, tournament):
     })
 
 
-def _seating_page(request, tournament, day, *, seat_form=None, move_form=None, swap_form=None,
-                  status=200):
-    data = selectors.day_seating(day)
+def _seating_page(request, tournament, day, *, data=None, seat_form=None, move_form=None,
+                  swap_form=None, status=200):
+    # ``data``: the day's seating when the caller already read it (a refused change saves nothing).
+    if data is None:
+        data = selectors.day_seating(day)
     can_change = (
         request.tournament_role == StaffRole.ORGANISER
         and not data["scores_started"] and not day.is_closed
@@ -330,8 +332,8 @@ def _seated_entry(tournament, pk) -> Entry:
 @require_POST
 def move_player(request, tournament, day_number):
     day = _day(tournament, day_number)
-    tables = selectors.day_seating(day)["tables"]
-    form = MoveForm(request.POST, tables=tables)
+    data = selectors.day_seating(day)
+    form = MoveForm(request.POST, tables=data["tables"])
     if form.is_valid():
         entry = _seated_entry(tournament, form.cleaned_data["entry"])
         table_number = form.cleaned_data["table"]
@@ -351,15 +353,15 @@ def move_player(request, tournament, day_number):
         else:
             messages.success(request, f"{entry.player.name} moved to table {table_number}.")
             return redirect("organiser:seating", tournament.slug, day.number)
-    return _seating_page(request, tournament, day, move_form=form, status=400)
+    return _seating_page(request, tournament, day, data=data, move_form=form, status=400)
 
 
 @organiser_view
 @require_POST
 def swap_players(request, tournament, day_number):
     day = _day(tournament, day_number)
-    tables = selectors.day_seating(day)["tables"]
-    form = SwapForm(request.POST, tables=tables)
+    data = selectors.day_seating(day)
+    form = SwapForm(request.POST, tables=data["tables"])
     if form.is_valid():
         first = _seated_entry(tournament, form.cleaned_data["first"])
         second = _seated_entry(tournament, form.cleaned_data["second"])
@@ -379,7 +381,7 @@ def swap_players(request, tournament, day_number):
         else:
             messages.success(request, f"{first.player.name} and {second.player.name} swapped tables.")
             return redirect("organiser:seating", tournament.slug, day.number)
-    return _seating_page(request, tournament, day, swap_form=form, status=400)
+    return _seating_page(request, tournament, day, data=data, swap_form=form, status=400)
 
 
 def _pdf(data: bytes, filename: str) -> HttpResponse:
@@ -393,7 +395,7 @@ def seating_chart_pdf(request, tournament, day_number):
     day = _day(tournament, day_number)
     tables = [
         (table.number,
-         [(s.entry.number, s.entry.player.name, s.entry.player.club) for s in table.seats.all()])
+         [(s.entry.number, s.entry.player.name) for s in table.seats.all()])
         for table in selectors.day_tables(day)
     ]
     data = printouts.seating_chart_pdf(title=tournament.name, day_number=day.number, tables=tables)

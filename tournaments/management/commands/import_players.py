@@ -3,8 +3,9 @@ from pathlib import Path
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from tournaments.models import Tournament
+from scoring.management.command_helpers import find_day
 from tournaments.services import ImportRefused, ServiceError, import_players
+from tournaments.spreadsheet_files import UnreadableFile, refuse_if_too_big
 
 
 class Command(BaseCommand):
@@ -18,17 +19,16 @@ class Command(BaseCommand):
         parser.add_argument("file", help="Path to the .xlsx or .csv file.")
 
     def handle(self, slug, file, **options):
-        tournament = Tournament.objects.filter(slug=slug).first()
-        if tournament is None:
-            raise CommandError(f'There is no tournament with the slug "{slug}".')
+        tournament, _ = find_day(slug, None)
         path = Path(file)
         if not path.is_file():
             raise CommandError(f"There is no file at {file}.")
-        # Same cap as an upload: the command reads the whole file into memory too.
-        if path.stat().st_size > settings.UPLOAD_MAX_BYTES:
-            raise CommandError(
-                f"{file} is larger than the {settings.UPLOAD_MAX_BYTES // 1048576} MB accepted."
-            )
+        # Same cap as an upload, checked before reading: the command reads the whole file into
+        # memory too.
+        try:
+            refuse_if_too_big(path.stat().st_size, settings.UPLOAD_MAX_BYTES)
+        except UnreadableFile as error:
+            raise CommandError(str(error))
         try:
             outcome = import_players(tournament, path.read_bytes(), path.name)
         except ImportRefused as error:

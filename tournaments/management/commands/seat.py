@@ -1,6 +1,6 @@
 from django.core.management.base import BaseCommand, CommandError
 
-from tournaments.models import Day, Tournament
+from scoring.management.command_helpers import find_day
 from tournaments.services import ServiceError, seat_day
 
 
@@ -16,15 +16,7 @@ class Command(BaseCommand):
         parser.add_argument("--seed", type=int, help="Seed for a reproducible seating.")
 
     def handle(self, slug, day, seed=None, **options):
-        tournament = Tournament.objects.filter(slug=slug).first()
-        if tournament is None:
-            raise CommandError(f'There is no tournament with the slug "{slug}".')
-        day_row = Day.objects.filter(tournament=tournament, number=day).first()
-        if day_row is None:
-            days = tournament.days.count()
-            raise CommandError(
-                f"{tournament.name} has no day {day}; it has {days} day{'s' if days != 1 else ''}."
-            )
+        tournament, day_row = find_day(slug, day)
         if seed is not None and not 0 <= seed < 2**31:
             raise CommandError("The seed must be a whole number from 0 to 2147483647.")
         try:

@@ -102,7 +102,7 @@ def read_rows(data: bytes) -> list[tuple[int, tuple]]:
             raise WorkbookRefused(["The workbook has no sheets."])
         rows = []
         header = None
-        for number, values in enumerate(ws.iter_rows(values_only=True), start=1):
+        for number, values in enumerate(ws.iter_rows(values_only=True, max_col=len(HEADER)), start=1):
             if number > MAX_ROWS + 1:
                 raise WorkbookRefused([f"The sheet has more than {MAX_ROWS:,} rows: is it the right file?"])
             values = tuple(values[: len(HEADER)]) + (None,) * (len(HEADER) - len(values))

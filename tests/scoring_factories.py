@@ -1,15 +1,14 @@
 """Build a seated day for score-entry tests without the seating pages."""
 from __future__ import annotations
 
-import importlib
 from types import SimpleNamespace
 
-from django.apps import apps
 from django.contrib.auth import get_user_model
 
+from scoring.models import AuditEvent, GameSheet, Score
 from scoring.schedule import ensure_schedule
 from scoring.validation import GameSheet as TypedSheet
-from tournaments.models import Entry, Player, RulePreset, Seat, StaffRole, Table
+from tournaments.models import Entry, Player, Seat, StaffRole, Table, Tournament
 from tournaments.services import create_tournament
 
 DEFAULT_TABLES = (("Ann Lee", "Bob Roe", "Cy Doe", "Di Fox"), ("Ed Poe", "Flo Ng", "Gus Ray"))
@@ -17,8 +16,10 @@ DEFAULT_TABLES = (("Ann Lee", "Bob Roe", "Cy Doe", "Di Fox"), ("Ed Poe", "Flo Ng
 
 def seated_day(*, slug="cup", preset="tournament", tables=DEFAULT_TABLES, day_number=1,
                organiser=None):
-    """A tournament with one day seated: players numbered 1.. in table order, games scheduled."""
-    ensure_presets()
+    """A tournament with one day seated: players numbered 1.. in table order, games scheduled.
+
+    The rule presets it needs are in place for every database test: conftest's autouse
+    ``rule_presets`` fixture loads them again after a transactional test's flush."""
     tournament = create_tournament(slug=slug, name=slug.title(), preset_key=preset,
                                    organiser=organiser)
     day = tournament.days.get(number=day_number)
@@ -38,14 +39,6 @@ def seated_day(*, slug="cup", preset="tournament", tables=DEFAULT_TABLES, day_nu
     games = {g.number: g for g in ensure_schedule(day)}
     return SimpleNamespace(tournament=tournament, day=day, tables=table_rows, entries=entries,
                            games=games, rules=tournament.rules)
-
-
-def ensure_presets():
-    """Transactional tests (threads, live server) flush the database after each test, taking the
-    rule presets the migrations loaded with it: load them again the migration's own way."""
-    if not RulePreset.objects.exists():
-        migration = importlib.import_module("tournaments.migrations.0002_load_rule_presets")
-        migration.load_presets(apps, None)
 
 
 def staff(tournament, username, role=StaffRole.DESK):
@@ -70,6 +63,18 @@ def typed(world, game_number, scores, *, out=None, blocked=False, engine=None, t
         went_out=went_out,
         blocked=blocked,
     )
+
+
+def snapshot():
+    """Every game sheet, score and audit event, field by field: a refusal leaves them equal."""
+    return (list(GameSheet.objects.order_by("pk").values()),
+            list(Score.objects.order_by("pk").values()),
+            list(AuditEvent.objects.order_by("pk").values()))
+
+
+def fresh(tournament):
+    """The tournament read again from the database, with its rules."""
+    return Tournament.objects.select_related("rules").get(pk=tournament.pk)
 
 
 # Good scores for table 1 (four players), double blank worth 50: Ann went out.

@@ -25,13 +25,11 @@ def club_workbook(path):
     workbook.save(path)
 
 
-def test_import_check_in_seat_two_days_and_print(transactional_db, organiser,
-                                                 login_page, live_server, settings, tmp_path):
+def test_import_check_in_seat_two_days_and_print(transactional_db, organiser, login_page,
+                                                 live_server, quick_seating, tmp_path):
     from tournaments.models import Entry, Seat
     from tournaments.services import create_tournament
 
-    settings.SEATING_TIME_LIMIT = 2.0
-    settings.SEATING_MAX_EVALS = 50_000
     create_tournament(slug="spring", name="Spring Tournament", preset_key="tournament",
                       organiser=organiser)
     page = login_page(organiser)

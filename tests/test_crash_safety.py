@@ -22,7 +22,6 @@ import time
 from dataclasses import dataclass
 
 import pytest
-from django.contrib.auth import get_user_model
 from django.urls import reverse
 
 from conftest import PASSWORD
@@ -52,11 +51,6 @@ def watch():
     yield watch
     watch.wait_until_quiet()  # the flush after the test must not queue behind a dead writer
     watch.close()
-
-
-@pytest.fixture
-def boss(db):
-    return get_user_model().objects.create_superuser("boss", "", PASSWORD)
 
 
 @dataclass
@@ -171,9 +165,9 @@ def player_file(prefix: str, count: int) -> bytes:
     return ("\n".join(lines) + "\n").encode()
 
 
-def test_a_player_import_killed_mid_way_leaves_no_player_behind(server, watch, boss):
+def test_a_player_import_killed_mid_way_leaves_no_player_behind(server, watch, organiser):
     browser = Browser(server.port)
-    browser.login("boss", PASSWORD)
+    browser.login(organiser.username, PASSWORD)
     count = 1500
     made = []
 
@@ -204,7 +198,7 @@ def test_a_player_import_killed_mid_way_leaves_no_player_behind(server, watch, b
     # After the restart the same file goes in whole: had half of the killed import survived,
     # its names would now be refused as already entered.
     browser = Browser(server.port)
-    browser.login("boss", PASSWORD)
+    browser.login(organiser.username, PASSWORD)
     response = send(target)
     assert response.status == 302, response.body[:2000]
     assert rows_of(target) == whole
@@ -230,10 +224,10 @@ def filled_workbook(day, rng: random.Random) -> bytes:
     return data.getvalue()
 
 
-def test_a_score_workbook_killed_mid_way_leaves_no_game_behind(server, watch, boss, settings):
-    settings.SEATING_TIME_LIMIT = 2.0
+def test_a_score_workbook_killed_mid_way_leaves_no_game_behind(server, watch, organiser,
+                                                                quick_seating):
     browser = Browser(server.port)
-    browser.login("boss", PASSWORD)
+    browser.login(organiser.username, PASSWORD)
     rng = random.Random(6)
     players = 300
     made = []
@@ -271,7 +265,7 @@ def test_a_score_workbook_killed_mid_way_leaves_no_game_behind(server, watch, bo
     # After the restart the same workbook goes in whole, as new games: had part of the killed
     # import survived, those games would be reported unchanged, not entered.
     browser = Browser(server.port)
-    browser.login("boss", PASSWORD)
+    browser.login(organiser.username, PASSWORD)
     response = send(target)
     assert response.status == 302, response.body[:2000]
     assert rows_of(target) == whole

@@ -8,7 +8,8 @@ from pypdf import PdfReader
 
 from scoring.models import Source
 from scoring.services import submit_game
-from tests.scoring_factories import seated_day, typed
+
+from scoring_factories import seated_day, typed
 
 HOSTILE = (
     "<script>alert(1)</script>",

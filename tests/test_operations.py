@@ -5,11 +5,17 @@ import subprocess
 import sys
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.db import connection
 
-from scoring.models import Score
+from scoring.models import GameSheet, Score, Source
+from scoring.services import submit_game
+from tournaments.models import Player
+
+from conftest import PASSWORD
+from scoring_factories import T1, seated_day, typed
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -18,6 +24,19 @@ def _all_scores():
     return sorted(Score.objects.values_list("sheet__table__day__number", "sheet__table__number",
                                             "sheet__game__number", "entry__number", "points",
                                             "sheet__state"))
+
+
+def _scored_game(organiser):
+    """A seated day with game 1 of table 1 confirmed at the desk: scores a restore could lose."""
+    world = seated_day(organiser=organiser)
+    submit_game(world.tables[0], world.games[1], typed(world, 1, T1, out="Ann Lee"), 0,
+                source=Source.DESK, user=organiser)
+
+
+def _every_row():
+    """Every score, game sheet, player and user, field by field: what a refused restore keeps."""
+    return {model.__name__: list(model.objects.order_by("pk").values())
+            for model in (Score, GameSheet, Player, get_user_model())}
 
 
 @pytest.mark.django_db(transaction=True)
@@ -40,14 +59,21 @@ def test_backup_then_restore_brings_back_every_score(tmp_path, organiser, capsys
     assert _all_scores() == before
 
 
-@pytest.mark.django_db
-def test_restore_refuses_missing_and_foreign_files(tmp_path):
+# Transactional: a restore closes the database connections before it looks at the file's kind,
+# which would end the transaction an ordinary test runs in.
+@pytest.mark.django_db(transaction=True)
+def test_restore_refuses_missing_and_foreign_files(tmp_path, organiser):
+    _scored_game(organiser)
+    before = _every_row()
+    assert before["Score"] and before["GameSheet"]
     with pytest.raises(CommandError, match="no backup file"):
         call_command("restore", str(tmp_path / "nothing.sqlite3"))
+    assert _every_row() == before
     stray = tmp_path / "notes.txt"
     stray.write_text("not a backup")
     with pytest.raises(CommandError, match="is not a"):
         call_command("restore", str(stray))
+    assert _every_row() == before
 
 
 def _run_manage(*args, **env):
@@ -85,8 +111,6 @@ def test_venue_mode_lets_phones_log_in_over_plain_http():
 @pytest.mark.axes
 @pytest.mark.django_db
 def test_five_wrong_passwords_lock_that_user_and_address_for_an_hour(client, organiser):
-    from tests.conftest import PASSWORD
-
     for _ in range(5):
         response = client.post("/accounts/login/", {"username": organiser.username,
                                                     "password": "wrong"})
@@ -103,9 +127,13 @@ def test_five_wrong_passwords_lock_that_user_and_address_for_an_hour(client, org
 
 @pytest.mark.django_db(transaction=True)
 def test_restore_refuses_a_damaged_backup_and_keeps_the_database(tmp_path, organiser):
+    _scored_game(organiser)
+    before = _every_row()
+    assert before["Score"] and before["GameSheet"]
     suffix = ".sqlite3" if connection.vendor == "sqlite" else ".pgdump"
     damaged = tmp_path / f"mexican-train-damaged{suffix}"
     damaged.write_bytes(b"SQLite format 3\x00" + b"\xff" * 4096)
     with pytest.raises(CommandError, match="damaged|failed"):
         call_command("restore", str(damaged))
     assert type(organiser).objects.filter(pk=organiser.pk).exists()
+    assert _every_row() == before

@@ -5,12 +5,12 @@ import pytest
 from django.utils import timezone
 
 from scoring import services
-from scoring.models import AuditEvent, GameSheet, Score, SheetState, Source
+from scoring.models import AuditEvent, GameSheet, SheetState, Source
 from scoring.services import GameInput
 from tournaments.models import Seat, StaffRole
 from tournaments.services import ServiceError
 
-from scoring_factories import T1, seated_day, staff, typed
+from scoring_factories import T1, seated_day, snapshot, staff, typed
 
 pytestmark = pytest.mark.django_db
 
@@ -22,14 +22,6 @@ def world():
     w.desk2 = staff(w.tournament, "desk2")
     w.boss = staff(w.tournament, "boss", StaffRole.ORGANISER)
     return w
-
-
-def snapshot():
-    return (
-        list(GameSheet.objects.order_by("pk").values()),
-        list(Score.objects.order_by("pk").values()),
-        list(AuditEvent.objects.order_by("pk").values()),
-    )
 
 
 def from_table(w, game=1, scores=T1, base=0, user=None, **kw):
@@ -195,9 +187,11 @@ def test_only_an_organiser_with_a_reason_changes_a_confirmed_score(world):
 
 def test_a_correction_that_changes_nothing_is_refused(world):
     from_desk(world)
+    before = snapshot()
     with pytest.raises(services.SheetRefused, match="Nothing in game 1 was changed"):
         services.submit_game(world.tables[0], world.games[1], typed(world, 1, T1, out="Ann Lee"),
                              1, source=Source.CORRECTION, user=world.boss, reason="check")
+    assert snapshot() == before
 
 
 def test_a_correction_records_engine_and_outcome_changes(world):
@@ -246,18 +240,22 @@ def test_the_conflict_message_names_the_desk_and_the_time(world):
     sheet = from_desk(world).sheet
     GameSheet.objects.filter(pk=sheet.pk).update(
         entered_at=timezone.make_aware(datetime.datetime(2026, 3, 14, 14, 2)))
+    before = snapshot()
     with pytest.raises(services.VersionConflict) as clash:
         from_desk(world, user=world.desk2, base=0)
     assert clash.value.current[0].message == (
         "Game 1 was entered by the desk (desk1) at 14:02; here is what it says now.")
+    assert snapshot() == before
 
 
 def test_a_form_based_on_an_entry_the_desk_marked_wrong_is_told_so(world):
     from_table(world)
     services.reject_game(world.tables[0], world.games[1], 1, world.desk)
+    before = snapshot()
     with pytest.raises(services.VersionConflict) as clash:
         from_table(world, scores={**T1, "Bob Roe": 13}, base=1)
     assert "marked wrong by the desk" in clash.value.current[0].message
+    assert snapshot() == before
 
 
 # ---------------------------------------------------------------------------
@@ -318,10 +316,12 @@ def test_every_check_refuses_through_the_service_and_stores_nothing(world, case)
 
 def test_an_engine_used_earlier_that_day_is_refused(world):
     from_table(world)
+    before = snapshot()
     with pytest.raises(services.SheetRefused) as refused:
         from_table(world, game=2, scores={**T1}, engine=12)
     assert {r.field: r.message for r in refused.value.refusals}["engine"] == (
         "Double 12 was already the engine in an earlier game at this table today.")
+    assert snapshot() == before
     # The fallback: nobody held double 11, so the table played double 10; then 11 is still free.
     from_table(world, game=2, engine=10)
     from_table(world, game=3, engine=11)
@@ -338,14 +338,18 @@ def test_the_same_engine_at_another_table_is_fine(world):
 
 def test_a_player_who_left_has_no_score_in_later_games(world):
     Seat.objects.filter(entry=world.entries["Di Fox"]).update(left_after_game=1)
+    before = snapshot()
     with pytest.raises(services.SheetRefused, match="Di Fox has left the tournament"):
         from_table(world, game=2, scores=T1)
+    assert snapshot() == before
     three = {k: v for k, v in T1.items() if k != "Di Fox"}
     sheet = from_table(world, game=2, scores=three).sheet
     assert scores_of(sheet) == three
     # Game 1 (before leaving) still needs Di's score.
+    before = snapshot()
     with pytest.raises(services.SheetRefused, match="Enter a score for Di Fox"):
         from_table(world, game=1, scores=three)
+    assert snapshot() == before
 
 
 def test_tiles_fill_in_a_blank_score_and_are_kept(world):
@@ -358,9 +362,11 @@ def test_tiles_fill_in_a_blank_score_and_are_kept(world):
 
 def test_a_table_link_on_a_closed_day_is_refused(world):
     services.close_day(world.day, world.boss)
+    before = snapshot()
     with pytest.raises(ServiceError, match="This table link no longer works"):
         from_table(world)
     assert not GameSheet.objects.exists()
+    assert snapshot() == before
 
 
 # ---------------------------------------------------------------------------
@@ -395,8 +401,10 @@ def test_a_card_totals_count_games_already_confirmed(world):
     from_desk(world)  # game 1 confirmed earlier
     games = [(2, {**T1, "Ann Lee": 8, "Bob Roe": 0}, "Bob Roe", 11)]
     ann = world.entries["Ann Lee"].pk
+    before = snapshot()
     with pytest.raises(services.SheetRefused, match="Ann Lee's games add up to 8"):
         services.save_card(world.tables[0], card_inputs(world, games), {ann: "0"}, world.desk)
+    assert snapshot() == before
     services.save_card(world.tables[0], card_inputs(world, games), {ann: "8"}, world.desk)
     assert GameSheet.objects.count() == 2
 
@@ -412,9 +420,11 @@ def test_one_bad_row_on_a_card_stores_nothing(world):
 
 def test_two_rows_of_one_card_with_the_same_engine_flag_the_later(world):
     games = [(1, T1, "Ann Lee", 12), (2, T1, "Ann Lee", 12)]
+    before = snapshot()
     with pytest.raises(services.SheetRefused) as refused:
         services.save_card(world.tables[0], card_inputs(world, games), {}, world.desk)
     assert [(r.game, r.field) for r in refused.value.refusals] == [(2, "engine")]
+    assert snapshot() == before
 
 
 def test_an_organiser_card_can_swap_two_games_engines(world):

@@ -8,10 +8,10 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from scoring import services
-from scoring.models import AuditEvent, GameSheet, Score, SheetState, Source
+from scoring.models import GameSheet, Score, SheetState, Source
 from tournaments.models import StaffRole
 
-from scoring_factories import T1, seated_day, staff, typed
+from scoring_factories import T1, seated_day, snapshot, staff, typed
 
 pytestmark = pytest.mark.django_db
 
@@ -32,11 +32,6 @@ def client_for(user):
 
 def link(table):
     return reverse("scorekeeper:table", args=[table.link_token])
-
-
-def snapshot():
-    return (list(GameSheet.objects.order_by("pk").values()), list(Score.objects.order_by("pk").values()),
-            list(AuditEvent.objects.order_by("pk").values()))
 
 
 def phone_post(w, game=1, scores=T1, out=("Ann Lee",), blocked=False, base=0, engine=None, tiles=None):

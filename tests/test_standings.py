@@ -18,6 +18,8 @@ from scoring.standings import (
 from tournaments.models import Entry, Player, Seat, StaffRole, Table, Tournament
 from tournaments.services import set_public_pages
 
+from scoring_factories import fresh
+
 pytestmark = pytest.mark.django_db
 
 
@@ -98,10 +100,6 @@ def small_two_days(small):
     record(second, games[1], {p["di"]: 0, p["ed"]: 40}, out=p["di"])
     record(first, games[2], {p["ann"]: 0, p["bob"]: 9, p["cy"]: 12}, out=p["ann"])
     return small
-
-
-def fresh(tournament):
-    return Tournament.objects.select_related("rules").get(pk=tournament.pk)
 
 
 def table_of(result):

@@ -12,8 +12,9 @@ from scoring.models import GameSheet, Score, SheetState
 from scoring.standings import Cut, standings
 from scoring.standings_pdf import PAGE_SIZE, MARGIN, player_table_rows, render_standings_pdf
 from scoring.standings_xlsx import standings_workbook
-from tournaments.models import Day, Entry, Player, Tournament
+from tournaments.models import Day, Entry, Player
 
+from scoring_factories import fresh
 from test_standings import add_players, page_rows, record, seat_day
 
 pytestmark = pytest.mark.django_db
@@ -28,10 +29,6 @@ ODD_NAMES = {
     7: "-5",
     8: "@SUM(A1:A9)",
 }
-
-
-def fresh(tournament):
-    return Tournament.objects.select_related("rules").get(pk=tournament.pk)
 
 
 def pdf_lines(data: bytes) -> list[list[str]]:

@@ -13,7 +13,7 @@ from scoring import services, workbook
 from scoring.models import AuditEvent, GameSheet, Score, SheetState, Source
 from tournaments.models import StaffRole
 
-from scoring_factories import T1, T2, seated_day, staff, typed
+from scoring_factories import T1, T2, seated_day, snapshot, staff, typed
 
 pytestmark = pytest.mark.django_db
 
@@ -41,11 +41,6 @@ def fill(path, values):
             row[7].value = "yes" if out else None
     wb.save(path)
     return path
-
-
-def snapshot():
-    return (list(GameSheet.objects.order_by("pk").values()), list(Score.objects.order_by("pk").values()),
-            list(AuditEvent.objects.order_by("pk").values()))
 
 
 def totals():

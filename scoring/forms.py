@@ -13,7 +13,7 @@ from tournaments.forms import CappedUploadForm
 from . import services
 from .models import GameSheet
 from .services import GameInput
-from .validation import GameSheet as TypedSheet
+from .validation import TypedSheet
 
 OUT_OF_DATE = "This page is out of date: reload it and try again."
 VERSION_ERRORS = {"invalid": OUT_OF_DATE, "required": OUT_OF_DATE, "min_value": OUT_OF_DATE}

@@ -22,7 +22,7 @@ from tournaments.services import ServiceError
 
 from .entry_selectors import local_time, sheet_rules, table_sheets, who_label
 from .models import AuditEvent, Game, GameSheet, Score, SheetState, Source
-from .validation import CleanGame, GameSheet as TypedSheet, Problem, check_card_totals, check_game
+from .validation import CleanGame, Problem, TypedSheet, check_card_totals, check_game
 
 __all__ = [
     "GameInput", "Refusal", "SheetRefused", "VersionConflict", "CurrentSheet", "Outcome",

@@ -1,7 +1,7 @@
 """Score-sheet checks: the one place for every rule about one game's scores.
 
 Plain Python, no Django.  Every way a score comes in (the scorekeeper's phone
-page, the desk, the workbook import) builds a :class:`GameSheet` and calls
+page, the desk, the workbook import) builds a :class:`TypedSheet` and calls
 :func:`check_game`; written card totals go through :func:`check_card_totals`.
 
 Each refusal is a :class:`Problem` tied to one field of the sheet, so the page
@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 __all__ = [
     "SheetRules",
     "Problem",
-    "GameSheet",
+    "TypedSheet",
     "CleanGame",
     "check_game",
     "check_card_totals",
@@ -105,7 +105,7 @@ class Problem:
 
 
 @dataclass
-class GameSheet:
+class TypedSheet:
     """One game at one table, as typed (values not yet checked)."""
 
     game_number: int  # 1-based, used in messages ("in game 3")
@@ -140,7 +140,7 @@ _NUMBER_WORDS = {2: "Two", 3: "Three", 4: "Four", 5: "Five", 6: "Six", 7: "Seven
 # Anything longer than this cannot be a real score; we keep it as "huge"
 # rather than converting (Python refuses very long digit strings anyway).
 _MAX_DIGITS = 9
-_HUGE = 10**_MAX_DIGITS
+_HUGE: int = 10**_MAX_DIGITS
 
 
 def _num(n: int) -> str:
@@ -257,8 +257,10 @@ def _coerce_tiles(value: object, top_double: int) -> list[Tile]:
     """Tiles given as text, or already as pairs (e.g. from an import)."""
     if isinstance(value, str):
         return parse_tiles(value, top_double)
+    if not isinstance(value, Iterable):
+        raise ValueError("Write the tiles like 12-11 6-6 0-0.")
     result: list[Tile] = []
-    for item in value:  # type: ignore[union-attr]
+    for item in value:
         try:
             a, b = item
             a = parse_whole_number(a)
@@ -276,10 +278,11 @@ def _went_out_ids(value: object) -> list[object]:
     without repeats, keeping order."""
     if value is None or isinstance(value, bool):
         return []
-    if isinstance(value, (str, numbers.Integral)):
-        value = [value]
+    items: Iterable[object] = value if isinstance(value, Iterable) else [value]
+    if isinstance(value, str):
+        items = [value]
     seen: list[object] = []
-    for item in value:  # type: ignore[union-attr]
+    for item in items:
         if item is None or isinstance(item, bool) or _is_blank(item):
             continue
         if isinstance(item, numbers.Integral):
@@ -323,10 +326,35 @@ def _read_engine(rules: SheetRules, value: object) -> tuple[int | None, str | No
 # ---------------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class _Table:
+    """Who sits at the table for one game, and how messages name them."""
+
+    seated: Mapping[int, str]
+    withdrawn: frozenset[int]
+    game_number: int
+
+    def name_of(self, pid: object) -> str:
+        if pid in self.seated:
+            return self.seated[pid]  # type: ignore[index]
+        return f"player {pid}"
+
+    def playing(self) -> list[int]:
+        return [pid for pid in self.seated if pid not in self.withdrawn]
+
+
+@dataclass(frozen=True)
+class _Outcome:
+    """Who went out, as read from the sheet."""
+
+    went_out: int | None  # the one seated, still-playing player who went out
+    marked: frozenset[object]  # everyone marked as out, even when that is wrong
+
+
 def check_game(
     rules: SheetRules,
     seated: Mapping[int, str],
-    sheet: GameSheet,
+    sheet: TypedSheet,
     used_engines: Collection[int] = (),
     withdrawn: Collection[int] = (),
 ) -> tuple[CleanGame | None, list[Problem]]:
@@ -340,75 +368,95 @@ def check_game(
     Returns ``(CleanGame, [])`` when the sheet is good, else
     ``(None, problems)`` with every problem found.
     """
+    table = _Table(seated, frozenset(withdrawn), sheet.game_number)
     problems: list[Problem] = []
-    n = sheet.game_number
-    withdrawn_set = set(withdrawn)
-    playing = [pid for pid in seated if pid not in withdrawn_set]
 
-    def name_of(pid: object) -> str:
-        if pid in seated:
-            return seated[pid]  # type: ignore[index]
-        return f"player {pid}"
+    engine, engine_problems = _check_engine(rules, sheet.engine, used_engines)
+    problems += engine_problems
+    on_table = _engine_on_table(rules, engine)
 
-    # --- engine ------------------------------------------------------------
-    engine, engine_msg = _read_engine(rules, sheet.engine)
-    engine_ok = False
-    if engine_msg:
-        problems.append(Problem("engine", engine_msg))
-    else:
-        assert engine is not None
-        if not rules.lowest_engine <= engine <= rules.highest_engine:
-            if rules.lowest_engine == rules.highest_engine:
-                msg = f"The engine must be double {rules.highest_engine}."
-            else:
-                msg = (
-                    f"The engine must be a double from {rules.highest_engine} "
-                    f"down to {rules.lowest_engine}."
-                )
-            problems.append(Problem("engine", msg))
-        elif engine in set(used_engines):
-            problems.append(
-                Problem(
-                    "engine",
-                    f"Double {engine} was already the engine in an earlier game "
-                    "at this table today.",
-                )
+    outcome, outcome_problems = _check_outcome(table, sheet.went_out, sheet.blocked)
+    problems += outcome_problems
+
+    hands, tile_problems = _read_hands(rules, table, sheet.tiles or {}, outcome, on_table)
+    problems += tile_problems
+    problems += _check_each_tile_once(table, hands)
+
+    problems += _check_nobody_else_scores(table, sheet.scores or {})
+    scores, unreadable, score_problems = _read_scores(rules, table, sheet.scores or {}, hands)
+    problems += score_problems
+    problems += _check_score_values(rules, table, scores, unreadable, outcome, on_table)
+
+    if problems or engine is None:
+        return None, problems
+    clean = CleanGame(
+        game_number=table.game_number,
+        engine=engine,
+        scores={pid: scores[pid] for pid in table.playing()},
+        went_out=outcome.went_out,
+        blocked=bool(sheet.blocked),
+        tiles={pid: tuple(hands[pid]) for pid in table.playing() if pid in hands},
+    )
+    return clean, []
+
+
+# --- the engine ------------------------------------------------------------
+
+
+def _check_engine(
+    rules: SheetRules, value: object, used_engines: Collection[int]
+) -> tuple[int | None, list[Problem]]:
+    """The engine is a double of the event's range, not used before at this table today.
+
+    Returns the engine read (even when it is refused, it may still say which
+    double lay on the table) and the problems."""
+    engine, message = _read_engine(rules, value)
+    if message is not None:
+        return None, [Problem("engine", message)]
+    assert engine is not None
+    if not rules.lowest_engine <= engine <= rules.highest_engine:
+        return engine, [Problem("engine", _engine_range_text(rules))]
+    if engine in set(used_engines):
+        return engine, [
+            Problem(
+                "engine",
+                f"Double {engine} was already the engine in an earlier game at this table today.",
             )
-        else:
-            engine_ok = True
-    # A real double (even if not allowed) still tells us what was on the table.
-    engine_known = engine if engine is not None and 0 <= engine <= rules.top_double else None
-    ceiling = rules.hand_ceiling(engine_known)
+        ]
+    return engine, []
 
-    # --- who went out / blocked ---------------------------------------------
-    outs = _went_out_ids(sheet.went_out)
-    went_out: int | None = None
+
+def _engine_range_text(rules: SheetRules) -> str:
+    if rules.lowest_engine == rules.highest_engine:
+        return f"The engine must be double {rules.highest_engine}."
+    return f"The engine must be a double from {rules.highest_engine} down to {rules.lowest_engine}."
+
+
+def _engine_on_table(rules: SheetRules, engine: int | None) -> int | None:
+    """The double that lay in the hub, when the typed engine is a real tile of the set."""
+    if engine is not None and 0 <= engine <= rules.top_double:
+        return engine
+    return None
+
+
+# --- who went out / blocked --------------------------------------------------
+
+
+def _check_outcome(
+    table: _Table, went_out: object, blocked: bool
+) -> tuple[_Outcome, list[Problem]]:
+    """At most one seated, still-playing player went out; nobody out means blocked."""
+    outs = _went_out_ids(went_out)
+    n = table.game_number
+    problems: list[Problem] = []
+    out_player: int | None = None
     if len(outs) >= 2:
         word = _NUMBER_WORDS.get(len(outs), str(len(outs)))
-        problems.append(
-            Problem("outcome", f"{word} players went out in game {n}: only one can.")
-        )
+        problems.append(Problem("outcome", f"{word} players went out in game {n}: only one can."))
     elif len(outs) == 1:
-        pid = outs[0]
-        if pid not in seated:
-            problems.append(
-                Problem(
-                    "outcome",
-                    f"The player marked as going out in game {n} is not seated "
-                    "at this table.",
-                )
-            )
-        elif pid in withdrawn_set:
-            problems.append(
-                Problem(
-                    "outcome",
-                    f"{seated[pid]} has left the tournament, so {seated[pid]} "
-                    f"cannot have gone out in game {n}.",
-                )
-            )
-        else:
-            went_out = pid  # type: ignore[assignment]
-    elif not sheet.blocked:
+        out_player, problem = _check_out_player(table, outs[0])
+        problems += problem
+    elif not blocked:
         problems.append(
             Problem(
                 "outcome",
@@ -416,7 +464,7 @@ def check_game(
                 "ran out and nobody could play.",
             )
         )
-    if outs and sheet.blocked:
+    if outs and blocked:
         problems.append(
             Problem(
                 "outcome",
@@ -424,217 +472,284 @@ def check_game(
                 "untick 'blocked', or clear who went out.",
             )
         )
-    out_ids = set(outs)
+    return _Outcome(out_player, frozenset(outs)), problems
 
-    # --- tiles ------------------------------------------------------------
+
+def _check_out_player(table: _Table, pid: object) -> tuple[int | None, list[Problem]]:
+    """The one player marked as out is seated here and still playing."""
+    n = table.game_number
+    if pid not in table.seated:
+        text = f"The player marked as going out in game {n} is not seated at this table."
+        return None, [Problem("outcome", text)]
+    name = table.seated[pid]  # type: ignore[index]
+    if pid in table.withdrawn:
+        text = f"{name} has left the tournament, so {name} cannot have gone out in game {n}."
+        return None, [Problem("outcome", text)]
+    return pid, []  # type: ignore[return-value]
+
+
+# --- tiles left ----------------------------------------------------------------
+
+
+def _read_hands(
+    rules: SheetRules,
+    table: _Table,
+    tiles: Mapping[int, object],
+    outcome: _Outcome,
+    on_table: int | None,
+) -> tuple[dict[int, list[Tile]], list[Problem]]:
+    """Each player's tiles left, as typed: real tiles, only for players still
+    holding some, and never the engine.  Players come in seat order, then
+    anyone else listed."""
     hands: dict[int, list[Tile]] = {}
-    tile_order: list[int] = []  # pids in the order we look at their tiles
-    tiles_map = sheet.tiles or {}
-    for pid in list(seated) + [p for p in tiles_map if p not in seated]:
-        if pid not in tiles_map:
-            continue
-        raw = tiles_map[pid]
+    problems: list[Problem] = []
+    listed = list(table.seated) + [pid for pid in tiles if pid not in table.seated]
+    for pid in listed:
+        raw = tiles.get(pid)
         if _is_blank(raw):
             continue
-        if pid not in seated:
-            problems.append(
-                Problem(
-                    f"tiles-{pid}",
-                    f"Tiles are listed for {name_of(pid)}, who is not seated at "
-                    "this table.",
-                )
-            )
-            continue
-        name = seated[pid]
-        if pid in withdrawn_set:
-            problems.append(
-                Problem(
-                    f"tiles-{pid}",
-                    f"{name} has left the tournament, so leave {_possessive(name)} "
-                    "tiles blank.",
-                )
-            )
-            continue
-        try:
-            hand = _coerce_tiles(raw, rules.top_double)
-        except ValueError as exc:
-            problems.append(Problem(f"tiles-{pid}", f"In {_possessive(name)} tiles: {exc}"))
-            continue
-        if not hand:
-            continue
-        if pid in out_ids:
-            problems.append(
-                Problem(
-                    f"tiles-{pid}",
-                    f"{name} went out, so {name} has no tiles left: leave "
-                    f"{_possessive(name)} tiles blank.",
-                )
-            )
-            continue
-        hands[pid] = hand
-        tile_order.append(pid)
-        if engine_known is not None and (engine_known, engine_known) in hand:
-            problems.append(
-                Problem(
-                    f"tiles-{pid}",
-                    f"{_possessive(name)} tiles include "
-                    f"{_tile_text((engine_known, engine_known))}, but double "
-                    f"{engine_known} was the engine in game {n}, so it was on "
-                    "the table, not in a hand.",
-                )
-            )
+        hand, hand_problems = _read_one_hand(rules, table, pid, raw, outcome)
+        problems += hand_problems
+        if hand:
+            hands[pid] = hand
+            problems += _check_engine_not_in_hand(table, pid, hand, on_table)
+    return hands, problems
 
-    # Each tile once across the whole table.
+
+def _read_one_hand(
+    rules: SheetRules, table: _Table, pid: int, raw: object, outcome: _Outcome
+) -> tuple[list[Tile], list[Problem]]:
+    field_name = f"tiles-{pid}"
+    if pid not in table.seated:
+        text = f"Tiles are listed for {table.name_of(pid)}, who is not seated at this table."
+        return [], [Problem(field_name, text)]
+    name = table.seated[pid]
+    if pid in table.withdrawn:
+        text = f"{name} has left the tournament, so leave {_possessive(name)} tiles blank."
+        return [], [Problem(field_name, text)]
+    try:
+        hand = _coerce_tiles(raw, rules.top_double)
+    except ValueError as exc:
+        return [], [Problem(field_name, f"In {_possessive(name)} tiles: {exc}")]
+    if hand and pid in outcome.marked:
+        text = (
+            f"{name} went out, so {name} has no tiles left: leave {_possessive(name)} tiles blank."
+        )
+        return [], [Problem(field_name, text)]
+    return hand, []
+
+
+def _check_engine_not_in_hand(
+    table: _Table, pid: int, hand: list[Tile], on_table: int | None
+) -> list[Problem]:
+    """The engine lay in the hub, so no hand can still hold it."""
+    if on_table is None or (on_table, on_table) not in hand:
+        return []
+    name = table.seated[pid]
+    return [
+        Problem(
+            f"tiles-{pid}",
+            f"{_possessive(name)} tiles include {_tile_text((on_table, on_table))}, but "
+            f"double {on_table} was the engine in game {table.game_number}, so it was on "
+            "the table, not in a hand.",
+        )
+    ]
+
+
+def _check_each_tile_once(table: _Table, hands: Mapping[int, list[Tile]]) -> list[Problem]:
+    """A set holds one of each tile, so no tile is listed twice across the table."""
     holders: dict[Tile, list[int]] = {}
-    for pid in tile_order:
-        for tile in hands[pid]:
+    for pid, hand in hands.items():
+        for tile in hand:
             holders.setdefault(tile, []).append(pid)
+    problems: list[Problem] = []
     for tile, pids in holders.items():
         if len(pids) < 2:
             continue
         distinct = list(dict.fromkeys(pids))
         text = _tile_text(tile)
         if len(distinct) == 1:
-            name = seated[distinct[0]]
             msg = (
-                f"{text} is listed more than once in {_possessive(name)} tiles: "
-                "there is only one of each tile in the set."
+                f"{text} is listed more than once in {_possessive(table.seated[distinct[0]])} tiles"
             )
         else:
             both = "both " if len(distinct) == 2 else ""
-            msg = (
-                f"{text} is listed for {both}"
-                f"{_join_names([seated[p] for p in distinct])}: there is only "
-                "one of each tile in the set."
-            )
-        problems.append(Problem(f"tiles-{distinct[0]}", msg))
-
-    # --- scores -----------------------------------------------------------
-    scores: dict[int, int] = {}
-    bad_score: set[int] = set()
-    score_map = sheet.scores or {}
-
-    # Scores for people not seated here.
-    for pid, raw in score_map.items():
-        if pid in seated or _is_blank(raw):
-            continue
+            names = _join_names([table.seated[p] for p in distinct])
+            msg = f"{text} is listed for {both}{names}"
         problems.append(
-            Problem(
-                f"score-{pid}",
-                f"A score is entered for {name_of(pid)}, who is not seated at this "
-                "table. Only the players seated here can have a score.",
-            )
+            Problem(f"tiles-{distinct[0]}", f"{msg}: there is only one of each tile in the set.")
         )
+    return problems
 
-    for pid in seated:
-        name = seated[pid]
-        raw = score_map.get(pid)
-        field_name = f"score-{pid}"
-        if pid in withdrawn_set:
-            if not _is_blank(raw):
-                problems.append(
-                    Problem(
-                        field_name,
-                        f"{name} has left the tournament, so leave "
-                        f"{_possessive(name)} score blank.",
-                    )
-                )
+
+# --- scores ----------------------------------------------------------------------
+
+
+def _check_nobody_else_scores(table: _Table, scores: Mapping[int, object]) -> list[Problem]:
+    """Only the players seated at this table have a score."""
+    return [
+        Problem(
+            f"score-{pid}",
+            f"A score is entered for {table.name_of(pid)}, who is not seated at this "
+            "table. Only the players seated here can have a score.",
+        )
+        for pid, raw in scores.items()
+        if pid not in table.seated and not _is_blank(raw)
+    ]
+
+
+def _read_scores(
+    rules: SheetRules,
+    table: _Table,
+    typed: Mapping[int, object],
+    hands: Mapping[int, list[Tile]],
+) -> tuple[dict[int, int], set[int], list[Problem]]:
+    """Every player still playing has exactly one score: a whole number, not
+    negative, typed or worked out from the tiles, and agreeing with the tiles
+    when both are given.  A withdrawn player has none.
+
+    Returns the scores read, the players whose score could not be trusted,
+    and the problems."""
+    scores: dict[int, int] = {}
+    unreadable: set[int] = set()
+    problems: list[Problem] = []
+    for pid in table.seated:
+        raw = typed.get(pid)
+        if pid in table.withdrawn:
+            problems += _check_withdrawn_has_no_score(table, pid, raw)
             continue
         hand = hands.get(pid)
         hand_value = tile_pips(hand, rules.double_blank_value) if hand else None
-        if _is_blank(raw):
-            if hand_value is not None:
-                scores[pid] = hand_value
-                continue
-            problems.append(Problem(field_name, f"Enter a score for {name}."))
-            bad_score.add(pid)
-            continue
-        try:
-            value = parse_whole_number(raw)
-        except ValueError:
-            problems.append(
-                Problem(
-                    field_name,
-                    f"{_possessive(name)} score must be a whole number, like 0 or 23.",
-                )
-            )
-            bad_score.add(pid)
-            continue
-        if value < 0:
-            problems.append(Problem(field_name, f"{_possessive(name)} score cannot be negative."))
-            bad_score.add(pid)
-            continue
-        if hand_value is not None and hand_value != value:
-            problems.append(
-                Problem(
-                    field_name,
-                    f"{_possessive(name)} tiles add up to {_num(hand_value)}, "
-                    f"but the score says {_num(value)}.",
-                )
-            )
-            bad_score.add(pid)
-        scores[pid] = value
+        value, problem = _read_one_score(table.seated[pid], pid, raw, hand_value)
+        if value is not None:
+            scores[pid] = value
+        if problem is not None:
+            problems.append(problem)
+            unreadable.add(pid)
+    return scores, unreadable, problems
 
-    # Rules on the numbers themselves.
+
+def _check_withdrawn_has_no_score(table: _Table, pid: int, raw: object) -> list[Problem]:
+    if _is_blank(raw):
+        return []
+    name = table.seated[pid]
+    return [
+        Problem(
+            f"score-{pid}",
+            f"{name} has left the tournament, so leave {_possessive(name)} score blank.",
+        )
+    ]
+
+
+def _read_one_score(
+    name: str, pid: int, raw: object, hand_value: int | None
+) -> tuple[int | None, Problem | None]:
+    """One score as typed, or worked out from the tiles when left blank.
+
+    A score that disagrees with the tiles is still returned (with its
+    problem), so the table's other rules can look at it."""
+    field_name = f"score-{pid}"
+    if _is_blank(raw):
+        if hand_value is not None:
+            return hand_value, None
+        return None, Problem(field_name, f"Enter a score for {name}.")
+    try:
+        value = parse_whole_number(raw)
+    except ValueError:
+        text = f"{_possessive(name)} score must be a whole number, like 0 or 23."
+        return None, Problem(field_name, text)
+    if value < 0:
+        return None, Problem(field_name, f"{_possessive(name)} score cannot be negative.")
+    if hand_value is not None and hand_value != value:
+        text = (
+            f"{_possessive(name)} tiles add up to {_num(hand_value)}, "
+            f"but the score says {_num(value)}."
+        )
+        return value, Problem(field_name, text)
+    return value, None
+
+
+# --- what the scores may be ----------------------------------------------------
+
+
+def _check_score_values(
+    rules: SheetRules,
+    table: _Table,
+    scores: Mapping[int, int],
+    unreadable: Collection[int],
+    outcome: _Outcome,
+    on_table: int | None,
+) -> list[Problem]:
+    """The rules on the numbers: each player's in seat order, then the table's."""
+    ceiling = rules.hand_ceiling(on_table)
+    problems: list[Problem] = []
     too_high = False
     for pid, value in scores.items():
-        name = seated[pid]
-        field_name = f"score-{pid}"
-        if pid == went_out:
-            if value != 0:
-                problems.append(
-                    Problem(
-                        field_name,
-                        f"{name} went out, so {_possessive(name)} score must be 0.",
-                    )
-                )
+        if pid == outcome.went_out:
+            problems += _check_out_player_scores_zero(table, pid, value)
             continue
-        if (
-            value == 0
-            and rules.double_blank_value > 0
-            and pid not in bad_score
-            and pid not in out_ids
-        ):
-            problems.append(
-                Problem(
-                    field_name,
-                    f"{_possessive(name)} score is 0, but only the player who went "
-                    f"out can score 0; with the double blank worth "
-                    f"{rules.double_blank_value}, anyone left holding tiles has at "
-                    "least 1.",
-                )
-            )
-        if value > ceiling:
-            too_high = True
-            problems.append(
-                Problem(
-                    field_name,
-                    f"{_possessive(name)} score of {_num(value)} is more than any hand "
-                    f"can hold: the most is {_num(ceiling)} in game {n}.",
-                )
-            )
-    table_total = sum(scores.values())
-    if not too_high and table_total > ceiling:
-        problems.append(
-            Problem(
-                "",
-                f"The scores in game {n} add up to {_num(table_total)}, but all the "
-                f"tiles left after the engine only add up to {_num(ceiling)}. "
-                "Please check the scores.",
-            )
-        )
+        if pid not in unreadable and pid not in outcome.marked:
+            problems += _check_zero_needs_going_out(rules, table, pid, value)
+        over = _check_hand_ceiling(table, pid, value, ceiling)
+        too_high = too_high or bool(over)
+        problems += over
+    if not too_high:
+        problems += _check_table_total(table, scores, ceiling)
+    return problems
 
-    if problems or not engine_ok or engine is None:
-        return None, problems
-    clean = CleanGame(
-        game_number=n,
-        engine=engine,
-        scores={pid: scores[pid] for pid in playing},
-        went_out=went_out,
-        blocked=bool(sheet.blocked),
-        tiles={pid: tuple(hands[pid]) for pid in playing if pid in hands},
-    )
-    return clean, []
+
+def _check_out_player_scores_zero(table: _Table, pid: int, value: int) -> list[Problem]:
+    """The player who went out holds nothing, so scores 0."""
+    if value == 0:
+        return []
+    name = table.seated[pid]
+    return [Problem(f"score-{pid}", f"{name} went out, so {_possessive(name)} score must be 0.")]
+
+
+def _check_zero_needs_going_out(
+    rules: SheetRules, table: _Table, pid: int, value: int
+) -> list[Problem]:
+    """With the double blank worth something, a hand that is not empty scores at least 1."""
+    if value != 0 or rules.double_blank_value == 0:
+        return []
+    name = table.seated[pid]
+    return [
+        Problem(
+            f"score-{pid}",
+            f"{_possessive(name)} score is 0, but only the player who went out can score 0; "
+            f"with the double blank worth {rules.double_blank_value}, anyone left holding "
+            "tiles has at least 1.",
+        )
+    ]
+
+
+def _check_hand_ceiling(table: _Table, pid: int, value: int, ceiling: int) -> list[Problem]:
+    """No hand holds more than the tiles left after the engine."""
+    if value <= ceiling:
+        return []
+    name = table.seated[pid]
+    return [
+        Problem(
+            f"score-{pid}",
+            f"{_possessive(name)} score of {_num(value)} is more than any hand can hold: "
+            f"the most is {_num(ceiling)} in game {table.game_number}.",
+        )
+    ]
+
+
+def _check_table_total(table: _Table, scores: Mapping[int, int], ceiling: int) -> list[Problem]:
+    """The hands together hold no more than the tiles left after the engine."""
+    total = sum(scores.values())
+    if total <= ceiling:
+        return []
+    return [
+        Problem(
+            "",
+            f"The scores in game {table.game_number} add up to {_num(total)}, but all the "
+            f"tiles left after the engine only add up to {_num(ceiling)}. "
+            "Please check the scores.",
+        )
+    ]
 
 
 # ---------------------------------------------------------------------------
@@ -653,49 +768,40 @@ def check_card_totals(
     must be a whole number equal to the sum of that player's scores over
     ``games``.  A total for someone not seated at the table is refused.
     """
-    problems: list[Problem] = []
     sums: dict[int, int] = {}
     for game in games:
         for pid, value in game.scores.items():
             sums[pid] = sums.get(pid, 0) + value
+    problems: list[Problem] = []
     ordered = list(seated) + [p for p in written_totals if p not in seated]
     for pid in ordered:
-        if pid not in written_totals:
-            continue
-        raw = written_totals[pid]
+        raw = written_totals.get(pid)
         if _is_blank(raw):
             continue
-        field_name = f"total-{pid}"
         if pid not in seated:
-            problems.append(
-                Problem(
-                    field_name,
-                    f"A total is entered for player {pid}, who is not seated at "
-                    "this table.",
-                )
-            )
+            text = f"A total is entered for player {pid}, who is not seated at this table."
+            problems.append(Problem(f"total-{pid}", text))
             continue
-        name = seated[pid]
-        try:
-            value = parse_whole_number(raw)
-        except ValueError:
-            problems.append(
-                Problem(
-                    field_name,
-                    f"{_possessive(name)} total must be a whole number, like 0 or 123.",
-                )
-            )
-            continue
-        if value < 0:
-            problems.append(Problem(field_name, f"{_possessive(name)} total cannot be negative."))
-            continue
-        expected = sums.get(pid, 0)
-        if value != expected:
-            problems.append(
-                Problem(
-                    field_name,
-                    f"{_possessive(name)} total says {_num(value)}, but "
-                    f"{_possessive(name)} games add up to {_num(expected)}.",
-                )
-            )
+        problem = _check_one_total(seated[pid], pid, raw, sums.get(pid, 0))
+        if problem is not None:
+            problems.append(problem)
     return problems
+
+
+def _check_one_total(name: str, pid: int, raw: object, expected: int) -> Problem | None:
+    """A written total is a whole number, not negative, equal to the player's games."""
+    field_name = f"total-{pid}"
+    try:
+        value = parse_whole_number(raw)
+    except ValueError:
+        text = f"{_possessive(name)} total must be a whole number, like 0 or 123."
+        return Problem(field_name, text)
+    if value < 0:
+        return Problem(field_name, f"{_possessive(name)} total cannot be negative.")
+    if value != expected:
+        text = (
+            f"{_possessive(name)} total says {_num(value)}, but "
+            f"{_possessive(name)} games add up to {_num(expected)}."
+        )
+        return Problem(field_name, text)
+    return None

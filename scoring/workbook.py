@@ -20,7 +20,7 @@ from tournaments.spreadsheet_files import UnreadableFile, open_xlsx, refuse_if_t
 from . import services
 from .entry_selectors import TABLE_WITH_RULES, day_workbook_rows
 from .schedule import ensure_schedule
-from .validation import GameSheet as TypedSheet, parse_whole_number
+from .validation import TypedSheet, parse_whole_number
 
 HEADER = ["Day", "Table", "Game", "Engine", "Player ID", "Player", "Score", "Out"]
 NOT_A_WORKBOOK = (

@@ -7,7 +7,7 @@ from django.contrib.auth import get_user_model
 
 from scoring.models import AuditEvent, GameSheet, Score
 from scoring.schedule import ensure_schedule
-from scoring.validation import GameSheet as TypedSheet
+from scoring.validation import TypedSheet
 from tournaments.models import Entry, Player, Seat, StaffRole, Table, Tournament
 from tournaments.services import create_tournament
 

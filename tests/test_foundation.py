@@ -8,7 +8,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from scoring.models import AuditEvent, Game, GameSheet, Score, SheetState, Source
-from scoring.validation import GameSheet as TypedSheet, SheetRules, check_game
+from scoring.validation import SheetRules, TypedSheet, check_game
 from tournaments.models import Entry, KeepApart, Player, RulePreset, Seat, Table, Tournament
 
 pytestmark = pytest.mark.django_db

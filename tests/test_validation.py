@@ -8,9 +8,9 @@ from hypothesis import strategies as st
 
 from scoring.validation import (
     CleanGame,
-    GameSheet,
     Problem,
     SheetRules,
+    TypedSheet,
     check_card_totals,
     check_game,
     parse_tiles,
@@ -24,13 +24,13 @@ DOUBLE_NINE = SheetRules(top_double=9, double_blank_value=0, highest_engine=9, l
 SEATED = {1: "Ann Lee", 2: "Bob Roe", 3: "Cy Doe"}
 
 
-def sheet(**kw) -> GameSheet:
-    base = dict(game_number=3, engine=9, scores={1: 0, 2: 12, 3: 40}, went_out=1)
+def sheet(**kw) -> TypedSheet:
+    base = {"game_number": 3, "engine": 9, "scores": {1: 0, 2: 12, 3: 40}, "went_out": 1}
     base.update(kw)
-    return GameSheet(**base)
+    return TypedSheet(**base)
 
 
-def run(s: GameSheet, rules=TOURNAMENT, seated=SEATED, **kw):
+def run(s: TypedSheet, rules=TOURNAMENT, seated=SEATED, **kw):
     return check_game(rules, seated, s, **kw)
 
 
@@ -131,7 +131,11 @@ def test_withdrawn_player_must_have_no_score():
 
 def test_withdrawn_player_cannot_go_out():
     _, problems = run(sheet(scores={1: "", 2: 12, 3: 40}), withdrawn=[1])
-    has(problems, "outcome", "Ann Lee has left the tournament, so Ann Lee cannot have gone out in game 3.")
+    has(
+        problems,
+        "outcome",
+        "Ann Lee has left the tournament, so Ann Lee cannot have gone out in game 3.",
+    )
 
 
 # ---------------------------------------------------------------------------
@@ -142,7 +146,9 @@ def test_withdrawn_player_cannot_go_out():
 @pytest.mark.parametrize("bad", ["3.5", "1e3", "abc", True, False, 3.5, "12 3", "²", [], "0x10"])
 def test_score_not_a_whole_number(bad):
     _, problems = run(sheet(scores={1: 0, 2: bad, 3: 40}))
-    assert only(problems) == Problem("score-2", "Bob Roe's score must be a whole number, like 0 or 23.")
+    assert only(problems) == Problem(
+        "score-2", "Bob Roe's score must be a whole number, like 0 or 23."
+    )
 
 
 @pytest.mark.parametrize("bad", [-2, "-2", " -1 "])
@@ -167,7 +173,9 @@ def test_huge_score_hits_ceiling(huge):
 
 
 def test_hand_at_the_ceiling_is_allowed():
-    clean, problems = run(sheet(scores={1: 0, 2: 1124, 3: ""}, went_out=1), seated={1: "Ann Lee", 2: "Bob Roe"})
+    clean, problems = run(
+        sheet(scores={1: 0, 2: 1124, 3: ""}, went_out=1), seated={1: "Ann Lee", 2: "Bob Roe"}
+    )
     assert problems == []
 
 
@@ -183,9 +191,13 @@ def test_table_total_over_the_ceiling():
 def test_ceiling_with_double_blank_engine():
     # Good Sam plays down to double blank; it counts 0 there.
     rules = GOOD_SAM
-    _, problems = run(sheet(engine=0, scores={1: 0, 2: 1092, 3: ""}), rules=rules, seated={1: "A", 2: "B"})
+    _, problems = run(
+        sheet(engine=0, scores={1: 0, 2: 1092, 3: ""}), rules=rules, seated={1: "A", 2: "B"}
+    )
     assert problems == []
-    _, problems = run(sheet(engine=0, scores={1: 0, 2: 1093, 3: ""}), rules=rules, seated={1: "A", 2: "B"})
+    _, problems = run(
+        sheet(engine=0, scores={1: 0, 2: 1093, 3: ""}), rules=rules, seated={1: "A", 2: "B"}
+    )
     assert only(problems).field == "score-2"
 
 
@@ -211,7 +223,9 @@ def test_out_player_must_score_zero():
 
 def test_out_player_not_seated():
     _, problems = run(sheet(went_out=9))
-    has(problems, "outcome", "The player marked as going out in game 3 is not seated at this table.")
+    has(
+        problems, "outcome", "The player marked as going out in game 3 is not seated at this table."
+    )
 
 
 def test_nobody_out_and_not_blocked():
@@ -228,7 +242,8 @@ def test_out_and_blocked_together():
     _, problems = run(sheet(blocked=True))
     assert only(problems) == Problem(
         "outcome",
-        "Game 3 cannot be both blocked and have a player go out: untick 'blocked', or clear who went out.",
+        "Game 3 cannot be both blocked and have a player go out: untick 'blocked', "
+        "or clear who went out.",
     )
 
 
@@ -330,7 +345,9 @@ def test_tiles_and_score_agree():
 
 def test_tiles_and_score_disagree():
     _, problems = run(sheet(scores={1: 0, 2: 25, 3: 40}, tiles={2: "12-11"}))
-    assert only(problems) == Problem("score-2", "Bob Roe's tiles add up to 23, but the score says 25.")
+    assert only(problems) == Problem(
+        "score-2", "Bob Roe's tiles add up to 23, but the score says 25."
+    )
 
 
 def test_tile_not_in_set_in_sheet():
@@ -343,14 +360,17 @@ def test_tile_not_in_set_in_sheet():
 def test_same_tile_in_two_hands():
     _, problems = run(sheet(scores={1: 0, 2: "", 3: ""}, tiles={2: "12-11 5-5", 3: "11-12"}))
     assert only(problems) == Problem(
-        "tiles-2", "12-11 is listed for both Bob Roe and Cy Doe: there is only one of each tile in the set."
+        "tiles-2",
+        "12-11 is listed for both Bob Roe and Cy Doe: there is only one of each tile in the set.",
     )
 
 
 def test_same_tile_twice_in_one_hand():
     _, problems = run(sheet(scores={1: 0, 2: "", 3: 40}, tiles={2: "12-11 11-12"}))
     assert only(problems) == Problem(
-        "tiles-2", "12-11 is listed more than once in Bob Roe's tiles: there is only one of each tile in the set."
+        "tiles-2",
+        "12-11 is listed more than once in Bob Roe's tiles: "
+        "there is only one of each tile in the set.",
     )
 
 
@@ -358,7 +378,8 @@ def test_engine_double_in_a_hand():
     _, problems = run(sheet(scores={1: 0, 2: "", 3: 40}, tiles={2: "9-9 1-0"}))
     assert only(problems) == Problem(
         "tiles-2",
-        "Bob Roe's tiles include 9-9, but double 9 was the engine in game 3, so it was on the table, not in a hand.",
+        "Bob Roe's tiles include 9-9, but double 9 was the engine in game 3, "
+        "so it was on the table, not in a hand.",
     )
 
 
@@ -417,7 +438,9 @@ def test_card_totals_blank_are_not_checked():
 
 def test_card_total_wrong():
     problems = check_card_totals(_games(), {1: 7, 2: 13, 3: 43}, SEATED)
-    assert only(problems) == Problem("total-2", "Bob Roe's total says 13, but Bob Roe's games add up to 12.")
+    assert only(problems) == Problem(
+        "total-2", "Bob Roe's total says 13, but Bob Roe's games add up to 12."
+    )
 
 
 def test_card_total_not_a_number_or_negative_or_stranger():
@@ -484,7 +507,7 @@ def valid_games(draw, rules_choices=RULE_SETS):
         else:
             scores[pid] = draw(st.sampled_from([value, str(value), f" {value} "]))
     went_out = out if out is None else draw(st.sampled_from([out, [out]]))
-    game = GameSheet(
+    game = TypedSheet(
         game_number=draw(st.integers(1, 13)),
         engine=draw(st.sampled_from([engine, str(engine)])),
         scores=scores,
@@ -513,17 +536,17 @@ def test_random_valid_games_pass(case):
     assert sum(clean.scores.values()) <= rules.hand_ceiling(clean.engine)
 
 
-def _replace(game: GameSheet, **kw) -> GameSheet:
-    data = dict(
-        game_number=game.game_number,
-        engine=game.engine,
-        scores=dict(game.scores),
-        tiles=dict(game.tiles),
-        went_out=game.went_out,
-        blocked=game.blocked,
-    )
+def _replace(game: TypedSheet, **kw) -> TypedSheet:
+    data = {
+        "game_number": game.game_number,
+        "engine": game.engine,
+        "scores": dict(game.scores),
+        "tiles": dict(game.tiles),
+        "went_out": game.went_out,
+        "blocked": game.blocked,
+    }
     data.update(kw)
-    return GameSheet(**data)
+    return TypedSheet(**data)
 
 
 CORRUPTIONS = [
@@ -580,7 +603,11 @@ def test_single_corruption_is_caught(case, corruption, data):
         scores[stranger] = data.draw(st.integers(0, 100))
         bad, expect = _replace(game, scores=scores), f"score-{stranger}"
     elif corruption == "engine_out_of_range":
-        choices = [e for e in range(-1, rules.top_double + 3) if not rules.lowest_engine <= e <= rules.highest_engine]
+        choices = [
+            e
+            for e in range(-1, rules.top_double + 3)
+            if not rules.lowest_engine <= e <= rules.highest_engine
+        ]
         new = data.draw(st.sampled_from(choices))
         bad, expect = _replace(game, engine=new), "engine"
     elif corruption == "engine_used":
@@ -607,7 +634,10 @@ def test_single_corruption_is_caught(case, corruption, data):
             out = data.draw(st.sampled_from(ids))
             tiles.pop(out, None)
         scores[out] = data.draw(st.integers(1, 50))
-        bad, expect = _replace(game, scores=scores, tiles=tiles, went_out=out, blocked=False), f"score-{out}"
+        bad, expect = (
+            _replace(game, scores=scores, tiles=tiles, went_out=out, blocked=False),
+            f"score-{out}",
+        )
     elif corruption == "zero_non_winner":
         if rules.double_blank_value == 0:
             rules = SheetRules(rules.top_double, 50, rules.highest_engine, rules.lowest_engine)

@@ -396,7 +396,9 @@ def _run(db: str, work: Path, env: dict) -> bool:
     from scoring.models import LIVE_STATES, GameSheet, SheetState
     from scoring.standings import Cut, standings
     from tournaments.models import Entry, StaffRole
-    from tournaments.services import create_tournament, register_player, seat_day
+    from tournaments.services.events import create_tournament
+    from tournaments.services.registration import register_player
+    from tournaments.services.seating import seat_day
 
     print(f"\n== {db}: {PLAYERS} players, gunicorn with {WORKERS} workers ==", flush=True)
     started = time.monotonic()

@@ -45,7 +45,7 @@ from reportlab.platypus import SimpleDocTemplate, Table  # noqa: E402
 
 from scoring.models import GameSheet, Score, SheetState, Source  # noqa: E402
 from scoring.ranking import rank_clubs, rank_players  # noqa: E402
-from scoring.schedule import ensure_schedule  # noqa: E402
+from scoring.schedule import build_schedule  # noqa: E402
 from scoring.standings import score_rows, seating_rows, standings  # noqa: E402
 from scoring.standings_pdf import (  # noqa: E402
     MARGIN, PAGE_SIZE, player_table_rows, render_standings_pdf,
@@ -53,7 +53,7 @@ from scoring.standings_pdf import (  # noqa: E402
 from scoring.standings_xlsx import standings_workbook, workbook_sheets  # noqa: E402
 from tournaments.models import Entry, Player, Seat, Table as SeatingTable, Tournament  # noqa: E402
 from tournaments.seating import table_sizes  # noqa: E402
-from tournaments.services import create_tournament  # noqa: E402
+from tournaments.services.events import create_tournament  # noqa: E402
 
 results: list[tuple[str, bool, str]] = []
 
@@ -91,7 +91,7 @@ def build_event(slug: str, players: int, days: int = 2, seed: int = 1) -> Tourna
     )
     now = timezone.now()
     for day in tournament.days.order_by("number")[:days]:
-        games = ensure_schedule(day)
+        games = build_schedule(day)
         order = entries[:]
         rng.shuffle(order)
         sizes = table_sizes(players, tournament.rules.max_table_size)

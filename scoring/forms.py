@@ -7,8 +7,8 @@ from dataclasses import dataclass
 
 from django import forms
 
-from tournaments.services import ServiceError
-from tournaments.forms import CappedUploadForm
+from core.errors import ServiceError
+from core.forms import CappedUploadForm
 
 from . import services
 from .models import GameSheet

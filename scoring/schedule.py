@@ -1,4 +1,8 @@
-"""The day's schedule of games, derived from the tournament's rule set."""
+"""The day's schedule of games, derived from the tournament's rule set.
+
+Games are written when a day is seated (the ``day_seated`` signal) and when the rules change;
+pages, printouts and exports only read them.
+"""
 from django.db import transaction
 
 from tournaments.models import Day
@@ -6,18 +10,9 @@ from tournaments.models import Day
 from .models import Game
 
 
-def ensure_schedule(day) -> list[Game]:
-    """Create the day's games from the rules if they are missing; return them in order.
-
-    Pages call this on every view, so the usual case (every game already there) is one plain
-    read: on SQLite a transaction here would be IMMEDIATE and make every page queue for the
-    write lock behind the score saves.
-    """
-    engines = day.tournament.rules.scheduled_engines()
-    existing = {g.number: g for g in Game.objects.filter(day=day)}
-    if all(number in existing for number in range(1, len(engines) + 1)):
-        return [existing[n] for n in sorted(existing)]
-    return _create_missing(day, engines)
+def day_games(day) -> list[Game]:
+    """The day's games in order. One query; an unseated day has none."""
+    return list(Game.objects.filter(day=day).order_by("number"))
 
 
 def game_numbered(games: list[Game], number: int | None) -> Game | None:
@@ -25,17 +20,26 @@ def game_numbered(games: list[Game], number: int | None) -> Game | None:
 
 
 @transaction.atomic
-def _create_missing(day, engines) -> list[Game]:
-    # Two first looks at a day at once: the day row lock makes the second wait and then find
-    # the games the first made (SQLite's IMMEDIATE transaction already serialises them).
+def build_schedule(day) -> list[Game]:
+    """Create the games the rules call for that the day does not have yet; return them all."""
+    # Two builds of one day at once: the day row lock makes the second wait and then find the
+    # games the first made.
     Day.objects.select_for_update().filter(pk=day.pk).exists()
-    existing = {g.number: g for g in Game.objects.filter(day=day)}
-    missing = [
+    engines = day.tournament.rules.scheduled_engines()
+    existing = {g.number for g in Game.objects.filter(day=day)}
+    Game.objects.bulk_create(
         Game(day=day, number=number, scheduled_engine=engine)
         for number, engine in enumerate(engines, start=1)
         if number not in existing
-    ]
-    if missing:
-        Game.objects.bulk_create(missing)
-        existing.update({g.number: g for g in Game.objects.filter(day=day)})
-    return [existing[n] for n in sorted(existing)]
+    )
+    return day_games(day)
+
+
+def build_schedule_for_seated_day(sender, *, day, **kwargs) -> None:
+    build_schedule(day)
+
+
+def build_schedules_for_rules(sender, *, instance, **kwargs) -> None:
+    """A rule set saved (the admin, say): every seated day gets the games its rules now call for."""
+    for day in Day.objects.filter(tournament_id=instance.tournament_id, seated_at__isnull=False):
+        build_schedule(day)

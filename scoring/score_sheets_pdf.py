@@ -15,10 +15,10 @@ from reportlab.lib.utils import ImageReader
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
-from tournaments.pdf_fonts import pdf_fonts, printable
+from core.pdf_fonts import pdf_fonts, printable
 
-from .entry_selectors import day_tables_with_seats
-from .schedule import ensure_schedule
+from .selectors import day_tables_with_seats
+from .schedule import day_games
 
 DEFAULT_BASE_URL = "http://127.0.0.1:8000"
 
@@ -148,7 +148,7 @@ def _draw_page(canvas: Canvas, day, table, seats, games, rules, base_url: str) -
 
 def score_sheets_pdf(day, base_url: str = DEFAULT_BASE_URL) -> bytes:
     """The day's score sheets, one page per table, as PDF bytes."""
-    games = ensure_schedule(day)
+    games = day_games(day)
     rules = day.tournament.rules
     out = io.BytesIO()
     canvas = Canvas(out, pagesize=landscape(letter))

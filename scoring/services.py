@@ -18,9 +18,9 @@ from django.utils import timezone
 
 from tournaments.access import role_in
 from tournaments.models import Day, StaffRole, Table, new_table_token
-from tournaments.services import ServiceError
+from core.errors import ServiceError
 
-from .entry_selectors import local_time, sheet_rules, table_sheets, who_label
+from .selectors import local_time, sheet_rules, table_sheets, who_label
 from .models import AuditEvent, Game, GameSheet, Score, SheetState, Source
 from .validation import CleanGame, Problem, TypedSheet, check_card_totals, check_game
 

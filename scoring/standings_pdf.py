@@ -18,7 +18,7 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfgen import canvas
 from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 
-from tournaments.pdf_fonts import pdf_fonts, printable
+from core.pdf_fonts import pdf_fonts, printable
 
 from .standings import TIE_LEGEND, WITHDRAWN_LEGEND, Standings, club_rank_labels, table_rows
 

@@ -15,7 +15,7 @@ from django.views.decorators.http import require_POST, require_safe
 
 from tournaments.access import desk_view, organiser_view, public_view
 from tournaments.models import StaffRole
-from tournaments.services import set_public_pages
+from tournaments.services.events import set_public_pages
 
 from .standings import (
     TIE_LEGEND, WITHDRAWN_LEGEND, WITHDRAWN_MARK, CutError, parse_cut, rank_label, standings,

@@ -1,6 +1,6 @@
 """Organiser and desk pages for score entry: the day grid, the paper card, review, corrections,
 history, closing a day, table links, printouts and the workbook. Views only parse and hand over:
-forms read what was typed, scoring.services writes, scoring.entry_selectors reads.
+forms read what was typed, scoring.services writes, scoring.selectors reads.
 """
 import segno
 from django.contrib import messages
@@ -11,16 +11,16 @@ from django.views.decorators.http import require_POST
 
 from tournaments.access import desk_view, organiser_view
 from tournaments.models import StaffRole
-from tournaments.services import ServiceError
+from core.errors import ServiceError
 
 from . import services
-from .entry_selectors import (
+from .selectors import (
     current_day, day_for, day_grid, day_tables_with_seats, games_waiting, local_time, not_seated,
     table_for, table_history, table_sheets,
 )
 from .forms import CardForm, ReviewForm, WorkbookUploadForm, submit_game_form
 from .models import SheetState, Source
-from .schedule import ensure_schedule
+from .schedule import day_games
 from .score_sheets_pdf import score_sheets_pdf, table_link
 from .workbook import WorkbookRefused, export_day, import_workbook
 
@@ -78,7 +78,7 @@ def _day_links(viewname, tournament, day, *holes):
 @desk_view
 def scores_day(request, tournament, day):
     day = _day(tournament, day)
-    grid = day_grid(day, ensure_schedule(day))
+    grid = day_grid(day, day_games(day))
     card = _day_links("organiser:score_card", tournament, day, "table")
     history = _day_links("organiser:table_history", tournament, day, "table")
     review = _day_links("organiser:review_game", tournament, day, "table", "game")
@@ -97,7 +97,7 @@ def scores_day(request, tournament, day):
 @desk_view
 def score_card(request, tournament, day, table):
     table = _table(tournament, day, table)
-    sheets = table_sheets(table, ensure_schedule(table.day))
+    sheets = table_sheets(table, day_games(table.day))
     form = CardForm(request.POST or None, sheets=sheets)
     conflicts = []
     if request.method == "POST" and form.is_valid():

@@ -4,10 +4,10 @@ from django.shortcuts import redirect, render
 from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_protect
 
-from .entry_selectors import table_by_link, table_sheets
+from .selectors import table_by_link, table_sheets
 from .forms import submit_game_form
 from .models import SheetState, Source
-from .schedule import ensure_schedule, game_numbered
+from .schedule import day_games, game_numbered
 
 
 def link_dead(request):
@@ -27,7 +27,7 @@ def table_page(request, token):
     table = table_by_link(token)
     if table is None:
         return link_dead(request)
-    games = ensure_schedule(table.day)
+    games = day_games(table.day)
     if request.method == "POST":
         # Always the game the form was for: the service refuses it if the desk has it now.
         game = game_numbered(games, _game_number(request.POST.get("game")))

@@ -14,12 +14,12 @@ from dataclasses import dataclass
 from django.conf import settings
 
 from tournaments.models import Day, Entry, Seat, Table
-from tournaments.services import ServiceError
-from tournaments.spreadsheet_files import UnreadableFile, open_xlsx, refuse_if_too_big
+from core.errors import ServiceError
+from core.spreadsheet_files import UnreadableFile, open_xlsx, refuse_if_too_big
 
 from . import services
-from .entry_selectors import TABLE_WITH_RULES, day_workbook_rows
-from .schedule import ensure_schedule
+from .selectors import TABLE_WITH_RULES, day_workbook_rows
+from .schedule import day_games
 from .validation import TypedSheet, parse_whole_number
 
 HEADER = ["Day", "Table", "Game", "Engine", "Player ID", "Player", "Score", "Out"]
@@ -63,7 +63,6 @@ def export_day(day: Day) -> bytes:
     from openpyxl import Workbook
     from openpyxl.styles import Font
 
-    ensure_schedule(day)
     wb = Workbook()
     ws = wb.active
     ws.title = f"Day {day.number} scores"
@@ -202,7 +201,7 @@ def import_workbook(tournament, data: bytes, *, user=None, reason: str = "") -> 
     }
     games = {}
     for day in days.values():
-        for game in ensure_schedule(day):
+        for game in day_games(day):
             games[(day.number, game.number)] = game
 
     # (day, table, game) -> {entry id: _Row}, in the file's order

@@ -6,10 +6,10 @@ from types import SimpleNamespace
 from django.contrib.auth import get_user_model
 
 from scoring.models import AuditEvent, GameSheet, Score
-from scoring.schedule import ensure_schedule
+from scoring.schedule import build_schedule
 from scoring.validation import TypedSheet
 from tournaments.models import Entry, Player, Seat, StaffRole, Table, Tournament
-from tournaments.services import create_tournament
+from tournaments.services.events import create_tournament
 
 DEFAULT_TABLES = (("Ann Lee", "Bob Roe", "Cy Doe", "Di Fox"), ("Ed Poe", "Flo Ng", "Gus Ray"))
 
@@ -36,7 +36,7 @@ def seated_day(*, slug="cup", preset="tournament", tables=DEFAULT_TABLES, day_nu
                                          status=Entry.CHECKED_IN)
             entries[name] = entry
             Seat.objects.create(day=day, table=table, entry=entry, position=position)
-    games = {g.number: g for g in ensure_schedule(day)}
+    games = {g.number: g for g in build_schedule(day)}
     return SimpleNamespace(tournament=tournament, day=day, tables=table_rows, entries=entries,
                            games=games, rules=tournament.rules)
 

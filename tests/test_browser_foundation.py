@@ -3,7 +3,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tournaments.management.commands.load_demo import DEMO_PASSWORD, DEMO_USERNAME
+from scoring.management.commands.load_demo import DEMO_PASSWORD, DEMO_USERNAME
 
 pytestmark = pytest.mark.browser
 

@@ -28,7 +28,7 @@ def club_workbook(path):
 def test_import_check_in_seat_two_days_and_print(transactional_db, organiser, login_page,
                                                  live_server, quick_seating, tmp_path):
     from tournaments.models import Entry, Seat
-    from tournaments.services import create_tournament
+    from tournaments.services.events import create_tournament
 
     create_tournament(slug="spring", name="Spring Tournament", preset_key="tournament",
                       organiser=organiser)

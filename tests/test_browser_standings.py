@@ -12,9 +12,11 @@ pytestmark = pytest.mark.browser
 
 @pytest.fixture
 def demo_with_two_games_to_confirm(transactional_db):
-    from tournaments.demo import load_demo
+    from django.contrib.auth import get_user_model
 
-    tournament = load_demo()
+    from scoring.demo import load_demo
+
+    tournament = load_demo(get_user_model().objects.create_superuser("demo-organiser"))
     GameSheet.objects.filter(pk__in=GameSheet.objects.order_by("pk").values("pk")[:2]).update(
         state=SheetState.ENTERED, confirmed_at=None)
     return tournament

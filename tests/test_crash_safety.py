@@ -29,7 +29,9 @@ from live_server_tools import Browser, Server, WriteWatch
 from scoring.models import AuditEvent, GameSheet, Score
 from scoring.workbook import HEADER, export_day
 from tournaments.models import Entry, KeepApart, Player
-from tournaments.services import create_tournament, import_players, seat_day
+from tournaments.services.events import create_tournament
+from tournaments.services.importing import import_players
+from tournaments.services.seating import seat_day
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -179,7 +179,7 @@ def test_audit_events_are_append_only(make_tournament):
 
 
 def test_demo_tournament_is_complete_and_passes_every_check(demo_tournament):
-    from tournaments.demo import demo_data
+    from scoring.demo import demo_data
 
     data = demo_data()
     assert demo_tournament.entries.count() == 43

@@ -41,7 +41,7 @@ def _every_row():
 
 @pytest.mark.django_db(transaction=True)
 def test_backup_then_restore_brings_back_every_score(tmp_path, organiser, capsys):
-    from tournaments.demo import load_demo
+    from scoring.demo import load_demo
 
     load_demo(organiser)
     before = _all_scores()

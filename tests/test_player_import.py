@@ -13,7 +13,8 @@ from django.core.management.base import CommandError
 from tournaments import player_import
 from tournaments.models import Entry, KeepApart, Player
 from tournaments.player_import import NOT_A_SPREADSHEET, parse_player_file
-from tournaments.services import ImportRefused, import_players, register_player
+from tournaments.services.importing import ImportRefused, import_players
+from tournaments.services.registration import register_player
 
 
 def xlsx_bytes(rows) -> bytes:

@@ -3,13 +3,13 @@ import pytest
 from django.utils import timezone
 
 from scoring.models import GameSheet, SheetState, Source
-from scoring.schedule import ensure_schedule
+from scoring.schedule import build_schedule
 from tournaments import selectors
 from tournaments.models import Entry, KeepApart, Player, Seat, StaffRole
-from tournaments.services import (
-    ImportRefused, ServiceError, add_keep_apart, import_players, register_player, reinstate_entry,
-    seat_day, set_checked_in, update_entry, withdraw_entry,
-)
+from tournaments.services.importing import ImportRefused, import_players
+from core.errors import ServiceError
+from tournaments.services.registration import add_keep_apart, register_player, reinstate_entry, set_checked_in, update_entry, withdraw_entry
+from tournaments.services.seating import seat_day
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("quick_seating")]
 
@@ -19,7 +19,7 @@ def enter(tournament, *names):
 
 
 def sheet(table, game_number, went_out, *, state=SheetState.CONFIRMED):
-    game = ensure_schedule(table.day)[game_number - 1]
+    game = build_schedule(table.day)[game_number - 1]
     now = timezone.now()
     return GameSheet.objects.create(
         table=table, game=game, state=state, engine_used=game.scheduled_engine, went_out=went_out,

@@ -8,7 +8,7 @@ from scoring import services
 from scoring.models import AuditEvent, GameSheet, SheetState, Source
 from scoring.services import GameInput
 from tournaments.models import Seat, StaffRole
-from tournaments.services import ServiceError
+from core.errors import ServiceError
 
 from scoring_factories import T1, seated_day, snapshot, staff, typed
 

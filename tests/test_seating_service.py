@@ -12,10 +12,9 @@ from scoring.models import Game, GameSheet, Source
 from tournaments import selectors
 from tournaments.models import Entry, Seat, Table
 from tournaments.seating import count_repeat_pairs, repeat_lower_bound, table_sizes
-from tournaments.services import (
-    ServiceError, add_keep_apart, check_move, check_swap, move_player, register_player, seat_day,
-    set_checked_in, swap_players, update_entry,
-)
+from core.errors import ServiceError
+from tournaments.services.registration import add_keep_apart, register_player, set_checked_in, update_entry
+from tournaments.services.seating import check_move, check_swap, move_player, seat_day, swap_players
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("quick_seating")]
 

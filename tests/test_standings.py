@@ -11,12 +11,12 @@ from django.urls import reverse
 from django.utils import timezone
 
 from scoring.models import GameSheet, Score, SheetState, Source
-from scoring.schedule import ensure_schedule
+from scoring.schedule import build_schedule
 from scoring.standings import (
     Cut, CutError, parse_cut, rank_label, score_rows, seating_rows, standings,
 )
 from tournaments.models import Entry, Player, Seat, StaffRole, Table, Tournament
-from tournaments.services import set_public_pages
+from tournaments.services.events import set_public_pages
 
 from scoring_factories import fresh
 
@@ -38,7 +38,7 @@ def add_players(tournament, players):
 def seat_day(tournament, day_number, groups):
     """Seat each group at its own table; return (games by number, tables in order)."""
     day = tournament.days.get(number=day_number)
-    games = {g.number: g for g in ensure_schedule(day)}
+    games = {g.number: g for g in build_schedule(day)}
     tables = []
     for number, members in enumerate(groups, start=1):
         table = Table.objects.create(day=day, number=number)

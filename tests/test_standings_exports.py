@@ -238,7 +238,7 @@ def test_odd_names_print_as_typed_on_page_pdf_projector_and_excel(client, demo_t
 
 
 def test_pdf_without_dejavu_falls_back_to_helvetica(demo_tournament, monkeypatch, tmp_path):
-    from tournaments import pdf_fonts
+    from core import pdf_fonts
 
     pdf_fonts.pdf_fonts.cache_clear()
     monkeypatch.setattr(pdf_fonts, "FONT_DIR", tmp_path)

@@ -1,10 +1,10 @@
 """Forms for registration, check-in and seating. They check input; services do the writing."""
 from django import forms
-from django.conf import settings
+
+from core.forms import CappedUploadForm
 
 from .models import Entry
 from .player_import import CLUB_MAX, NAME_MAX
-from .spreadsheet_files import UnreadableFile, refuse_if_too_big
 
 
 class PlayerSearchForm(forms.Form):
@@ -44,18 +44,6 @@ class KeepApartForm(forms.Form):
             .select_related("player").order_by("player__name")
         )
         self.fields["other"].label_from_instance = lambda e: f"{e.player.name} (#{e.number})"
-
-
-class CappedUploadForm(forms.Form):
-    """A form whose `file` is refused by its size alone, before a byte of it is read."""
-
-    def clean_file(self):
-        upload = self.cleaned_data["file"]
-        try:
-            refuse_if_too_big(upload.size, settings.UPLOAD_MAX_BYTES)
-        except UnreadableFile as refusal:
-            raise forms.ValidationError(str(refusal))
-        return upload
 
 
 class ImportForm(CappedUploadForm):

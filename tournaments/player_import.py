@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass, field
 
 from .seating import table_sizes
-from .spreadsheet_files import UnreadableFile, open_xlsx, refuse_if_too_big
+from core.spreadsheet_files import UnreadableFile, open_xlsx, refuse_if_too_big
 
 NOT_A_SPREADSHEET = "This file is not a spreadsheet (.xlsx or .csv)."
 

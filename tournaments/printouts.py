@@ -1,7 +1,7 @@
 """Seating printouts: the wall chart by table, and the alphabetical "find your table" list.
 
 Text is drawn with drawString, never Paragraph markup, so a name holding "&" or "<" prints as
-typed; the fonts are the ones every printout shares (tournaments.pdf_fonts).
+typed; the fonts are the ones every printout shares (core.pdf_fonts).
 """
 import io
 
@@ -9,7 +9,7 @@ from reportlab.lib.pagesizes import letter
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfgen import canvas
 
-from .pdf_fonts import pdf_fonts, printable
+from core.pdf_fonts import pdf_fonts, printable
 
 def _fit(text: str, font: str, size: float, width: float, smallest: float = 9) -> float:
     """The largest type size up to ``size`` at which ``text`` fits in ``width``."""

@@ -3,7 +3,7 @@ from dataclasses import dataclass, field
 
 from django.db.models import Count, Exists, OuterRef, Prefetch, Q
 
-from .models import Day, Entry, KeepApart, Player, Seat, Table
+from .models import Day, Entry, KeepApart, Player, Seat, Table, Tournament
 from .player_import import name_key
 from .seating import meeting_pairs
 
@@ -38,6 +38,18 @@ def first_started_day(tournament) -> int | None:
 def play_started(tournament) -> bool:
     """Any score on any day: from then on nobody new joins the event (seed 002). One query."""
     return first_started_day(tournament) is not None
+
+
+def players_to_seat(tournament) -> list[Entry]:
+    """Who a seating seats: checked-in players; when nobody has been checked in, every player still entered."""
+    entries = list(
+        Entry.objects.filter(tournament=tournament)
+        .exclude(status=Entry.WITHDRAWN)
+        .select_related("player")
+        .order_by("number")
+    )
+    here = [e for e in entries if e.status == Entry.CHECKED_IN]
+    return here or entries
 
 
 @dataclass(frozen=True)
@@ -270,3 +282,19 @@ def find_table_rows(day) -> list[tuple[str, int, int]]:
     )
     rows.sort(key=lambda r: (r[0].casefold(), r[1]))
     return rows
+
+
+def tournament_day(slug: str, day_number: int | None):
+    """(tournament, day) for a command line; LookupError with a plain message when unknown."""
+    tournament = Tournament.objects.select_related("rules").filter(slug=slug).first()
+    if tournament is None:
+        raise LookupError(f'There is no tournament with the slug "{slug}".')
+    if day_number is None:
+        return tournament, None
+    day = Day.objects.select_related("tournament__rules").filter(
+        tournament=tournament, number=day_number).first()
+    if day is None:
+        count = tournament.days.count()
+        raise LookupError(f"{tournament.name} has no day {day_number}; it has {count} day"
+                          f"{'' if count == 1 else 's'}.")
+    return tournament, day

@@ -5,14 +5,17 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from . import printouts, selectors, services
+from . import printouts, selectors
+from .services import importing
+from .services import registration
+from .services import seating as seating_service
 from .access import desk_view, organiser_view, tournaments_for
 from .forms import (
     ExistingPlayerForm, ImportForm, KeepApartForm, MoveForm, PlayerDetailsForm, PlayerSearchForm,
     SeatDayForm, SwapForm,
 )
 from .models import Day, Entry, Player, StaffRole
-from .services import ImportRefused, ServiceError
+from core.errors import ServiceError
 
 
 @login_required
@@ -73,7 +76,7 @@ def player_add(request, tournament):
             if chosen.is_valid():
                 player = get_object_or_404(Player, pk=chosen.cleaned_data["player"])
                 try:
-                    entry = services.register_player(tournament, player=player)
+                    entry = registration.register_player(tournament, player=player)
                 except ServiceError as error:
                     messages.error(request, str(error))
                 else:
@@ -83,7 +86,7 @@ def player_add(request, tournament):
             form = PlayerDetailsForm(request.POST)
             if form.is_valid():
                 try:
-                    entry = services.register_player(tournament, **form.cleaned_data)
+                    entry = registration.register_player(tournament, **form.cleaned_data)
                 except ServiceError as error:
                     _form_error(form, error)
                 else:
@@ -110,7 +113,7 @@ def player_edit(request, tournament, number):
         form = PlayerDetailsForm(request.POST)
         if form.is_valid():
             try:
-                services.update_entry(entry, **form.cleaned_data)
+                registration.update_entry(entry, **form.cleaned_data)
             except ServiceError as error:
                 _form_error(form, error)
             else:
@@ -131,7 +134,7 @@ def keep_apart_add(request, tournament, number):
     if form.is_valid():
         other = form.cleaned_data["other"]
         try:
-            services.add_keep_apart(entry, other)
+            registration.add_keep_apart(entry, other)
         except ServiceError as error:
             messages.error(request, str(error))
         else:
@@ -148,7 +151,7 @@ def keep_apart_add(request, tournament, number):
 def keep_apart_remove(request, tournament, number, other):
     entry, other_entry = _entry(tournament, number), _entry(tournament, other)
     try:
-        services.remove_keep_apart(entry, other_entry)
+        registration.remove_keep_apart(entry, other_entry)
     except ServiceError as error:
         messages.error(request, str(error))
     else:
@@ -163,7 +166,7 @@ def player_withdraw(request, tournament, number):
     entry = _entry(tournament, number)
     if request.method == "POST":
         try:
-            outcome = services.withdraw_entry(entry)
+            outcome = registration.withdraw_entry(entry)
         except ServiceError as error:
             messages.error(request, str(error))
         else:
@@ -186,7 +189,7 @@ def player_withdraw(request, tournament, number):
 def player_reinstate(request, tournament, number):
     entry = _entry(tournament, number)
     try:
-        services.reinstate_entry(entry)
+        registration.reinstate_entry(entry)
     except ServiceError as error:
         messages.error(request, str(error))
     else:
@@ -203,8 +206,8 @@ def import_players(request, tournament):
         if form.is_valid():
             upload = form.cleaned_data["file"]
             try:
-                outcome = services.import_players(tournament, upload.read(), upload.name)
-            except ImportRefused as error:
+                outcome = importing.import_players(tournament, upload.read(), upload.name)
+            except importing.ImportRefused as error:
                 problems = error.problems
                 form.add_error("file", str(error))
             except ServiceError as error:
@@ -249,7 +252,7 @@ def check_in_set(request, tournament, number):
     entry = _entry(tournament, number)
     here = request.POST.get("here") == "1"
     try:
-        services.set_checked_in(entry, here)
+        registration.set_checked_in(entry, here)
     except ServiceError as error:
         messages.error(request, str(error))
     else:
@@ -273,7 +276,7 @@ def check_in_set(request, tournament, number):
 def seating_index(request, tournament):
     return render(request, "tournaments/seating_index.html", {
         "tournament": tournament, "days": selectors.seating_days(tournament),
-        "to_seat": len(services.players_to_seat(tournament)),
+        "to_seat": len(selectors.players_to_seat(tournament)),
     })
 
 
@@ -291,7 +294,7 @@ def _seating_page(request, tournament, day, *, data=None, seat_form=None, move_f
         "seat_form": seat_form or SeatDayForm(),
         "move_form": move_form or MoveForm(tables=data["tables"]),
         "swap_form": swap_form or SwapForm(tables=data["tables"]),
-        "to_seat": len(services.players_to_seat(tournament)) if can_change else None,
+        "to_seat": len(selectors.players_to_seat(tournament)) if can_change else None,
     }, status=status)
 
 
@@ -307,7 +310,7 @@ def seat_day(request, tournament, day_number):
     form = SeatDayForm(request.POST)
     if form.is_valid():
         try:
-            outcome = services.seat_day(day, seed=form.cleaned_data["seed"], organiser=request.user)
+            outcome = seating_service.seat_day(day, seed=form.cleaned_data["seed"], organiser=request.user)
         except ServiceError as error:
             form.add_error(None, str(error))
         else:
@@ -338,7 +341,7 @@ def move_player(request, tournament, day_number):
         entry = _seated_entry(tournament, form.cleaned_data["entry"])
         table_number = form.cleaned_data["table"]
         try:
-            warnings = services.check_move(day, entry, table_number)
+            warnings = seating_service.check_move(day, entry, table_number)
             if warnings and not form.cleaned_data["confirmed"]:
                 return render(request, "tournaments/seating_confirm.html", {
                     "tournament": tournament, "day": day, "warnings": warnings,
@@ -347,7 +350,7 @@ def move_player(request, tournament, day_number):
                     "summary": f"Move {entry.player.name} to table {table_number}?",
                     "button": "Move anyway",
                 })
-            services.move_player(day, entry, table_number)
+            seating_service.move_player(day, entry, table_number)
         except ServiceError as error:
             form.add_error(None, str(error))
         else:
@@ -366,7 +369,7 @@ def swap_players(request, tournament, day_number):
         first = _seated_entry(tournament, form.cleaned_data["first"])
         second = _seated_entry(tournament, form.cleaned_data["second"])
         try:
-            warnings = services.check_swap(day, first, second)
+            warnings = seating_service.check_swap(day, first, second)
             if warnings and not form.cleaned_data["confirmed"]:
                 return render(request, "tournaments/seating_confirm.html", {
                     "tournament": tournament, "day": day, "warnings": warnings,
@@ -375,7 +378,7 @@ def swap_players(request, tournament, day_number):
                     "summary": f"Swap {first.player.name} and {second.player.name}?",
                     "button": "Swap anyway",
                 })
-            services.swap_players(day, first, second)
+            seating_service.swap_players(day, first, second)
         except ServiceError as error:
             form.add_error(None, str(error))
         else:

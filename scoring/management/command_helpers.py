@@ -1,20 +1,12 @@
 """What the day commands (export_scores, print_sheets, table_links, close_day, import_scores)
-share: finding the tournament and day, the --base-url option, and writing the output file.
+share: the --base-url option, a seated day, and writing the output file.
 Every refusal is a CommandError, so the command prints it and exits 1."""
 from pathlib import Path
 
 from django.core.management.base import CommandError
 
-from scoring.entry_selectors import not_seated, tournament_day
+from scoring.selectors import not_seated
 from scoring.score_sheets_pdf import DEFAULT_BASE_URL
-
-
-def find_day(slug: str, day_number: int | None):
-    """(tournament, day); day is None when no number is given."""
-    try:
-        return tournament_day(slug, day_number)
-    except LookupError as error:
-        raise CommandError(str(error))
 
 
 def require_tables(day, doing: str = "") -> None:

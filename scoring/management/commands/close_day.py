@@ -1,8 +1,8 @@
 from django.core.management.base import BaseCommand, CommandError
 
 from scoring import services
-from scoring.management.command_helpers import find_day
-from tournaments.services import ServiceError
+from tournaments.management.lookup import find_day
+from core.errors import ServiceError
 
 
 class Command(BaseCommand):

@@ -1,6 +1,7 @@
 from django.core.management.base import BaseCommand
 
-from scoring.management.command_helpers import find_day, require_tables, write_output
+from scoring.management.command_helpers import require_tables, write_output
+from tournaments.management.lookup import find_day
 from scoring.workbook import export_day
 
 

@@ -2,9 +2,9 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from scoring.management.command_helpers import find_day
+from tournaments.management.lookup import find_day
 from scoring.workbook import WorkbookRefused, import_workbook
-from tournaments.services import ServiceError
+from core.errors import ServiceError
 
 
 class Command(BaseCommand):

@@ -1,8 +1,9 @@
 from django.core.management.base import BaseCommand
 
-from scoring.entry_selectors import day_tables_with_seats
+from scoring.selectors import day_tables_with_seats
+from tournaments.management.lookup import find_day
 from scoring.management.command_helpers import (
-    add_base_url_argument, check_base_url, find_day, require_tables,
+    add_base_url_argument, check_base_url, require_tables,
 )
 from scoring.score_sheets_pdf import table_link
 

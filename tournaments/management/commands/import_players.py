@@ -3,9 +3,10 @@ from pathlib import Path
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from scoring.management.command_helpers import find_day
-from tournaments.services import ImportRefused, ServiceError, import_players
-from tournaments.spreadsheet_files import UnreadableFile, refuse_if_too_big
+from tournaments.management.lookup import find_day
+from tournaments.services.importing import ImportRefused, import_players
+from core.errors import ServiceError
+from core.spreadsheet_files import UnreadableFile, refuse_if_too_big
 
 
 class Command(BaseCommand):

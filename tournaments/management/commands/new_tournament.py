@@ -2,7 +2,8 @@ import datetime
 
 from django.core.management.base import BaseCommand, CommandError
 
-from tournaments.services import ServiceError, create_tournament
+from core.errors import ServiceError
+from tournaments.services.events import create_tournament
 
 
 class Command(BaseCommand):

@@ -1,7 +1,8 @@
 from django.core.management.base import BaseCommand, CommandError
 
-from scoring.management.command_helpers import find_day
-from tournaments.services import ServiceError, seat_day
+from tournaments.management.lookup import find_day
+from core.errors import ServiceError
+from tournaments.services.seating import seat_day
 
 
 class Command(BaseCommand):

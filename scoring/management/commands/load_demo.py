@@ -1,7 +1,7 @@
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 
-from tournaments.demo import load_demo
+from scoring.demo import load_demo
 from tournaments.models import Tournament
 
 DEMO_USERNAME = "organiser"

@@ -338,19 +338,9 @@ def day_tables_with_seats(day: Day) -> list[dict]:
     return [{"table": t, "seats": by_table.get(t.pk, [])} for t in tables]
 
 
-def tournament_day(slug: str, day_number: int | None):
-    """(tournament, day) for a command line; LookupError with a plain message when unknown."""
-    from tournaments.models import Tournament
-
-    tournament = Tournament.objects.select_related("rules").filter(slug=slug).first()
-    if tournament is None:
-        raise LookupError(f'There is no tournament with the slug "{slug}".')
-    if day_number is None:
-        return tournament, None
-    day = Day.objects.select_related("tournament__rules").filter(
-        tournament=tournament, number=day_number).first()
-    if day is None:
-        count = tournament.days.count()
-        raise LookupError(f"{tournament.name} has no day {day_number}; it has {count} day"
-                          f"{'' if count == 1 else 's'}.")
-    return tournament, day
+def last_game_entered(table: Table) -> int:
+    """The highest game number the table has a live sheet for (entered or confirmed); 0 if none."""
+    return (
+        GameSheet.objects.filter(table=table, state__in=LIVE_STATES)
+        .aggregate(n=Max("game__number"))["n"]
+    ) or 0

@@ -1,0 +1,29 @@
+"""Where tournaments hands over to the app that records play, without importing it.
+
+Tournaments sits below scoring and never imports it. What it must announce (a day was seated)
+is a signal; the one question it must ask (how far has a table got) is answered by a function
+that scoring registers when it starts (``ScoringConfig.ready``).
+"""
+from collections.abc import Callable
+
+from django.core.exceptions import ImproperlyConfigured
+from django.dispatch import Signal
+
+# Sent with ``day=`` after a day's tables are stored (inside the seating transaction), so the
+# day's games exist from the moment it is seated and no page has to create them.
+day_seated = Signal()
+
+_last_game_entered: Callable[[object], int] | None = None
+
+
+def answer_last_game_entered(function: Callable[[object], int]) -> None:
+    """Register how to find the highest game number a table has entered and not had rejected
+    (0 when none)."""
+    global _last_game_entered
+    _last_game_entered = function
+
+
+def last_game_entered(table) -> int:
+    if _last_game_entered is None:
+        raise ImproperlyConfigured("No app records play: add scoring to INSTALLED_APPS.")
+    return _last_game_entered(table)

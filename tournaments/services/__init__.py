@@ -1,0 +1,1 @@
+"""Writes, one module per domain: events, registration, importing players, seating."""

@@ -1,0 +1,219 @@
+"""Writes for registration: entering players, correcting them, check-in, withdrawals and
+keep-apart pairs. Each action is one function in one transaction."""
+from dataclasses import dataclass
+
+from django.db import transaction
+from django.db.models import Max
+
+from core.errors import ServiceError
+from tournaments.hooks import last_game_entered
+from tournaments.models import Day, Entry, KeepApart, Player, Seat, Table, Tournament
+from tournaments.player_import import CLUB_MAX, NAME_MAX, name_key
+from tournaments.selectors import entered_names, first_started_day
+
+from .seating import is_fixed, refresh_repeat_counts
+
+
+def lock_tournament(tournament) -> Tournament:
+    # Player numbers are max+1; locking the tournament row makes two desks adding players at
+    # once take turns instead of both picking the same number.
+    return Tournament.objects.select_for_update().get(pk=tournament.pk)
+
+
+def refuse_if_play_started(tournament, action: str) -> None:
+    started = first_started_day(tournament)
+    if started is not None:
+        raise ServiceError(
+            f"Day {started} already has scores, so {action}: "
+            "nobody joins once play has started and there are no substitutes."
+        )
+
+
+def next_number(tournament) -> int:
+    highest = Entry.objects.filter(tournament=tournament).aggregate(n=Max("number"))["n"]
+    return (highest or 0) + 1
+
+
+def _refuse_duplicate_name(tournament, name: str, *, exclude_entry=None) -> None:
+    other = entered_names(tournament, exclude_entry=exclude_entry).get(name_key(name))
+    if other is None:
+        return
+    if other.withdrawn:
+        raise ServiceError(
+            f"{other.name} is already entered as player #{other.number} and has withdrawn. "
+            'To bring them back, open their player page and choose "Undo the withdrawal". If '
+            "this is a different person, add something to tell them apart, such as a middle "
+            "initial.",
+            field="name",
+        )
+    raise ServiceError(
+        f"{other.name} is already entered as player #{other.number}. If this is a different "
+        "person, add something to tell them apart, such as a middle initial.",
+        field="name",
+    )
+
+
+def _clean_text(value: str, label: str, limit: int) -> str:
+    value = " ".join((value or "").split())
+    if len(value) > limit:
+        raise ServiceError(f"The {label} is longer than {limit} letters.", field=label)
+    return value
+
+
+@transaction.atomic
+def register_player(
+    tournament, *, player: Player | None = None, name: str = "", club: str = "",
+    contact: str = "", pinned_table: int | None = None,
+) -> Entry:
+    """Enter a player: an existing directory ``player``, or a new one called ``name``."""
+    tournament = lock_tournament(tournament)
+    refuse_if_play_started(tournament, "no one new can be entered")
+    if player is not None:
+        existing = Entry.objects.filter(tournament=tournament, player=player).first()
+        if existing is not None:
+            raise ServiceError(f"{player.name} is already entered as player #{existing.number}.")
+        _refuse_duplicate_name(tournament, player.name)
+    else:
+        name = _clean_text(name, "name", NAME_MAX)
+        if not name:
+            raise ServiceError("Type the player's name.", field="name")
+        _refuse_duplicate_name(tournament, name)
+        player = Player.objects.create(
+            name=name, club=_clean_text(club, "club", CLUB_MAX), contact=contact.strip()
+        )
+    if pinned_table is not None and pinned_table < 1:
+        raise ServiceError("Table numbers start at 1.", field="pinned_table")
+    return Entry.objects.create(
+        tournament=tournament, player=player, number=next_number(tournament),
+        pinned_table=pinned_table,
+    )
+
+
+@transaction.atomic
+def update_entry(entry, *, name: str, club: str, contact: str, pinned_table: int | None) -> Entry:
+    """Correct a player's details. The name and club belong to the club directory, so the
+    correction shows in every event the player entered."""
+    entry = Entry.objects.select_for_update().select_related("player").get(pk=entry.pk)
+    name = _clean_text(name, "name", NAME_MAX)
+    if not name:
+        raise ServiceError("Type the player's name.", field="name")
+    _refuse_duplicate_name(entry.tournament, name, exclude_entry=entry)
+    if pinned_table is not None and pinned_table < 1:
+        raise ServiceError("Table numbers start at 1.", field="pinned_table")
+    player = entry.player
+    player.name = name
+    player.club = _clean_text(club, "club", CLUB_MAX)
+    player.contact = (contact or "").strip()
+    player.save(update_fields=["name", "club", "contact"])
+    if entry.pinned_table != pinned_table:
+        entry.pinned_table = pinned_table
+        entry.save(update_fields=["pinned_table"])
+        _refresh_open_days(entry.tournament)
+    return entry
+
+
+def _refresh_open_days(tournament) -> None:
+    """After a pin changes: the lower bound respects pins, so recompute it for the days whose
+    seating can still change. A day already played keeps the figures of the tables it was played
+    at; a bound from a pin set later could exceed the repeats those tables actually had."""
+    seated = Day.objects.filter(tournament=tournament, seated_at__isnull=False).order_by("number")
+    for day in seated:
+        if not is_fixed(day):
+            refresh_repeat_counts(tournament, day.number)
+            return
+
+
+@dataclass
+class WithdrawOutcome:
+    entry: Entry
+    # (day number, last game played) for a day in progress
+    left_during: list[tuple[int, int]]
+    # days seated but not started: the player's seat was taken out, so reseat for even tables
+    unseated_days: list[int]
+
+
+@transaction.atomic
+def withdraw_entry(entry) -> WithdrawOutcome:
+    """Mark a player withdrawn. On a day in progress the player's table plays on without them
+    after the last game it has entered; on a seated day not yet started the seat is removed."""
+    entry = Entry.objects.select_for_update().select_related("player").get(pk=entry.pk)
+    if entry.status == Entry.WITHDRAWN:
+        raise ServiceError(f"{entry.player.name} has already withdrawn.")
+    entry.status = Entry.WITHDRAWN
+    entry.save(update_fields=["status"])
+    left_during, unseated = [], []
+    seats = Seat.objects.filter(entry=entry, day__closed_at__isnull=True).select_related("day", "table")
+    for held in seats:
+        if Table.objects.with_scores().filter(pk=held.table_id).exists():
+            if held.left_after_game is None:
+                held.left_after_game = last_game_entered(held.table)
+                held.save(update_fields=["left_after_game"])
+            left_during.append((held.day.number, held.left_after_game))
+        elif not held.day.scores_started():
+            unseated.append(held.day.number)
+            held.delete()
+        else:
+            # Other tables have started but this one has not entered a game yet.
+            held.left_after_game = 0
+            held.save(update_fields=["left_after_game"])
+            left_during.append((held.day.number, 0))
+    if unseated:
+        refresh_repeat_counts(entry.tournament, min(unseated))
+    return WithdrawOutcome(entry=entry, left_during=left_during, unseated_days=sorted(unseated))
+
+
+@transaction.atomic
+def reinstate_entry(entry) -> Entry:
+    """Undo a withdrawal made by mistake, while play has not started."""
+    entry = Entry.objects.select_for_update().select_related("player").get(pk=entry.pk)
+    if entry.status != Entry.WITHDRAWN:
+        raise ServiceError(f"{entry.player.name} has not withdrawn.")
+    refuse_if_play_started(entry.tournament, f"{entry.player.name} cannot come back")
+    _refuse_duplicate_name(entry.tournament, entry.player.name, exclude_entry=entry)
+    entry.status = Entry.REGISTERED
+    entry.save(update_fields=["status"])
+    return entry
+
+
+@transaction.atomic
+def set_checked_in(entry, here: bool) -> Entry:
+    entry = Entry.objects.select_for_update().select_related("player").get(pk=entry.pk)
+    if entry.status == Entry.WITHDRAWN:
+        raise ServiceError(f"{entry.player.name} has withdrawn and cannot be checked in.")
+    wanted = Entry.CHECKED_IN if here else Entry.REGISTERED
+    if entry.status == wanted:
+        return entry
+    if here:
+        refuse_if_play_started(entry.tournament, f"{entry.player.name} cannot be checked in now")
+    else:
+        refuse_if_play_started(
+            entry.tournament,
+            f"{entry.player.name} cannot be checked out; mark them withdrawn if they have left",
+        )
+    entry.status = wanted
+    entry.save(update_fields=["status"])
+    return entry
+
+
+@transaction.atomic
+def add_keep_apart(first: Entry, second: Entry) -> KeepApart:
+    if first.pk == second.pk:
+        raise ServiceError("A player cannot be kept apart from themself.")
+    if first.tournament_id != second.tournament_id:
+        raise ServiceError("Both players must be entered in the same event.")
+    low, high = sorted((first, second), key=lambda e: e.pk)
+    pair, created = KeepApart.objects.get_or_create(
+        tournament_id=first.tournament_id, first=low, second=high
+    )
+    if not created:
+        raise ServiceError(f"{low.player.name} and {high.player.name} are already kept apart.")
+    return pair
+
+
+@transaction.atomic
+def remove_keep_apart(first: Entry, second: Entry) -> None:
+    low, high = sorted((first, second), key=lambda e: e.pk)
+    deleted, _ = KeepApart.objects.filter(first=low, second=high).delete()
+    if not deleted:
+        raise ServiceError(f"{low.player.name} and {high.player.name} were not kept apart.")
+

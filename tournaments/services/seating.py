@@ -1,0 +1,344 @@
+"""Writes for seating: seat or reseat a day, move and swap players, keep the repeat counts."""
+import logging
+import secrets
+from dataclasses import dataclass
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import Max
+from django.utils import timezone
+
+from core.errors import ServiceError
+from tournaments.models import Day, Entry, Seat, Table, Tournament
+from tournaments.seating import (
+    SeatingError, count_repeat_pairs, meeting_conflicts, repeat_lower_bound, seat, table_sizes,
+)
+from tournaments.selectors import (
+    keep_apart_ids, players_to_seat, seating_history, seatings_by_day,
+)
+from tournaments.hooks import day_seated
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass
+class SeatingOutcome:
+    day: Day
+    tables: list[list[Entry]]
+    repeat_pairs: int
+    lower_bound: int
+    seed: int | None
+    kept_tables: bool = False  # reshuffle is off and yesterday's tables were kept
+
+
+
+def _lock_day(day) -> Day:
+    # Lock the day row alone: PostgreSQL refuses FOR UPDATE across the outer join to the rules.
+    day = Day.objects.select_for_update().get(pk=day.pk)
+    day.tournament = Tournament.objects.select_related("rules").get(pk=day.tournament_id)
+    _refuse_if_fixed(day)
+    return day
+
+
+def is_fixed(day) -> bool:
+    """Closed, or scores entered: the day's tables are what was played and never change."""
+    return day.is_closed or day.scores_started()
+
+
+def _refuse_if_fixed(day) -> None:
+    if day.is_closed:
+        raise ServiceError(f"Day {day.number} is closed; its seating can no longer change.")
+    if day.scores_started():
+        raise ServiceError(
+            f"Day {day.number} already has scores, so its tables are fixed: nobody joins, moves "
+            "or is substituted once play has started."
+        )
+
+
+def _seating_limits() -> dict:
+    return {
+        "time_limit": getattr(settings, "SEATING_TIME_LIMIT", 5.0),
+        "max_evals": getattr(settings, "SEATING_MAX_EVALS", None),
+    }
+
+
+def _kept_tables(previous, players, sizes, pins, apart) -> list[list[int]] | None:
+    """Yesterday's tables for today's players, if they still make a legal seating."""
+    ids = {e.pk for e in players}
+    tables = [[p for p in table if p in ids] for table in previous]
+    tables = [t for t in tables if t]
+    if sum(len(t) for t in tables) != len(ids):
+        return None  # someone new: the tables cannot simply be kept
+    if sorted((len(t) for t in tables), reverse=True) != sizes:
+        return None
+    tables.sort(key=len, reverse=True)  # table_sizes order: larger tables first
+    where = {p: i + 1 for i, t in enumerate(tables) for p in t}
+    if any(where[p] != t for p, t in pins.items()):
+        return None
+    if any(where.get(a) == where.get(b) for a, b in apart if a in where and b in where):
+        return None
+    return [sorted(t) for t in tables]
+
+
+@transaction.atomic
+def seat_day(day, *, seed: int | None = None, organiser=None) -> SeatingOutcome:
+    """Seat (or reseat) one day and store the tables, the seed and the repeat count.
+
+    From day 2 on, with reshuffle on, the seating avoids pairs who already shared a table on any
+    earlier day and stops at the proven lower bound when it reaches it. With reshuffle off the
+    previous day's tables are kept when they still fit today's players; otherwise (a withdrawal
+    unbalanced them) a fresh random seating is drawn.
+    """
+    day = _lock_day(day)
+    if seed is None:
+        seed = secrets.randbits(31)
+    players = _players_or_refuse(day.tournament)
+    tables, kept = _choose_tables(day, players, seed)
+    return _commit_seating(day, players, tables, seed, organiser, kept=kept)
+
+
+@transaction.atomic
+def seat_day_with_tables(
+    day, tables: list[list[Entry]], *, seed: int | None = None, organiser=None,
+) -> SeatingOutcome:
+    """Seat a day at tables decided elsewhere (the demo's recorded event, say): the same checks
+    and records as :func:`seat_day`, with the tables given instead of drawn."""
+    day = _lock_day(day)
+    players = _players_or_refuse(day.tournament)
+    given = [[entry.pk for entry in table] for table in tables]
+    seated = sorted(p for table in given for p in table)
+    if seated != sorted(e.pk for e in players):
+        raise ServiceError("Those tables do not seat every player to seat exactly once.")
+    sizes = sorted((len(t) for t in given), reverse=True)
+    if sizes != table_sizes(len(seated), day.tournament.rules.max_table_size):
+        raise ServiceError("Those tables are not as even as the rules allow.")
+    return _commit_seating(day, players, given, seed, organiser, kept=False)
+
+
+def _players_or_refuse(tournament) -> list[Entry]:
+    players = players_to_seat(tournament)
+    if not players:
+        raise ServiceError("There is nobody to seat: enter players first.")
+    return players
+
+
+def _choose_tables(day, players: list[Entry], seed: int) -> tuple[list[list[int]], bool]:
+    """The day's tables as entry ids, and whether they are yesterday's kept as they were."""
+    rules = day.tournament.rules
+    ids = [e.pk for e in players]
+    history = seating_history(day.tournament, day.number)
+    apart = keep_apart_ids(day.tournament)
+    pins = {e.pk: e.pinned_table for e in players if e.pinned_table is not None}
+    if history and not rules.reshuffle_each_day:
+        sizes = table_sizes(len(ids), rules.max_table_size)
+        kept = _kept_tables(history[-1], players, sizes, pins, apart)
+        if kept is not None:
+            return kept, True
+    names = {e.pk: f"{e.player.name} (#{e.number})" for e in players}
+    try:
+        result = seat(
+            ids, rules.max_table_size, seed=seed,
+            history=history if rules.reshuffle_each_day else (),
+            keep_apart=apart, pinned=pins, names=names, **_seating_limits(),
+        )
+    except SeatingError as error:
+        raise ServiceError(str(error)) from error
+    return result.tables, False
+
+
+def _commit_seating(day, players, tables, seed, organiser, *, kept: bool) -> SeatingOutcome:
+    by_id = {e.pk: e for e in players}
+    seated = [[by_id[p] for p in table] for table in tables]
+    _store_tables(day, seated)
+    day.seed = seed
+    day.seated_at = timezone.now()
+    day.save(update_fields=["seed", "seated_at"])
+    # Later days already seated are measured against this one, so their counts change too.
+    repeats, bound = refresh_repeat_counts(day.tournament, day.number)[day.number]
+    day.repeat_pairs, day.repeat_lower_bound = repeats, bound
+    day_seated.send(sender=Day, day=day)
+    logger.info("Day %s of %s seated by %s with seed %s", day.number, day.tournament.slug,
+                organiser or "a command", seed)
+    return SeatingOutcome(
+        day=day, tables=seated, repeat_pairs=repeats, lower_bound=bound, seed=seed,
+        kept_tables=kept,
+    )
+
+
+def _store_tables(day, tables: list[list[Entry]]) -> None:
+    """Replace the day's seats. Table rows 1..k are kept (their printed links stay valid)."""
+    Seat.objects.filter(day=day).delete()
+    Table.objects.filter(day=day, number__gt=len(tables)).delete()
+    existing = {t.number: t for t in Table.objects.filter(day=day)}
+    for number in range(1, len(tables) + 1):
+        if number not in existing:
+            existing[number] = Table.objects.create(day=day, number=number)
+    Seat.objects.bulk_create(
+        Seat(day=day, table=existing[number], entry=entry, position=position)
+        for number, members in enumerate(tables, start=1)
+        for position, entry in enumerate(sorted(members, key=lambda e: e.number), start=1)
+    )
+
+
+def _current_tables(day) -> dict[int, list[int]]:
+    tables: dict[int, list[int]] = {t.number: [] for t in Table.objects.filter(day=day)}
+    for number, entry_id in Seat.objects.filter(day=day).values_list("table__number", "entry_id"):
+        tables[number].append(entry_id)
+    return tables
+
+
+@transaction.atomic
+def refresh_repeat_counts(tournament, from_day_number: int) -> dict[int, tuple[int, int]]:
+    """Recompute the stored repeat pairs and lower bound of day ``from_day_number`` and of every
+    later seated day, from the seats as stored; returns day number -> (pairs, bound).
+
+    A day's repeats are counted against every earlier day, so changing one day's tables changes
+    the figures of the days after it; the bound also respects pins. Every change to seats or pins
+    goes through here so no stored figure is left measured against tables that no longer exist.
+    """
+    # Lock the days before reading their seats, so a reseat of a later day running at the same
+    # time cannot slip in between the read and the write; always in day order, so no deadlock.
+    days = list(
+        Day.objects.select_for_update().filter(
+            tournament=tournament, number__gte=from_day_number, seated_at__isnull=False
+        ).order_by("number")
+    )
+    if not days:
+        return {}
+    seatings = seatings_by_day(tournament)
+    pins = dict(
+        Entry.objects.filter(tournament=tournament, pinned_table__isnull=False)
+        .values_list("pk", "pinned_table")
+    )
+    figures = {}
+    for day in days:
+        tables = seatings.get(day.number, [])
+        history = [earlier for number, earlier in seatings.items() if number < day.number]
+        ids = [p for table in tables for p in table]
+        sizes = sorted((len(t) for t in tables), reverse=True)
+        day.repeat_pairs = count_repeat_pairs(tables, history)
+        # Everyone may have withdrawn from a day; with nobody seated there is nothing to bound.
+        day.repeat_lower_bound = (
+            repeat_lower_bound(ids, sizes, history, {p: pins[p] for p in ids if p in pins})
+            if ids else 0
+        )
+        day.save(update_fields=["repeat_pairs", "repeat_lower_bound"])
+        figures[day.number] = (day.repeat_pairs, day.repeat_lower_bound)
+    return figures
+
+
+def _seat_of(day, entry) -> Seat:
+    seat = Seat.objects.filter(day=day, entry=entry).select_related("table", "entry__player").first()
+    if seat is None:
+        raise ServiceError(f"{entry.player.name} has no seat on day {day.number}.")
+    return seat
+
+
+def _plan_move(day, entry, table_number: int) -> tuple[dict[int, list[int]], Seat]:
+    tables = _current_tables(day)
+    seat = _seat_of(day, entry)
+    name = entry.player.name
+    if table_number not in tables:
+        raise ServiceError(f"Day {day.number} has no table {table_number}.")
+    if seat.table.number == table_number:
+        raise ServiceError(f"{name} is already at table {table_number}.")
+    limit = day.tournament.rules.max_table_size
+    if len(tables[table_number]) >= limit:
+        raise ServiceError(
+            f"Table {table_number} already has {len(tables[table_number])} players, the most a "
+            f"table may seat. Swap {name} with one of them instead."
+        )
+    if len(tables[seat.table.number]) <= 2:
+        raise ServiceError(
+            f"Moving {name} would leave table {seat.table.number} with one player."
+        )
+    tables[seat.table.number].remove(entry.pk)
+    tables[table_number].append(entry.pk)
+    return tables, seat
+
+
+def _plan_swap(day, first, second) -> tuple[dict[int, list[int]], Seat, Seat]:
+    if first.pk == second.pk:
+        raise ServiceError("Choose two different players to swap.")
+    tables = _current_tables(day)
+    seat_a, seat_b = _seat_of(day, first), _seat_of(day, second)
+    if seat_a.table_id == seat_b.table_id:
+        raise ServiceError(
+            f"{first.player.name} and {second.player.name} are both at table "
+            f"{seat_a.table.number}; swapping them changes nothing."
+        )
+    tables[seat_a.table.number].remove(first.pk)
+    tables[seat_b.table.number].remove(second.pk)
+    tables[seat_a.table.number].append(second.pk)
+    tables[seat_b.table.number].append(first.pk)
+    return tables, seat_a, seat_b
+
+
+def _new_problems(day, before: dict, after: dict, moved: list[Entry]) -> list[str]:
+    """Plain-words warnings for repeat meetings, keep-apart pairs and pins the change creates."""
+    history = seating_history(day.tournament, day.number)
+    apart = keep_apart_ids(day.tournament)
+    old = set(meeting_conflicts(list(before.values()), history, apart))
+    new = [c for c in meeting_conflicts(list(after.values()), history, apart) if c not in old]
+    moved_ids = {e.pk for e in moved}
+    ids = {p for c in new for p in c[:2]}
+    names = dict(Entry.objects.filter(pk__in=ids).values_list("pk", "player__name"))
+    warnings = []
+    for a, b, kind in new:
+        if a not in moved_ids and b not in moved_ids:
+            continue
+        if kind == "keep-apart":
+            warnings.append(f"{names[a]} and {names[b]} must sit apart, but would share a table.")
+        else:
+            warnings.append(f"{names[a]} and {names[b]} already met on an earlier day.")
+    table_of = {p: number for number, members in after.items() for p in members}
+    for entry in moved:
+        pin = entry.pinned_table
+        if pin is not None and table_of[entry.pk] != pin:
+            warnings.append(f"{entry.player.name} is pinned to table {pin}.")
+    return warnings
+
+
+def check_move(day, entry, table_number: int) -> list[str]:
+    """Refuse an impossible move (ServiceError); otherwise list what the organiser should know."""
+    _refuse_if_fixed(day)
+    before = _current_tables(day)
+    after, _ = _plan_move(day, entry, table_number)
+    return _new_problems(day, before, after, [entry])
+
+
+def check_swap(day, first, second) -> list[str]:
+    _refuse_if_fixed(day)
+    before = _current_tables(day)
+    after, _, _ = _plan_swap(day, first, second)
+    return _new_problems(day, before, after, [first, second])
+
+
+@transaction.atomic
+def move_player(day, entry, table_number: int) -> Seat:
+    day = _lock_day(day)
+    _, seat = _plan_move(day, entry, table_number)
+    target = Table.objects.get(day=day, number=table_number)
+    last = Seat.objects.filter(table=target).aggregate(n=Max("position"))["n"] or 0
+    seat.table = target
+    seat.position = last + 1
+    seat.save(update_fields=["table", "position"])
+    refresh_repeat_counts(day.tournament, day.number)
+    return seat
+
+
+@transaction.atomic
+def swap_players(day, first, second) -> None:
+    day = _lock_day(day)
+    _, seat_a, seat_b = _plan_swap(day, first, second)
+    table_a, position_a = seat_a.table, seat_a.position
+    table_b, position_b = seat_b.table, seat_b.position
+    # Park one seat outside both tables so the one-player-per-seat rule holds at every step.
+    seat_a.position = 0
+    seat_a.table = table_b
+    seat_a.save(update_fields=["table", "position"])
+    seat_b.table, seat_b.position = table_a, position_a
+    seat_b.save(update_fields=["table", "position"])
+    seat_a.position = position_b
+    seat_a.save(update_fields=["position"])
+    refresh_repeat_counts(day.tournament, day.number)

@@ -2,11 +2,9 @@
 
 The lowest cumulative score over all days wins.  Tied players share a rank
 (1, 2, 2, 4) unless the organiser switches on tie-breaks, which are applied
-in the order given:
-
-* ``"most_outs"``         - more games gone out is better;
-* ``"lowest_worst_game"`` - a lower single worst game is better.  A player
-  with no games (``worst_game is None``) counts as worse than any number.
+in the order given.  The tie-breaks and what each compares are listed once,
+in :mod:`tournaments.tie_breaks` (most games gone out; lowest single worst
+game, where a player with no games counts as worse than any number).
 
 Players still tied after the tie-breaks share a rank.  Within a shared rank
 rows are listed by player number.  Withdrawn players are listed after all
@@ -19,6 +17,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
+from tournaments.tie_breaks import TIE_BREAK_KEYS, TieBreak, resolve_tie_breaks
+
 __all__ = [
     "PlayerRecord",
     "RankedRow",
@@ -28,7 +28,8 @@ __all__ = [
     "rank_clubs",
 ]
 
-TIE_BREAKS = ("most_outs", "lowest_worst_game")
+# The keys of the registered tie-breaks, kept under the name callers already import.
+TIE_BREAKS = TIE_BREAK_KEYS
 
 
 # Plain slotted classes, not frozen ones: a frozen dataclass sets each field through
@@ -67,27 +68,12 @@ class ClubRow:
     average: float
 
 
-def _tie_break_value(name: str, record: PlayerRecord) -> tuple:
-    """Smaller is better."""
-    if name == "most_outs":
-        return (-record.games_out,)
-    if name == "lowest_worst_game":
-        if record.worst_game is None:
-            return (1, 0)
-        return (0, record.worst_game)
-    raise ValueError(f"unknown tie-break {name!r}; choose from {', '.join(TIE_BREAKS)}")
-
-
-def _check_tie_breaks(tie_breaks: Sequence[str]) -> tuple[str, ...]:
-    if isinstance(tie_breaks, str):
-        raise ValueError("tie_breaks must be a sequence of names, not a single string")
-    names = tuple(tie_breaks)
-    for name in names:
-        if name not in TIE_BREAKS:
-            raise ValueError(
-                f"unknown tie-break {name!r}; choose from {', '.join(TIE_BREAKS)}"
-            )
-    return names
+def _sort_key(record: PlayerRecord, tie_breaks: Sequence[TieBreak]) -> tuple[int, ...]:
+    """Total, then each tie-break's key in order: smaller is better."""
+    key: tuple[int, ...] = (record.total,)
+    for tie_break in tie_breaks:
+        key += tie_break.sort_key(record)
+    return key
 
 
 def rank_players(
@@ -101,17 +87,15 @@ def rank_players(
     tie-break names raise ValueError.  The result does not depend on the
     order of ``records``.
     """
-    names = _check_tie_breaks(tie_breaks)
+    chosen = resolve_tie_breaks(tie_breaks)
     records = list(records)
     active = [r for r in records if not r.withdrawn]
     gone = [r for r in records if r.withdrawn]
 
-    def key(r: PlayerRecord) -> tuple:
-        return (r.total,) + tuple(v for n in names for v in _tie_break_value(n, r))
-
     # Each key is computed once: a 2,000-player field is ranked on every standings request.
     keyed = sorted(
-        ((key(r), r.player_number, r.entry_id, index), r) for index, r in enumerate(active)
+        ((_sort_key(r, chosen), r.player_number, r.entry_id, index), r)
+        for index, r in enumerate(active)
     )
     rows: list[RankedRow] = []
     i = 0

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -14,6 +16,7 @@ from scoring.ranking import (
     rank_clubs,
     rank_players,
 )
+from tournaments.tie_breaks import TIE_BREAKS as REGISTRY
 
 
 def rec(number, days, *, outs=0, worst=None, club="", withdrawn=False, name=None, played=None):
@@ -70,17 +73,23 @@ def _tied_trio():
 
 def test_tie_breaks_outs_then_worst():
     rows = rank_players(_tied_trio(), ["most_outs", "lowest_worst_game"])
-    assert summary(rows) == [(4, 1, False, 90), (2, 2, False, 100), (1, 3, False, 100), (3, 4, False, 100)]
+    assert summary(rows) == [
+        (4, 1, False, 90), (2, 2, False, 100), (1, 3, False, 100), (3, 4, False, 100)
+    ]
 
 
 def test_tie_breaks_worst_then_outs():
     rows = rank_players(_tied_trio(), ["lowest_worst_game", "most_outs"])
-    assert summary(rows) == [(4, 1, False, 90), (3, 2, False, 100), (2, 3, False, 100), (1, 4, False, 100)]
+    assert summary(rows) == [
+        (4, 1, False, 90), (3, 2, False, 100), (2, 3, False, 100), (1, 4, False, 100)
+    ]
 
 
 def test_only_most_outs_leaves_a_shared_rank():
     rows = rank_players(_tied_trio(), ["most_outs"])
-    assert summary(rows) == [(4, 1, False, 90), (1, 2, True, 100), (2, 2, True, 100), (3, 4, False, 100)]
+    assert summary(rows) == [
+        (4, 1, False, 90), (1, 2, True, 100), (2, 2, True, 100), (3, 4, False, 100)
+    ]
 
 
 def test_still_tied_after_tie_breaks():
@@ -98,8 +107,34 @@ def test_no_games_counts_as_worse_worst_game():
 def test_unknown_tie_break():
     with pytest.raises(ValueError):
         rank_players([rec(1, [1])], ["coin_toss"])
+    with pytest.raises(ValueError, match="most_out"):
+        rank_players([rec(1, [1])], ["most_out"])
     with pytest.raises(ValueError):
         rank_players([rec(1, [1])], "most_outs")
+
+
+def test_tie_breaks_are_the_registry():
+    assert tuple(t.key for t in REGISTRY) == TIE_BREAKS
+
+
+@pytest.mark.parametrize("tie_break", REGISTRY, ids=lambda t: t.key)
+def test_each_registered_tie_break_orders_players_level_on_total(tie_break):
+    level = [
+        rec(1, [100], outs=1, worst=40),
+        rec(2, [100], outs=3, worst=None, played=0),
+        rec(3, [100], outs=2, worst=10),
+        rec(4, [100], outs=0, worst=25),
+    ]
+    expected = sorted(level, key=lambda r: (tie_break.sort_key(r), r.player_number))
+    rows = rank_players(level, [tie_break.key])
+    assert [r.record.player_number for r in rows] == [r.player_number for r in expected]
+    assert [r.rank for r in rows] == [1, 2, 3, 4]
+
+
+def test_a_repeated_tie_break_changes_nothing():
+    assert rank_players(_tied_trio(), ["most_outs", "most_outs"]) == rank_players(
+        _tied_trio(), ["most_outs"]
+    )
 
 
 def test_withdrawn_listed_last_without_rank():
@@ -172,7 +207,9 @@ def test_club_table():
 def test_club_ranked_by_average_not_total():
     recs = [rec(1, [50], club="Big"), rec(2, [50], club="Big"), rec(3, [60], club="Small")]
     clubs = rank_clubs(rank_players(recs))
-    assert [(c.club, c.rank, c.total, c.average) for c in clubs] == [("Big", 1, 100, 50.0), ("Small", 2, 60, 60.0)]
+    assert [(c.club, c.rank, c.total, c.average) for c in clubs] == [
+        ("Big", 1, 100, 50.0), ("Small", 2, 60, 60.0)
+    ]
 
 
 def test_club_ranks_skip_after_tie():
@@ -224,7 +261,7 @@ def test_rank_properties(records, names):
     assert all(r.record.withdrawn for r in gone) and not any(r.record.withdrawn for r in ranked)
     assert all(not r.tied for r in gone)
     # Non-decreasing ranks.
-    assert all(a.rank <= b.rank for a, b in zip(ranked, ranked[1:]))
+    assert all(a.rank <= b.rank for a, b in pairwise(ranked))
     for row in ranked:
         assert row.total == sum(row.record.day_totals)
         mine = _key(row.record, names)
@@ -233,7 +270,7 @@ def test_rank_properties(records, names):
         assert row.rank == 1 + better
         assert row.tied == (same > 1)
     # Within a shared rank, by player number.
-    for a, b in zip(ranked, ranked[1:]):
+    for a, b in pairwise(ranked):
         if a.rank == b.rank:
             assert a.record.player_number < b.record.player_number
 
@@ -254,7 +291,7 @@ def test_club_properties(records):
     active = [r for r in records if not r.withdrawn and r.club.strip()]
     assert sum(c.players for c in clubs) == len(active)
     assert sum(c.total for c in clubs) == sum(r.total for r in active)
-    for a, b in zip(clubs, clubs[1:]):
+    for a, b in pairwise(clubs):
         assert a.average <= b.average and a.rank <= b.rank
     for c in clubs:
         assert c.rank == 1 + sum(1 for o in clubs if o.total * c.players < c.total * o.players)

@@ -1,15 +1,52 @@
 import secrets
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import F, Q
 
+from .tie_breaks import TIE_BREAK_KEYS, tie_break_choices, tie_break_problems
+
 TILE_SETS = [(12, "Double-12 (91 tiles)"), (9, "Double-9 (55 tiles)")]
 DOUBLE_BLANK_VALUES = [(0, "0 points"), (50, "50 points")]
-TIE_BREAK_CHOICES = {
-    "most_outs": "Most games gone out",
-    "lowest_worst_game": "Lowest single worst game",
-}
+TIE_BREAK_CHOICES = tie_break_choices()
+
+
+def hand_sizes_problems(value: object) -> list[str]:
+    """Plain-words reasons ``value`` is not a usable hand-size table (empty when it is).
+
+    A usable table is a non-empty list of ``[fewest players, most players, tiles]`` rows of whole
+    numbers: fewest from 1 up to most, tiles at least 1, and no player count in two rows
+    (:meth:`RuleFields.hand_size` would silently take the first row that matches).
+    """
+    shape = (
+        "Hand sizes must be a list of [fewest players, most players, tiles] rows, "
+        "such as [[2, 4, 15], [5, 6, 12]]."
+    )
+    if not isinstance(value, (list, tuple)) or not value:
+        return [shape]
+    problems: list[str] = []
+    ranges: list[tuple[int, int]] = []
+    for row in value:
+        if not (
+            isinstance(row, (list, tuple))
+            and len(row) == 3
+            and all(isinstance(n, int) and not isinstance(n, bool) for n in row)
+        ):
+            problems.append(f"{row!r} is not a row of three whole numbers. {shape}")
+            continue
+        low, high, tiles = row
+        if not 1 <= low <= high:
+            problems.append(
+                f"{list(row)}: the fewest players must be at least 1 and no more than the most."
+            )
+        elif tiles < 1:
+            problems.append(f"{list(row)}: each player draws at least 1 tile.")
+        elif any(low <= other_high and other_low <= high for other_low, other_high in ranges):
+            problems.append(f"{list(row)}: some of these player counts already have a hand size.")
+        else:
+            ranges.append((low, high))
+    return problems
 
 
 class RuleFields(models.Model):
@@ -25,11 +62,13 @@ class RuleFields(models.Model):
     double_blank_value = models.PositiveSmallIntegerField(choices=DOUBLE_BLANK_VALUES, default=50)
     hand_sizes = models.JSONField(
         default=list,
-        help_text='Tiles each player draws, by players at the table: [[2, 4, 15], [5, 6, 12]] means '
-        "2 to 4 players draw 15, 5 to 6 draw 12.",
+        help_text="Tiles each player draws, by players at the table: "
+        "[[2, 4, 15], [5, 6, 12]] means 2 to 4 players draw 15, 5 to 6 draw 12.",
     )
     tie_breaks = models.JSONField(
-        default=list, blank=True, help_text='In order, from "most_outs" and "lowest_worst_game".'
+        default=list,
+        blank=True,
+        help_text="In order, from " + " and ".join(f'"{key}"' for key in TIE_BREAK_KEYS) + ".",
     )
     reshuffle_each_day = models.BooleanField(
         default=True, help_text="Reseat everyone from day 2 onward so players meet new opponents."
@@ -37,6 +76,15 @@ class RuleFields(models.Model):
 
     class Meta:
         abstract = True
+
+    def save(self, *args, **kwargs) -> None:
+        # Code that skips full_clean must not store rules the standings cannot apply.
+        self.check_list_rules()
+        super().save(*args, **kwargs)
+
+    def clean(self) -> None:
+        super().clean()
+        self.check_list_rules()
 
     @property
     def lowest_engine(self) -> int:
@@ -50,6 +98,19 @@ class RuleFields(models.Model):
             if low <= player_count <= high:
                 return tiles
         return None
+
+    def check_list_rules(self) -> None:
+        """Raise ValidationError, by field, when hand sizes or tie-breaks are unusable.
+
+        These are JSON columns, so neither the column type nor a database constraint checks them.
+        """
+        found = {
+            "hand_sizes": hand_sizes_problems(self.hand_sizes),
+            "tie_breaks": tie_break_problems(self.tie_breaks),
+        }
+        problems = {name: messages for name, messages in found.items() if messages}
+        if problems:
+            raise ValidationError(problems)
 
     def rule_values(self) -> dict:
         return {f.name: getattr(self, f.name) for f in RuleFields._meta.get_fields()}

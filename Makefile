@@ -1,11 +1,13 @@
 # Two commands set up a fresh machine: `make run` (demo on SQLite) and `make test` (whole suite).
+# `make run` installs only what the app needs (requirements.txt); `make test` and `make lint` add
+# the test and development tools (requirements-dev.txt).
 PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
 BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test install migrate bench clean
+.PHONY: run test lint install install-dev migrate bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -15,7 +17,14 @@ $(VENV)/.installed: requirements.txt | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -r requirements.txt
 	touch $@
 
+$(VENV)/.installed-dev: requirements.txt requirements-dev.txt | $(BIN)/python
+	$(BIN)/python -m pip install --quiet pip==26.3
+	$(BIN)/python -m pip install --quiet -r requirements-dev.txt
+	touch $@
+
 install: $(VENV)/.installed
+
+install-dev: $(VENV)/.installed-dev
 
 migrate: install
 	$(BIN)/python manage.py migrate --noinput
@@ -25,10 +34,20 @@ run: migrate
 	@echo "Open http://$(HOST):$(PORT)/ - organiser login: organiser / mexican-train-demo (demo only)"
 	$(BIN)/python manage.py runserver $(HOST):$(PORT)
 
-test: install
+test: install-dev
 	$(BIN)/python manage.py check
 	$(BIN)/python manage.py makemigrations --check --dry-run
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+# Every check runs, so one pass lists every finding; any finding fails.
+lint: install-dev
+	@status=0; \
+	echo "== ruff check"; $(BIN)/ruff check --output-format concise . || status=1; \
+	echo "== ruff format --check"; $(BIN)/ruff format --check --output-format concise . || status=1; \
+	echo "== import contracts"; $(BIN)/lint-imports --no-cache || status=1; \
+	echo "== mypy"; $(BIN)/mypy || status=1; \
+	echo "== function length"; $(BIN)/python .ci/function_length.py || status=1; \
+	exit $$status
 
 bench: install
 	$(BIN)/python bench/seating.py
@@ -36,4 +55,4 @@ bench: install
 	$(BIN)/python bench/entry_load.py
 
 clean:
-	rm -rf $(VENV) .test-db.sqlite3* staticfiles
+	rm -rf $(VENV) .test-db.sqlite3* staticfiles .mypy_cache .ruff_cache

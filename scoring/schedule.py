@@ -41,5 +41,6 @@ def build_schedule_for_seated_day(sender, *, day, **kwargs) -> None:
 
 def build_schedules_for_rules(sender, *, instance, **kwargs) -> None:
     """A rule set saved (the admin, say): every seated day gets the games its rules now call for."""
-    for day in Day.objects.filter(tournament_id=instance.tournament_id, seated_at__isnull=False):
+    seated = Day.objects.filter(tournament_id=instance.tournament_id, tables__isnull=False)
+    for day in seated.distinct():
         build_schedule(day)

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from tournaments.access import role_in
+from tournaments.access import account_of, role_in
 from tournaments.models import Day, StaffRole, Table, new_table_token
 from core.errors import ServiceError
 
@@ -124,11 +124,9 @@ class Outcome:
 
 
 def _actor_label(user, table: Table, source: str) -> str:
-    if user is not None:
-        return user.get_username()
-    if source == Source.TABLE_LINK:
+    if user is None and source == Source.TABLE_LINK:
         return f"Table {table.number} link"
-    return "command line"
+    return user.get_username()
 
 
 def _outcome_text(names: dict[int, str], went_out: int | None, blocked: bool) -> str:
@@ -221,7 +219,7 @@ def _lock_tables(tables: list[Table]) -> list[Table]:
 
 
 def _role(user, tournament) -> str | None:
-    return role_in(user, tournament) if user is not None else None
+    return role_in(user, tournament)
 
 
 # ---------------------------------------------------------------------------
@@ -309,9 +307,7 @@ def _save_games_locked(batches, source, user, reason, written_totals, current) -
     refusals: list[Refusal] = []
     conflicts: list[CurrentSheet] = []
     plans: list[_Plan] = []
-    # The command line (no user) is the organiser at the laptop.
-    cli = user is None and source == Source.WORKBOOK
-    role = StaffRole.ORGANISER if cli else _role(user, batches[0][0].day.tournament)
+    role = _role(user, batches[0][0].day.tournament)
     for table, inputs in batches:
         table = locked[table.pk]
         # Read after the lock, so the live sheets are current.
@@ -446,8 +442,9 @@ def _write(plans: list[_Plan], source, user, reason, now) -> list[Outcome]:
             table=table, game=game, version=version,
             state=SheetState.ENTERED if provisional else SheetState.CONFIRMED,
             engine_used=clean.engine, went_out_id=clean.went_out, blocked=clean.blocked,
-            source=source, entered_by=user, entered_at=now,
-            confirmed_by=None if provisional else user, confirmed_at=None if provisional else now,
+            source=source, entered_by=account_of(user), entered_at=now,
+            confirmed_by=None if provisional else account_of(user),
+            confirmed_at=None if provisional else now,
         )
         Score.objects.bulk_create(
             Score(sheet=sheet, entry_id=entry_id, points=points,
@@ -458,7 +455,7 @@ def _write(plans: list[_Plan], source, user, reason, now) -> list[Outcome]:
         AuditEvent.objects.create(
             sheet=sheet, table=table, game=game,
             action=AuditEvent.ENTERED if live is None else AuditEvent.CORRECTED,
-            source=source, actor=user, actor_label=label, at=now,
+            source=source, actor=account_of(user), actor_label=label, at=now,
             reason=reason if live is not None else "",
             changes=_changes(sheets.names, old, Values.of_clean(clean)),
         )
@@ -488,9 +485,10 @@ def save_card(table: Table, inputs: list[GameInput], written_totals: dict, user)
                       written_totals={table.pk: written_totals})
 
 
-def import_games(batches: list[tuple[Table, list[GameInput]]], *, user=None,
+def import_games(batches: list[tuple[Table, list[GameInput]]], *, user,
                  reason: str = "") -> list[Outcome]:
-    """A filled-in workbook: all of its games or none. ``user`` None means the command line."""
+    """A filled-in workbook: all of its games or none. ``user`` is the desk user, or
+    COMMAND_LINE for the import command."""
     return save_games(batches, source=Source.WORKBOOK, user=user, reason=reason)
 
 
@@ -523,17 +521,18 @@ _OWN_ENTRY = "You entered game {n} yourself, so someone else must confirm it."
 
 
 def _entered_by(live: GameSheet, user) -> bool:
-    return user is not None and live.entered_by_id is not None and live.entered_by_id == user.pk
+    account = account_of(user)
+    return account is not None and live.entered_by_id == account.pk
 
 
 def _confirm(live: GameSheet, table: Table, game: Game, user, source: str, now) -> None:
     live.state = SheetState.CONFIRMED
-    live.confirmed_by = user
+    live.confirmed_by = account_of(user)
     live.confirmed_at = now
     live.save(update_fields=["state", "confirmed_by", "confirmed_at"])
     AuditEvent.objects.create(
         sheet=live, table=table, game=game, action=AuditEvent.CONFIRMED, source=source,
-        actor=user, actor_label=_actor_label(user, table, source), at=now,
+        actor=account_of(user), actor_label=_actor_label(user, table, source), at=now,
     )
 
 
@@ -552,7 +551,7 @@ def reject_game(table: Table, game: Game, base_version: int, user, reason: str =
     sheets = table_sheets(table)
     AuditEvent.objects.create(
         sheet=live, table=table, game=game, action=AuditEvent.REJECTED, source=Source.DESK,
-        actor=user, actor_label=user.get_username(), at=now, reason=reason.strip(),
+        actor=account_of(user), actor_label=user.get_username(), at=now, reason=reason.strip(),
         changes=_changes(sheets.names, values_of_sheet(live), None),
     )
     return live
@@ -564,16 +563,16 @@ def reject_game(table: Table, game: Game, base_version: int, user, reason: str =
 
 
 def _require_organiser(user, tournament) -> None:
-    if user is not None and role_in(user, tournament) != StaffRole.ORGANISER:
+    if role_in(user, tournament) != StaffRole.ORGANISER:
         raise ServiceError("Only an organiser can do that.")
 
 
-def close_day(day: Day, user=None) -> Day:
+def close_day(day: Day, user) -> Day:
     """Close a day: its table links stop working. Returns the day."""
     return _set_closed(day, user, closed=True)
 
 
-def reopen_day(day: Day, user=None) -> Day:
+def reopen_day(day: Day, user) -> Day:
     """Reopen a closed day: its table links work again."""
     return _set_closed(day, user, closed=False)
 
@@ -591,7 +590,7 @@ def _set_closed(day: Day, user, *, closed: bool) -> Day:
 
 
 @transaction.atomic
-def regenerate_table_link(table: Table, user=None) -> Table:
+def regenerate_table_link(table: Table, user) -> Table:
     """Give a table a new private link; the old one stops working at once."""
     table = _lock_tables([table])[0]
     _require_organiser(user, table.day.tournament)

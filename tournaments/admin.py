@@ -1,5 +1,7 @@
 from django.contrib import admin
 
+from core.admin import ReadOnlyAdminMixin
+
 from .models import Day, Entry, KeepApart, Player, RulePreset, RuleSet, Seat, StaffRole, Table, Tournament
 
 
@@ -28,13 +30,18 @@ class RulePresetAdmin(admin.ModelAdmin):
 
 
 @admin.register(Player)
-class PlayerAdmin(admin.ModelAdmin):
+class PlayerAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+    """Names are corrected on the player's page, which refuses a duplicate in the event."""
+
     list_display = ["name", "club", "contact"]
     search_fields = ["name", "club"]
 
 
 @admin.register(Entry)
-class EntryAdmin(admin.ModelAdmin):
+class EntryAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+    """Entries, check-in and withdrawals go through the registration pages, which refuse late
+    joins and keep the seating figures right."""
+
     list_display = ["number", "player", "tournament", "status", "pinned_table"]
     list_filter = ["tournament", "status"]
     search_fields = ["player__name"]
@@ -43,26 +50,30 @@ class EntryAdmin(admin.ModelAdmin):
 
 
 @admin.register(KeepApart)
-class KeepApartAdmin(admin.ModelAdmin):
+class KeepApartAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     list_display = ["tournament", "first", "second"]
     raw_id_fields = ["first", "second"]
 
 
-class TableInline(admin.TabularInline):
+class TableInline(ReadOnlyAdminMixin, admin.TabularInline):
     model = Table
     extra = 0
     readonly_fields = ["link_token"]
 
 
 @admin.register(Day)
-class DayAdmin(admin.ModelAdmin):
+class DayAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+    """Days are seated, closed and reopened on the organiser pages (or the commands)."""
+
     list_display = ["tournament", "number", "date", "seed", "seated_at", "closed_at"]
     list_filter = ["tournament"]
     inlines = [TableInline]
 
 
 @admin.register(Seat)
-class SeatAdmin(admin.ModelAdmin):
+class SeatAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+    """Seats change only through seating, moves and swaps, which keep the repeat counts."""
+
     list_display = ["entry", "table", "position", "left_after_game"]
     list_filter = ["day__tournament", "day"]
     raw_id_fields = ["entry", "table", "day"]

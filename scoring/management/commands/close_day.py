@@ -1,5 +1,6 @@
 from django.core.management.base import BaseCommand, CommandError
 
+from tournaments.access import COMMAND_LINE
 from scoring import services
 from tournaments.management.lookup import find_day
 from core.errors import ServiceError
@@ -17,10 +18,10 @@ class Command(BaseCommand):
         tournament, day = find_day(slug, day)
         try:
             if reopen:
-                services.reopen_day(day)
+                services.reopen_day(day, COMMAND_LINE)
                 self.stdout.write(f"Day {day.number} is open again: its table links work.")
             else:
-                services.close_day(day)
+                services.close_day(day, COMMAND_LINE)
                 self.stdout.write(f"Day {day.number} is closed: its table links no longer work.")
         except ServiceError as error:
             raise CommandError(str(error))

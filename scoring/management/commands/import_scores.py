@@ -3,7 +3,8 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 
 from tournaments.management.lookup import find_day
-from scoring.workbook import WorkbookRefused, import_workbook
+from tournaments.access import COMMAND_LINE
+from scoring.workbook_import import WorkbookRefused, import_workbook
 from core.errors import ServiceError
 
 
@@ -25,7 +26,7 @@ class Command(BaseCommand):
         except OSError as error:
             raise CommandError(f"Could not read {path}: {error.strerror}.")
         try:
-            report = import_workbook(tournament, data, reason=reason)
+            report = import_workbook(tournament, data, user=COMMAND_LINE, reason=reason)
         except WorkbookRefused as refused:
             raise CommandError("Nothing was imported:\n" + "\n".join(refused.lines))
         except ServiceError as error:

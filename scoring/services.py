@@ -407,8 +407,9 @@ def _decide(sheets, game, clean, source, user, role, reason) -> tuple[_Plan | No
                 "", f"Game {n} does not match what the table entered, so it was not confirmed. "
                     "Check the card, or mark the table's entry wrong."))
             return None, problems
-        if _entered_by(live, user):
-            return None, [Problem("", _OWN_ENTRY.format(n=n))]
+        refusal = own_entry_refusal(live, user)
+        if refusal:
+            return None, [Problem("", refusal)]
         return _Plan(sheets, game, clean, "confirmed", live), []
     if same:
         return None, []
@@ -510,14 +511,23 @@ def confirm_game(table: Table, game: Game, base_version: int, user) -> GameSheet
     table, live = _live_for_review(table, game, base_version)
     if live.state == SheetState.CONFIRMED:
         raise ServiceError(f"Game {game.number} is already confirmed.")
-    if _entered_by(live, user):
-        raise ServiceError(_OWN_ENTRY.format(n=game.number))
+    refusal = own_entry_refusal(live, user)
+    if refusal:
+        raise ServiceError(refusal)
     _confirm(live, table, game, user, Source.DESK, timezone.now())
     return live
 
 
 # Nobody confirms their own entry: a second pair of eyes is the point of the desk.
 _OWN_ENTRY = "You entered game {n} yourself, so someone else must confirm it."
+
+
+def own_entry_refusal(live: GameSheet | None, user) -> str:
+    """Why ``user`` may not confirm ``live``, or "" when they may: the one place that rule lives,
+    asked by the services before confirming and by the pages before offering Confirm."""
+    if live is None or not _entered_by(live, user):
+        return ""
+    return _OWN_ENTRY.format(n=live.game.number)
 
 
 def _entered_by(live: GameSheet, user) -> bool:

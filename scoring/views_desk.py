@@ -22,7 +22,8 @@ from .forms import CardForm, ReviewForm, WorkbookUploadForm, submit_game_form
 from .models import SheetState, Source
 from .schedule import day_games
 from .score_sheets_pdf import score_sheets_pdf, table_link
-from .workbook import WorkbookRefused, export_day, import_workbook
+from .workbook_export import export_day
+from .workbook_import import WorkbookRefused, import_workbook
 
 
 def _day(tournament, number):
@@ -160,7 +161,7 @@ def review_game(request, tournament, day, table, game):
         "tournament": tournament, "day": sheets.day, "table": table, "game": game, "live": live,
         "scores": scores, "form": form, "conflict": conflict, "sheets": sheets,
         "entered_at": local_time(live.entered_at) if live else "",
-        "own_entry": live is not None and live.entered_by_id == request.user.pk,
+        "own_entry": services.own_entry_refusal(live, request.user),
     })
 
 

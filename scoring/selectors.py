@@ -31,7 +31,7 @@ def engines_in_range(rules) -> list[int]:
 
 
 def default_engine(scheduled: int, available: list[int]) -> int | None:
-    """The scheduled double if it is still free, else the next lower free one (seeds 002, 003).
+    """The scheduled double if it is still free, else the next lower free one (the tournament and Jib Room rules).
 
     When nothing lower is free, the highest free double; None when every double is used.
     """

@@ -213,8 +213,8 @@ def standings(tournament: Tournament, cut: Cut = Cut()) -> Standings:
 
 
 # The three reads of every standings request are written in SQL rather than built with the
-# ORM: at 2,000 players, building and compiling the querysets (mostly the two with
-# aggregates) took about 3 ms a request, a quarter of what the database spent running them.
+# ORM: building and compiling the querysets (mostly the two with aggregates) cost a large share
+# of the request next to running them (bench/standings.py compares against a bare GROUP BY).
 # They are plain SQL that PostgreSQL and SQLite (3.30 or later, for FILTER) run alike.
 
 def _progress_by_day(tournament, cut: Cut, rules) -> dict[int, tuple[int, int, int]]:

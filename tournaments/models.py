@@ -292,7 +292,7 @@ class Day(models.Model):
         return self.closed_at is not None
 
     def scores_started(self) -> bool:
-        """The roster locks when the day's first score is entered (seed 002: no late joiners)."""
+        """The roster locks when the day's first score is entered (the two-day tournament rules: no late joiners)."""
         return Table.objects.with_scores().filter(day=self).exists()
 
 

@@ -36,7 +36,7 @@ def first_started_day(tournament) -> int | None:
 
 
 def play_started(tournament) -> bool:
-    """Any score on any day: from then on nobody new joins the event (seed 002). One query."""
+    """Any score on any day: from then on nobody new joins the event (the two-day tournament rules). One query."""
     return first_started_day(tournament) is not None
 
 

@@ -1,9 +1,9 @@
 """Django's SQLite backend, with writers queued on a file lock beside the database.
 
-A SQLite writer that finds the database locked polls, sleeping 1, 2, 5, 10 ... up to 100 ms
-between tries. In a rush of score saves a writer often sleeps on long after the lock is free,
-and an unlucky one keeps losing the race to newcomers: in bench/entry_load.py a few saves waited
-over 400 ms to begin. So each transaction first takes an exclusive flock on "<database>.writers";
+A SQLite writer that finds the database locked polls, sleeping longer and longer between tries.
+In a rush of score saves a writer often sleeps on long after the lock is free, and an unlucky
+one keeps losing the race to newcomers (bench/entry_load.py measures it). So each transaction
+first takes an exclusive flock on "<database>.writers";
 a waiter tries again every millisecond, so it starts about as soon as the lock is released.
 SQLite's own lock and timeout still guard everything that does not come through here (another
 program, a plain autocommit write). A writer gives up queueing after the database's timeout

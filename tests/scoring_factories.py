@@ -1,14 +1,20 @@
-"""Build a seated day for score-entry tests without the seating pages."""
+"""Test data every test module builds the same way: seated days without the seating pages,
+sheets stored past the services' checks, snapshots of the database for "nothing changed", and
+player files as a club would upload them."""
 from __future__ import annotations
 
+import csv
+import io
 from types import SimpleNamespace
 
+import openpyxl
 from django.contrib.auth import get_user_model
+from django.utils import timezone
 
-from scoring.models import AuditEvent, GameSheet, Score
+from scoring.models import AuditEvent, GameSheet, Score, SheetState, Source
 from scoring.schedule import build_schedule
 from scoring.validation import TypedSheet
-from tournaments.models import Entry, Player, Seat, StaffRole, Table, Tournament
+from tournaments.models import Entry, KeepApart, Player, Seat, StaffRole, Table, Tournament
 from tournaments.services.events import create_tournament
 
 DEFAULT_TABLES = (("Ann Lee", "Bob Roe", "Cy Doe", "Di Fox"), ("Ed Poe", "Flo Ng", "Gus Ray"))
@@ -23,22 +29,53 @@ def seated_day(*, slug="cup", preset="tournament", tables=DEFAULT_TABLES, day_nu
     tournament = create_tournament(slug=slug, name=slug.title(), preset_key=preset,
                                    organiser=organiser)
     day = tournament.days.get(number=day_number)
-    entries = {}
-    table_rows = []
-    number = 0
-    for table_number, names in enumerate(tables, start=1):
-        table = Table.objects.create(day=day, number=table_number)
-        table_rows.append(table)
-        for position, name in enumerate(names, start=1):
-            number += 1
-            player = Player.objects.create(name=name)
-            entry = Entry.objects.create(tournament=tournament, player=player, number=number,
-                                         status=Entry.CHECKED_IN)
-            entries[name] = entry
-            Seat.objects.create(day=day, table=table, entry=entry, position=position)
-    games = {g.number: g for g in build_schedule(day)}
+    added = iter(add_entries(tournament, [name for names in tables for name in names]))
+    groups = [[next(added) for _ in names] for names in tables]
+    games, table_rows = seat_tables(day, groups)
+    entries = {entry.player.name: entry for group in groups for entry in group}
     return SimpleNamespace(tournament=tournament, day=day, tables=table_rows, entries=entries,
                            games=games, rules=tournament.rules)
+
+
+def add_entries(tournament, players) -> list[Entry]:
+    """Checked-in entries for ``players`` (names, or (name, club) pairs), numbered from 1 in the
+    order given, each with a new player in the directory."""
+    entries = []
+    for number, player in enumerate(players, start=1):
+        name, club = (player, "") if isinstance(player, str) else player
+        entries.append(Entry.objects.create(
+            tournament=tournament, player=Player.objects.create(name=name, club=club),
+            number=number, status=Entry.CHECKED_IN))
+    return entries
+
+
+def seat_tables(day, groups):
+    """Seat each group of entries at its own table, numbered from 1 in seat order, and schedule
+    the day's games: (games by number, tables in order)."""
+    games = {g.number: g for g in build_schedule(day)}
+    tables = []
+    for number, members in enumerate(groups, start=1):
+        table = Table.objects.create(day=day, number=number)
+        Seat.objects.bulk_create(
+            Seat(day=day, table=table, entry=entry, position=position)
+            for position, entry in enumerate(members, start=1))
+        tables.append(table)
+    return games, tables
+
+
+def stored_sheet(table, game, points=None, *, out=None, state=SheetState.CONFIRMED, **fields):
+    """A sheet written straight to the database, past the services' checks (for the database's
+    own constraints, the standings' sums and "play has started"): confirmed at the desk by
+    default, blocked when nobody went out, with ``points`` {entry: score} if given."""
+    now = timezone.now()
+    values = dict(table=table, game=game, state=state, engine_used=game.scheduled_engine,
+                  went_out=out, blocked=out is None, source=Source.DESK, entered_at=now,
+                  confirmed_at=now if state == SheetState.CONFIRMED else None)
+    values.update(fields)
+    sheet = GameSheet.objects.create(**values)
+    Score.objects.bulk_create(Score(sheet=sheet, entry=entry, points=score)
+                              for entry, score in (points or {}).items())
+    return sheet
 
 
 def staff(tournament, username, role=StaffRole.DESK):
@@ -65,16 +102,37 @@ def typed(world, game_number, scores, *, out=None, blocked=False, engine=None, t
     )
 
 
-def snapshot():
-    """Every game sheet, score and audit event, field by field: a refusal leaves them equal."""
-    return (list(GameSheet.objects.order_by("pk").values()),
-            list(Score.objects.order_by("pk").values()),
-            list(AuditEvent.objects.order_by("pk").values()))
+SCORE_MODELS = (GameSheet, Score, AuditEvent)
+ROSTER_MODELS = (Player, Entry, KeepApart, Seat)
+
+
+def snapshot(*models):
+    """Every row of ``models`` (the score records when none are named), field by field in
+    primary-key order: a refusal leaves it equal."""
+    return {model.__name__: list(model.objects.order_by("pk").values())
+            for model in models or SCORE_MODELS}
 
 
 def fresh(tournament):
     """The tournament read again from the database, with its rules."""
     return Tournament.objects.select_related("rules").get(pk=tournament.pk)
+
+
+def csv_bytes(rows, encoding="utf-8") -> bytes:
+    """A player file as a spreadsheet program saves CSV: ``rows`` of cells, header first."""
+    buffer = io.StringIO()
+    csv.writer(buffer).writerows(rows)
+    return buffer.getvalue().encode(encoding)
+
+
+def xlsx_bytes(rows) -> bytes:
+    """The same rows as an Excel workbook (.xlsx) with one sheet."""
+    workbook = openpyxl.Workbook()
+    for row in rows:
+        workbook.active.append(list(row))
+    buffer = io.BytesIO()
+    workbook.save(buffer)
+    return buffer.getvalue()
 
 
 # Good scores for table 1 (four players), double blank worth 50: Ann went out.

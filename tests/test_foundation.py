@@ -7,9 +7,11 @@ from django.core.management.base import CommandError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from scoring.models import AuditEvent, Game, GameSheet, Score, SheetState, Source
+from scoring.models import AuditEvent, Game, Score, SheetState, Source
 from scoring.validation import SheetRules, TypedSheet, check_game
-from tournaments.models import Entry, KeepApart, Player, RulePreset, Seat, Table, Tournament
+from tournaments.models import KeepApart, RulePreset, Seat, Table, Tournament
+
+from scoring_factories import seated_day, stored_sheet
 
 pytestmark = pytest.mark.django_db
 
@@ -89,86 +91,73 @@ def test_new_tournament_exit_code_is_1(tmp_path):
     assert result.returncode == 1
 
 
-def _seated_day(make_tournament):
-    tournament = make_tournament()
-    day = tournament.days.get(number=1)
-    table = Table.objects.create(day=day, number=1)
-    entries = [
-        Entry.objects.create(tournament=tournament, number=n,
-                             player=Player.objects.create(name=f"Player {n}"))
-        for n in (1, 2, 3)
-    ]
-    for position, entry in enumerate(entries, start=1):
-        Seat.objects.create(day=day, table=table, entry=entry, position=position)
-    game = Game.objects.create(day=day, number=1, scheduled_engine=12)
-    return tournament, day, table, entries, game
+def one_table():
+    """One table of three on day 1 with its games scheduled: the rows the constraints are tried
+    on. Game 1's engine is the double 12."""
+    world = seated_day(slug="spring", tables=(("Player 1", "Player 2", "Player 3"),))
+    entries = list(world.entries.values())
+    return world.tournament, world.day, world.tables[0], entries, world.games[1]
 
 
-def _sheet(table, game, entry, **kwargs):
-    values = dict(table=table, game=game, engine_used=12, went_out=entry, source=Source.DESK,
-                  entered_at=timezone.now())
-    values.update(kwargs)
-    return GameSheet.objects.create(**values)
-
-
-def test_database_refuses_a_player_seated_twice_in_one_day(make_tournament):
-    tournament, day, table, entries, game = _seated_day(make_tournament)
+def test_database_refuses_a_player_seated_twice_in_one_day():
+    tournament, day, table, entries, game = one_table()
     other_table = Table.objects.create(day=day, number=2)
     with pytest.raises(IntegrityError), transaction.atomic():
         Seat.objects.create(day=day, table=other_table, entry=entries[0], position=1)
 
 
-def test_database_refuses_two_rows_for_one_player_in_one_game(make_tournament):
-    tournament, day, table, entries, game = _seated_day(make_tournament)
-    sheet = _sheet(table, game, entries[0])
+def test_database_refuses_two_rows_for_one_player_in_one_game():
+    tournament, day, table, entries, game = one_table()
+    sheet = stored_sheet(table, game, out=entries[0])
     Score.objects.create(sheet=sheet, entry=entries[1], points=10)
     with pytest.raises(IntegrityError), transaction.atomic():
         Score.objects.create(sheet=sheet, entry=entries[1], points=12)
 
 
-def test_database_refuses_a_second_live_sheet_for_one_table_and_game(make_tournament):
-    tournament, day, table, entries, game = _seated_day(make_tournament)
+def test_database_refuses_a_second_live_sheet_for_one_table_and_game():
+    tournament, day, table, entries, game = one_table()
     now = timezone.now()
-    _sheet(table, game, entries[0], state=SheetState.CONFIRMED, confirmed_at=now)
+    stored_sheet(table, game, out=entries[0], state=SheetState.CONFIRMED, confirmed_at=now)
     with pytest.raises(IntegrityError), transaction.atomic():
-        _sheet(table, game, entries[1], version=2, state=SheetState.CONFIRMED, confirmed_at=now)
+        stored_sheet(table, game, out=entries[1], version=2, state=SheetState.CONFIRMED,
+                     confirmed_at=now)
     # A superseded version beside the confirmed one is how history is kept.
-    _sheet(table, game, entries[1], version=2, state=SheetState.SUPERSEDED)
+    stored_sheet(table, game, out=entries[1], version=2, state=SheetState.SUPERSEDED)
 
 
-def test_database_refuses_same_version_twice_and_engine_reuse(make_tournament):
-    tournament, day, table, entries, game = _seated_day(make_tournament)
-    _sheet(table, game, entries[0], state=SheetState.SUPERSEDED)
+def test_database_refuses_same_version_twice_and_engine_reuse():
+    tournament, day, table, entries, game = one_table()
+    stored_sheet(table, game, out=entries[0], state=SheetState.SUPERSEDED)
     with pytest.raises(IntegrityError), transaction.atomic():
-        _sheet(table, game, entries[0], state=SheetState.ENTERED)
-    game2 = Game.objects.create(day=day, number=2, scheduled_engine=11)
-    _sheet(table, game, entries[0], version=2)
+        stored_sheet(table, game, out=entries[0], state=SheetState.ENTERED)
+    game2 = Game.objects.get(day=day, number=2)
+    stored_sheet(table, game, out=entries[0], version=2)
     with pytest.raises(IntegrityError), transaction.atomic():
-        _sheet(table, game2, entries[0], engine_used=12)
+        stored_sheet(table, game2, out=entries[0], engine_used=12)
 
 
-def test_database_refuses_out_and_blocked_together_and_negative_scores(make_tournament):
-    tournament, day, table, entries, game = _seated_day(make_tournament)
+def test_database_refuses_out_and_blocked_together_and_negative_scores():
+    tournament, day, table, entries, game = one_table()
     with pytest.raises(IntegrityError), transaction.atomic():
-        _sheet(table, game, entries[0], blocked=True)
+        stored_sheet(table, game, out=entries[0], blocked=True)
     with pytest.raises(IntegrityError), transaction.atomic():
-        _sheet(table, game, None, blocked=False)
-    sheet = _sheet(table, game, entries[0])
+        stored_sheet(table, game, out=None, blocked=False)
+    sheet = stored_sheet(table, game, out=entries[0])
     with pytest.raises(IntegrityError), transaction.atomic():
         Score.objects.create(sheet=sheet, entry=entries[1], points=-3)
 
 
-def test_keep_apart_pairs_are_stored_once_in_order(make_tournament):
-    tournament, day, table, entries, game = _seated_day(make_tournament)
+def test_keep_apart_pairs_are_stored_once_in_order():
+    tournament, day, table, entries, game = one_table()
     low, high = sorted(entries[:2], key=lambda e: e.pk)
     KeepApart.objects.create(tournament=tournament, first=low, second=high)
     with pytest.raises(IntegrityError), transaction.atomic():
         KeepApart.objects.create(tournament=tournament, first=high, second=low)
 
 
-def test_audit_events_are_append_only(make_tournament):
-    tournament, day, table, entries, game = _seated_day(make_tournament)
-    sheet = _sheet(table, game, entries[0])
+def test_audit_events_are_append_only():
+    tournament, day, table, entries, game = one_table()
+    sheet = stored_sheet(table, game, out=entries[0])
     event = AuditEvent.objects.create(sheet=sheet, table=table, game=game, action="entered",
                                       source=Source.DESK, actor_label="desk", at=timezone.now())
     event.reason = "rewrite history"

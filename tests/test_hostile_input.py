@@ -11,7 +11,6 @@ get the same checks.
 """
 from __future__ import annotations
 
-import csv
 import html
 import io
 import re
@@ -30,15 +29,15 @@ from openpyxl import Workbook, load_workbook
 from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
 from openpyxl.worksheet._read_only import ReadOnlyWorksheet
 
-from scoring import workbook as score_workbook
-from scoring.models import AuditEvent, GameSheet, Score
-from tournaments.models import Entry, KeepApart, Player, Seat, StaffRole
+from scoring import workbook_export, workbook_import as score_workbook
+from tournaments.models import Entry, Seat, StaffRole
 from tournaments import player_import
 from tournaments.player_import import NAME_MAX, NOT_A_SPREADSHEET
-from core.spreadsheet_files import PASSWORD_OR_OLD_EXCEL
+from core.spreadsheet_files import MAX_SHEET_ROWS, PASSWORD_OR_OLD_EXCEL
 from tournaments.services.registration import register_player
 
-from scoring_factories import seated_day, staff
+from scoring_factories import (
+    ROSTER_MODELS, SCORE_MODELS, csv_bytes, seated_day, snapshot, staff, xlsx_bytes)
 
 pytestmark = pytest.mark.django_db
 
@@ -61,14 +60,8 @@ EMPTY_UPLOAD = "The submitted file is empty."  # Django's own words for a 0-byte
 # ---------------------------------------------------------------------------
 
 
-def snapshot() -> dict:
-    """Every row of every table a submission could touch.
-
-    Not the Game rows: a day's schedule is made from the rules the first time any page or
-    import looks at the day (the workbook import does so for every day), whatever was typed.
-    """
-    return {model.__name__: list(model.objects.order_by("pk").values_list())
-            for model in (Player, Entry, KeepApart, Seat, GameSheet, Score, AuditEvent)}
+# Every table a submission could touch: the roster and the score records.
+TOUCHABLE = (*ROSTER_MODELS, *SCORE_MODELS)
 
 
 def text_of(response) -> str:
@@ -89,7 +82,7 @@ def assert_refused(response, before: dict, *expected: str, banner: str | tuple) 
         assert word not in text, (word, text[:3000])
     page = response.content.decode().lower()
     assert "<script" not in page and "<img" not in page  # typed markup stays text
-    assert snapshot() == before
+    assert snapshot(*TOUCHABLE) == before
 
 
 def assert_plain_sentence(line: str) -> None:
@@ -253,7 +246,7 @@ def test_the_phone_page_refuses_hostile_scores_plainly_and_stores_nothing(world,
             and not k.startswith(("score-", "out-", "tiles-"))))] = "x"
         post[f"score-{victim}"] = "-1"
         expected = (f"{names[victim]}'s score cannot be negative.",)
-    before = snapshot()
+    before = snapshot(*TOUCHABLE)
     response = Client().post(reverse("scorekeeper:table", args=[world.tables[0].link_token]), post)
     assert_refused(response, before, *expected, banner="Nothing was saved.")
 
@@ -266,11 +259,11 @@ def test_a_tampered_game_number_on_the_phone_page_saves_nothing(world, game):
     ids, _, scores = valid_game(world, 0, [5, 6, 7, 8, 9, 10])
     post = {"game": game, "base_version": "0", "engine": "12", f"out-{ids[0]}": "on",
             **{f"score-{pk}": str(v) for pk, v in scores.items()}}
-    before = snapshot()
+    before = snapshot(*TOUCHABLE)
     url = reverse("scorekeeper:table", args=[world.tables[0].link_token])
     response = Client().post(url, post)
     assert response.status_code == 302 and response["Location"] == url
-    assert snapshot() == before
+    assert snapshot(*TOUCHABLE) == before
 
 
 # ---------------------------------------------------------------------------
@@ -323,7 +316,7 @@ def test_the_desk_card_refuses_hostile_values_and_saves_no_game_of_it(world, spo
         expected = (message,)
     client = Client()
     client.force_login(world.desk)
-    before = snapshot()
+    before = snapshot(*TOUCHABLE)
     response = client.post(reverse("organiser:score_card",
                                    args=[world.tournament.slug, 1, 1]), post)
     assert_refused(response, before, *expected, banner="Nothing was saved.")
@@ -336,7 +329,7 @@ def test_the_desk_card_refuses_hostile_values_and_saves_no_game_of_it(world, spo
 
 def filled_day_workbook(world, games: int, rng_scores: list[int]) -> Workbook:
     """The day's exported workbook with ``games`` games filled in at both tables."""
-    wb = load_workbook(io.BytesIO(score_workbook.export_day(world.day)))
+    wb = load_workbook(io.BytesIO(workbook_export.export_day(world.day)))
     ws = wb.active
     first_row = {}
     position = 0
@@ -461,7 +454,7 @@ def workbook_case(draw, world, spoil):
 @given(data=st.data())
 def test_the_workbook_upload_refuses_spoiled_workbooks_and_stores_nothing(world, spoil, data):
     content, expected = data.draw(workbook_case(world, spoil))
-    before = snapshot()
+    before = snapshot(*TOUCHABLE)
     response = upload_scores(world, content)
     assert_refused(response, before, *expected, banner="Nothing was imported.")
 
@@ -506,7 +499,7 @@ def test_a_damaged_workbook_is_refused_and_stores_nothing(world, cut, flips, how
             return changed
 
         bad = with_sheet_xml(good, letters_in_g2)
-    before = snapshot()
+    before = snapshot(*TOUCHABLE)
     response = upload_scores(world, bad)
     if response.status_code == 302:
         # A changed byte that zip and XML both shrug off (a timestamp in a header, say) leaves
@@ -527,13 +520,13 @@ def test_a_damaged_workbook_is_refused_and_stores_nothing(world, cut, flips, how
     for line in refused.value.lines:
         assert_plain_sentence(line)
         assert " ".join(line.split()) in text_of(response), (line, text_of(response)[:3000])
-    assert snapshot() == before
+    assert snapshot(*TOUCHABLE) == before
 
 
 @FILES
 @given(junk=st.binary(max_size=4096))
 def test_random_bytes_and_encrypted_workbooks_are_refused(world, junk):
-    before = snapshot()
+    before = snapshot(*TOUCHABLE)
     for content in (junk, OLE_HEADER + junk):
         message = (PASSWORD_OR_OLD_EXCEL if content.startswith(OLE_HEADER)
                    else score_workbook.NOT_A_WORKBOOK)
@@ -573,7 +566,7 @@ def lying_zip_bomb() -> bytes:
 
 
 def test_zip_bombs_are_refused_without_unpacking(world):
-    before = snapshot()
+    before = snapshot(*TOUCHABLE)
     response = upload_scores(world, zip_bomb())
     assert_refused(response, before, "This file would unpack to 60 MB, far more than a score "
                    "workbook holds, so it was not opened.", banner="Nothing was imported.")
@@ -624,20 +617,20 @@ def test_a_tiny_player_file_claiming_a_huge_sheet_is_refused_quickly(event, shee
     tournament, client = event
     content = sparse_sheet(["Name", "Club"], last_row)
     assert len(content) < 50_000
-    before = snapshot()
+    before = snapshot(*TOUCHABLE)
     response = upload_players(client, tournament, content, "players.xlsx")
     assert_refused(response, before, message, banner="Nothing was imported")
-    assert 0 < sheet_reads.rows <= min(last_row, player_import.MAX_ROWS + ROW_SLACK), sheet_reads
+    assert 0 < sheet_reads.rows <= min(last_row, MAX_SHEET_ROWS + ROW_SLACK), sheet_reads
     assert 0 < sheet_reads.widest <= player_import.MAX_COLUMNS, sheet_reads  # not 16,384
 
 
 def test_a_tiny_workbook_claiming_a_huge_sheet_is_refused_quickly(world, sheet_reads):
     content = sparse_sheet(score_workbook.HEADER, 30_000)
-    before = snapshot()
+    before = snapshot(*TOUCHABLE)
     response = upload_scores(world, content)
     assert_refused(response, before, "The sheet has more than 20,000 rows: is it the right file?",
                    banner="Nothing was imported.")
-    assert 0 < sheet_reads.rows <= score_workbook.MAX_ROWS + ROW_SLACK, sheet_reads
+    assert 0 < sheet_reads.rows <= MAX_SHEET_ROWS + ROW_SLACK, sheet_reads
     assert 0 < sheet_reads.widest <= len(score_workbook.HEADER), sheet_reads  # not 16,384
 
 
@@ -660,7 +653,7 @@ def test_a_50_mb_upload_is_refused_by_its_size_without_being_read(world, never_r
     limit = django_settings.UPLOAD_MAX_BYTES / 1_048_576
     client = Client()
     client.force_login(staff(world.tournament, "boss", StaffRole.ORGANISER))
-    before = snapshot()
+    before = snapshot(*TOUCHABLE)
     response = client.post(reverse("organiser:upload_workbook", args=[world.tournament.slug]),
                            {"file": fifty_megabytes(), "reason": ""})
     assert_refused(response, before, f"The file is 50.0 MB; the largest file accepted is "
@@ -673,7 +666,7 @@ def test_a_50_mb_upload_is_refused_by_its_size_without_being_read(world, never_r
     response = Client().post(reverse("scorekeeper:table", args=[world.tables[0].link_token]),
                              {"score-1": "1" * (50 * 1024 * 1024)})
     assert response.status_code == 400
-    assert snapshot() == before
+    assert snapshot(*TOUCHABLE) == before
 
 
 # ---------------------------------------------------------------------------
@@ -701,13 +694,8 @@ def player_rows(draw):
 
 def player_file(header, rows, fmt):
     if fmt == "csv":
-        out = io.StringIO()
-        csv.writer(out).writerows([header, *rows])
-        return out.getvalue().encode("utf-8"), "players.csv"
-    wb = Workbook()
-    for row in [header, *rows]:
-        wb.active.append(row)
-    return xlsx(wb), "players.xlsx"
+        return csv_bytes([header, *rows]), "players.csv"
+    return xlsx_bytes([header, *rows]), "players.xlsx"
 
 
 def upload_players(client, tournament, content: bytes, name: str):
@@ -808,7 +796,7 @@ def test_the_player_upload_refuses_spoiled_lists_and_imports_nobody(event, spoil
         expected = ("The file is empty.",)
     if spoil != "wrong sheet":
         content, name = player_file(header, rows, fmt)
-    before = snapshot()
+    before = snapshot(*TOUCHABLE)
     response = upload_players(client, tournament, content, name)
     assert_refused(response, before, *expected, banner="Nothing was imported")
 
@@ -818,7 +806,7 @@ def test_the_player_upload_refuses_spoiled_lists_and_imports_nobody(event, spoil
        name=st.sampled_from(["players.csv", "players.xlsx", "players.xls", "players.txt", "players"]))
 def test_random_and_encrypted_player_files_are_refused(event, junk, name):
     tournament, client = event
-    before = snapshot()
+    before = snapshot(*TOUCHABLE)
     encrypted = ("This is an old Excel file (.xls). Save it as .xlsx or .csv and try again."
                  if name.endswith(".xls") else
                  "This file is protected by a password, or is an old Excel file (.xls). Remove "
@@ -842,7 +830,7 @@ def test_random_and_encrypted_player_files_are_refused(event, junk, name):
 def test_a_truncated_player_workbook_is_refused(event, cut):
     tournament, client = event
     good, _ = player_file(["Name", "Club"], [[f"Player {i}", "Club"] for i in range(30)], "xlsx")
-    before = snapshot()
+    before = snapshot(*TOUCHABLE)
     response = upload_players(client, tournament, good[: int(len(good) * cut)], "players.xlsx")
     assert_refused(response, before, banner=("Nothing was imported", EMPTY_UPLOAD))
     assert any(m in text_of(response) for m in (NOT_A_SPREADSHEET, EMPTY_UPLOAD))
@@ -850,7 +838,7 @@ def test_a_truncated_player_workbook_is_refused(event, cut):
 
 def test_a_player_zip_bomb_is_refused_without_unpacking(event):
     tournament, client = event
-    before = snapshot()
+    before = snapshot(*TOUCHABLE)
     response = upload_players(client, tournament, zip_bomb(), "players.xlsx")
     assert_refused(response, before, "This file would unpack to 60 MB, far more than a player list "
                    "holds, so it was not opened.", banner="Nothing was imported")

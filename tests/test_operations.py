@@ -15,7 +15,7 @@ from scoring.services import submit_game
 from tournaments.models import Player
 
 from conftest import PASSWORD
-from scoring_factories import T1, seated_day, typed
+from scoring_factories import T1, seated_day, snapshot, typed
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -35,8 +35,7 @@ def _scored_game(organiser):
 
 def _every_row():
     """Every score, game sheet, player and user, field by field: what a refused restore keeps."""
-    return {model.__name__: list(model.objects.order_by("pk").values())
-            for model in (Score, GameSheet, Player, get_user_model())}
+    return snapshot(Score, GameSheet, Player, get_user_model())
 
 
 @pytest.mark.django_db(transaction=True)

@@ -16,23 +16,7 @@ from tournaments.player_import import NOT_A_SPREADSHEET, parse_player_file
 from tournaments.services.importing import ImportRefused, import_players
 from tournaments.services.registration import register_player
 
-
-def xlsx_bytes(rows) -> bytes:
-    workbook = openpyxl.Workbook()
-    sheet = workbook.active
-    for row in rows:
-        sheet.append(list(row))
-    buffer = io.BytesIO()
-    workbook.save(buffer)
-    return buffer.getvalue()
-
-
-def csv_bytes(rows, encoding="utf-8") -> bytes:
-    import csv
-
-    buffer = io.StringIO()
-    csv.writer(buffer).writerows(rows)
-    return buffer.getvalue().encode(encoding)
+from scoring_factories import csv_bytes, snapshot, xlsx_bytes
 
 
 def parse(data, filename="players.csv", **kwargs):
@@ -44,8 +28,9 @@ def problems_of(result):
     return [(p.row, p.message) for p in result.problems]
 
 
-def counts():
-    return Player.objects.count(), Entry.objects.count(), KeepApart.objects.count()
+def roster():
+    """The directory, the entries and the keep-apart pairs, row by row: a refusal leaves them."""
+    return snapshot(Player, Entry, KeepApart)
 
 
 # ---------------------------------------------------------------------------
@@ -250,7 +235,7 @@ def test_import_enters_players_numbered_in_file_order_with_keep_apart_and_pins(t
 def test_importing_the_same_file_twice_is_refused_and_changes_nothing(tournament):
     data = csv_bytes([["Name", "Keep apart"], ["Ann", "Bob"], ["Bob", ""]])
     import_players(tournament, data, "players.csv")
-    before = counts()
+    before = roster()
     with pytest.raises(ImportRefused) as refused:
         import_players(tournament, data, "players.csv")
     assert [str(p) for p in refused.value.problems] == [
@@ -258,7 +243,7 @@ def test_importing_the_same_file_twice_is_refused_and_changes_nothing(tournament
         "Row 3: Bob is already entered in this event as player #2.",
     ]
     assert str(refused.value) == "Nothing was imported: the file has 2 problems."
-    assert counts() == before
+    assert roster() == before
 
 
 BAD_FILES = {
@@ -278,11 +263,11 @@ BAD_FILES = {
 def test_a_bad_file_imports_nothing(tournament, case):
     Player.objects.create(name="Someone in the directory")
     register_player(tournament, name="Already Here")
-    before = counts()
+    before = roster()
     with pytest.raises(ImportRefused) as refused:
         import_players(tournament, BAD_FILES[case], "players.xlsx" if case == "zip bomb" else "p.csv")
     assert refused.value.problems
-    assert counts() == before
+    assert roster() == before
 
 
 @pytest.mark.django_db
@@ -297,7 +282,7 @@ def test_a_row_with_an_empty_name_cell_is_reported(tournament):
 def test_upload_page_lists_problems_and_saves_nothing(organiser_client, tournament):
     from django.core.files.uploadedfile import SimpleUploadedFile
 
-    before = counts()
+    before = roster()
     data = csv_bytes([["Name", "Table"], ["Ann", "x"], ["", ""], ["Bob", "9"]])
     response = organiser_client.post(
         f"/organiser/t/{tournament.slug}/players/import/",
@@ -308,7 +293,7 @@ def test_upload_page_lists_problems_and_saves_nothing(organiser_client, tourname
     assert "Nothing was imported: the file has 2 problems." in page
     assert "<td class=\"num\">2</td><td>Table &quot;x&quot; is not a table number.</td>" in page
     assert "Table 9 does not exist" in page
-    assert counts() == before
+    assert roster() == before
 
 
 @pytest.mark.django_db

@@ -3,12 +3,17 @@
 Plain Python, no Django.  Every way a score comes in (the scorekeeper's phone
 page, the desk, the workbook import) builds a :class:`TypedSheet` and calls
 :func:`check_game`; written card totals go through :func:`check_card_totals`.
+Which engine a table's next game should start on is :func:`expected_engine`
+(the menu of possible ones, :func:`engine_choices`); what the hands at a table
+can hold is :func:`hand_limits`.
 
 Each refusal is a :class:`Problem` tied to one field of the sheet, so the page
 can show it next to that field, and worded for a scorekeeper rather than a
-programmer.  All problems are collected, not just the first.  Nothing is
-stored here: the caller saves the :class:`CleanGame` only when the list of
-problems is empty.
+programmer.  All problems are collected, not just the first.  A likely typo
+that is still possible is a warning instead (same shape, see
+:class:`GameCheck`): the page asks the scorekeeper to confirm it.  Nothing is
+stored here: the caller saves the :class:`CleanGame` only when there are no
+problems and no unconfirmed warnings.
 
 Field names used in problems:
 
@@ -27,13 +32,20 @@ import numbers
 import re
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 __all__ = [
     "SheetRules",
     "Problem",
     "TypedSheet",
+    "Tile",
     "CleanGame",
+    "GameCheck",
+    "HandLimits",
     "check_game",
+    "hand_limits",
+    "expected_engine",
+    "engine_choices",
     "check_card_totals",
     "parse_tiles",
     "tile_pips",
@@ -48,14 +60,32 @@ Tile = tuple[int, int]
 # ---------------------------------------------------------------------------
 
 
+HandSizes = tuple[tuple[int, int, int], ...]
+
+
 @dataclass(frozen=True)
 class SheetRules:
-    """The parts of an event's rule set that score-sheet checks need."""
+    """The parts of an event's rule set that score-sheet checks need.
+
+    ``hand_sizes`` are the rule set's deal, as ``(fewest players, most
+    players, tiles each draws)``.  Without them, or for a table size they do
+    not cover, a hand's ceiling cannot follow the table and falls back to the
+    tiles left after the engine.
+
+    ``engine_set_aside`` says the engine is taken out of the set before the
+    deal (Good Sam, Puremco).  Where the player holding it plays it instead
+    (the tournament, the Jib Room, and their fallback to a lower double), the
+    engine may have come out of another player's hand, which leaves one more
+    tile within a hand's reach; that is the default, as it never refuses a
+    true score.
+    """
 
     top_double: int  # 12 for a double-12 set, 9 for double-9
     double_blank_value: int  # 0 or 50
     highest_engine: int  # e.g. 12
     lowest_engine: int  # e.g. 7 (engines lowest..highest inclusive)
+    hand_sizes: HandSizes = ()
+    engine_set_aside: bool = False
 
     def __post_init__(self) -> None:
         if self.top_double < 0:
@@ -66,6 +96,11 @@ class SheetRules:
             raise ValueError(
                 "engines must satisfy 0 <= lowest_engine <= highest_engine <= top_double"
             )
+        # Rule sets keep hand sizes as JSON lists; a tuple keeps the rules hashable.
+        sizes = tuple((int(low), int(high), int(tiles)) for low, high, tiles in self.hand_sizes)
+        if any(min(row) < 0 for row in sizes):
+            raise ValueError("hand sizes must not be negative")
+        object.__setattr__(self, "hand_sizes", sizes)
 
     def all_tiles(self) -> list[Tile]:
         """Every tile in the set as (high, low), highest first."""
@@ -92,10 +127,21 @@ class SheetRules:
         return self.tile_value((engine, engine))
 
     def hand_ceiling(self, engine: int | None) -> int:
-        """Most pips any hand, or all the hands together, can hold in a game."""
+        """Most pips all the hands together can hold in a game: the set less the engine."""
         if engine is None or not 0 <= engine <= self.top_double:
             return self.set_pips()
         return self.set_pips() - self.engine_pips(engine)
+
+    def engine_order(self) -> list[int]:
+        """The event's engines in the order games use them, highest double first."""
+        return list(range(self.highest_engine, self.lowest_engine - 1, -1))
+
+    def hand_size(self, players: int) -> int | None:
+        """Tiles each player draws at a table of ``players``, when the rules say."""
+        for low, high, tiles in self.hand_sizes:
+            if low <= players <= high:
+                return tiles
+        return None
 
 
 @dataclass(frozen=True)
@@ -201,6 +247,32 @@ def parse_whole_number(value: object) -> int:
     raise ValueError("not a whole number")
 
 
+# Letters a quick thumb or an old keyboard habit puts in place of a digit.
+_LOOKALIKES = {"O": "0", "o": "0", "l": "1", "I": "1"}
+
+
+def _letter_typo_text(raw: object, whose: str) -> str | None:
+    """'Did you mean 10?' for "1O" or "l2": a number typed with a letter in it.
+
+    ``whose`` names the field in the message ("Bob Roe", "Bob Roe's total").
+    None when the text is not a number with look-alike letters."""
+    if not isinstance(raw, str):
+        return None
+    text = raw.strip()
+    if not text or len(text) > _MAX_DIGITS:
+        return None
+    if not all(c in _LOOKALIKES or "0" <= c <= "9" for c in text):
+        return None
+    letter = next((c for c in text if c in _LOOKALIKES), None)
+    if letter is None:
+        return None
+    meant = int("".join(_LOOKALIKES.get(c, c) for c in text))
+    return (
+        f'Did you mean {meant} for {whose}? "{text}" has the letter {letter} in it, '
+        f"not the number {_LOOKALIKES[letter]}."
+    )
+
+
 # ---------------------------------------------------------------------------
 # Tiles
 # ---------------------------------------------------------------------------
@@ -295,8 +367,91 @@ def _went_out_ids(value: object) -> list[object]:
 
 
 # ---------------------------------------------------------------------------
+# Limits from the tiles
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class HandLimits:
+    """What the hands at one table can hold in one game, from the set's arithmetic."""
+
+    players: int  # players still playing the game
+    drew: int | None  # tiles each drew at the deal; None when the rules do not say
+    tiles_per_hand: int  # the most tiles one hand can hold at the end
+    hand_pips: int  # the most one hand can score
+    table_pips: int  # the most the hands together can score
+    starting_hand_pips: int | None  # the best hand anyone can be dealt; None when unknown
+
+
+@lru_cache(maxsize=1024)
+def hand_limits(rules: SheetRules, players: int, engine: int | None) -> HandLimits:
+    """The limits for a table of ``players`` whose game started on double ``engine``.
+
+    The other players' starting tiles can never reach a hand, and the engine
+    lies in the hub, so one hand holds at most
+    ``K = tiles in the set - 1 - (players - 1) x tiles each drew``
+    (one more when the engine may have come out of another player's starting
+    hand, see :class:`SheetRules`), and scores at most the ``K`` highest
+    tiles other than the engine.  The hands together hold at most the set
+    less the engine.  When the deal is unknown (or cannot fit in the set) a
+    hand's ceiling is the table's.  Worked out once per table size and
+    engine, not per score.
+    """
+    count = rules.tile_count()
+    if engine is None:
+        # The sheet's engine is not a tile of the set and is refused anyway.
+        whole = rules.set_pips()
+        return HandLimits(players, None, count, whole, whole, None)
+    values = _values_high_first(rules, engine)
+    drew = rules.hand_size(players)
+    others = max(players - 1, 0)
+    in_play = count - 1 if rules.engine_set_aside else count
+    if drew is not None and players * drew > in_play:
+        drew = None
+    reach = count - 1 if drew is None else min(count - 1, in_play - others * drew)
+    starting = None if drew is None else sum(values[:drew])
+    return HandLimits(
+        players=players,
+        drew=drew,
+        tiles_per_hand=reach,
+        hand_pips=sum(values[:reach]),
+        table_pips=rules.hand_ceiling(engine),
+        starting_hand_pips=starting,
+    )
+
+
+def _values_high_first(rules: SheetRules, engine: int) -> list[int]:
+    """The value of every tile other than the engine, highest first."""
+    tiles = [t for t in rules.all_tiles() if t != (engine, engine)]
+    return sorted((rules.tile_value(t) for t in tiles), reverse=True)
+
+
+# ---------------------------------------------------------------------------
 # The engine
 # ---------------------------------------------------------------------------
+
+
+def expected_engine(rules: SheetRules, used_engines: Collection[int]) -> int | None:
+    """The engine a table's next game should start on.
+
+    The first double of the event's engine order not yet used as an engine
+    at that table that day; None once every double has been used.  The
+    phone page, the desk card, the printed sheets and the workbook all ask
+    this one function.
+    """
+    used = set(used_engines)
+    return next((e for e in rules.engine_order() if e not in used), None)
+
+
+def engine_choices(rules: SheetRules, used_engines: Collection[int]) -> list[int]:
+    """Every engine a table may still start a game on that day, expected one first.
+
+    When nobody at the table holds the expected double, the table falls back
+    to the next lower one not used there yet, so any double of the range not
+    yet used is possible.
+    """
+    used = set(used_engines)
+    return [e for e in rules.engine_order() if e not in used]
 
 
 def _read_engine(rules: SheetRules, value: object) -> tuple[int | None, str | None]:
@@ -324,6 +479,59 @@ def _read_engine(rules: SheetRules, value: object) -> tuple[int | None, str | No
 # ---------------------------------------------------------------------------
 # One game
 # ---------------------------------------------------------------------------
+
+
+class GameCheck(tuple[CleanGame | None, list[Problem]]):
+    """What :func:`check_game` found in one game's sheet.
+
+    * ``problems``: refusals.  The sheet is stored only when there are none.
+    * ``warnings``: "please check" notes on likely typos (a score above the
+      best hand anyone can be dealt, a three-digit score among two-digit
+      ones).  Never a refusal: the page shows them next to their fields and
+      asks the scorekeeper to confirm with one tap, then checks again with
+      ``rechecked=True``.
+    * ``clean``: the game as it will be stored; None when there are problems.
+    * ``needs_recheck``: there are warnings the scorekeeper has not confirmed.
+    * ``saveable``: no problems, and no warning left to confirm.
+    * ``limits``: the table's :class:`HandLimits`, for a page to show.
+
+    It unpacks as ``clean, problems``, the shape callers used before
+    warnings existed; a caller that ignores warnings saves as before.
+    """
+
+    warnings: list[Problem]
+    rechecked: bool
+    limits: HandLimits
+
+    def __new__(
+        cls,
+        clean: CleanGame | None,
+        problems: list[Problem],
+        warnings: list[Problem],
+        rechecked: bool,
+        limits: HandLimits,
+    ) -> GameCheck:
+        result = super().__new__(cls, (clean, problems))
+        result.warnings = warnings
+        result.rechecked = rechecked
+        result.limits = limits
+        return result
+
+    @property
+    def clean(self) -> CleanGame | None:
+        return self[0]
+
+    @property
+    def problems(self) -> list[Problem]:
+        return self[1]
+
+    @property
+    def needs_recheck(self) -> bool:
+        return bool(self.warnings) and not self.rechecked
+
+    @property
+    def saveable(self) -> bool:
+        return self.clean is not None and not self.needs_recheck
 
 
 @dataclass(frozen=True)
@@ -357,47 +565,66 @@ def check_game(
     sheet: TypedSheet,
     used_engines: Collection[int] = (),
     withdrawn: Collection[int] = (),
-) -> tuple[CleanGame | None, list[Problem]]:
+    *,
+    rechecked: bool = False,
+) -> GameCheck:
     """Check one game at one table.
 
     ``seated`` maps player id -> name for everyone seated at the table, in
     seat order (withdrawn players included).  ``used_engines`` are the
     engines this table already used for OTHER games that day.  ``withdrawn``
-    are players who left: they must have no score and no tiles.
+    are players who left before this game: they must have no score and no
+    tiles, and the hands' limits follow the players still playing.
+    ``rechecked`` says the scorekeeper confirmed the "please check" warnings
+    of this same sheet.
 
-    Returns ``(CleanGame, [])`` when the sheet is good, else
-    ``(None, problems)`` with every problem found.
+    Returns a :class:`GameCheck`: ``clean, problems = check_game(...)`` gives
+    ``(CleanGame, [])`` when the sheet is good, else ``(None, problems)`` with
+    every problem found; ``.warnings`` and ``.needs_recheck`` carry the
+    likely typos to confirm before saving.
     """
     table = _Table(seated, frozenset(withdrawn), sheet.game_number)
-    problems: list[Problem] = []
-
-    engine, engine_problems = _check_engine(rules, sheet.engine, used_engines)
-    problems += engine_problems
+    engine, problems = _check_engine(rules, sheet.engine, used_engines)
     on_table = _engine_on_table(rules, engine)
+    limits = hand_limits(rules, len(table.playing()), on_table)
 
-    outcome, outcome_problems = _check_outcome(table, sheet.went_out, sheet.blocked)
-    problems += outcome_problems
-
-    hands, tile_problems = _read_hands(rules, table, sheet.tiles or {}, outcome, on_table)
-    problems += tile_problems
+    outcome, found = _check_outcome(table, sheet.went_out, sheet.blocked)
+    problems += found
+    hands, found = _read_hands(rules, table, sheet.tiles or {}, outcome, on_table, limits)
+    problems += found
     problems += _check_each_tile_once(table, hands)
 
     problems += _check_nobody_else_scores(table, sheet.scores or {})
-    scores, unreadable, score_problems = _read_scores(rules, table, sheet.scores or {}, hands)
-    problems += score_problems
-    problems += _check_score_values(rules, table, scores, unreadable, outcome, on_table)
+    scores, unreadable, found = _read_scores(rules, table, sheet.scores or {}, hands)
+    problems += found
+    holding = [p for p in scores if p not in unreadable and p not in outcome.marked]
+    problems += _check_score_values(table, scores, outcome, limits)
+    problems += _check_zeros(rules, table, scores, holding, hands, on_table)
+    warnings = _likely_typos(table, scores, holding, limits)
 
-    if problems or engine is None:
-        return None, problems
-    clean = CleanGame(
+    clean = None
+    if not problems and engine is not None:
+        clean = _clean_game(table, engine, scores, outcome, bool(sheet.blocked), hands)
+    return GameCheck(clean, problems, warnings, rechecked, limits)
+
+
+def _clean_game(
+    table: _Table,
+    engine: int,
+    scores: Mapping[int, int],
+    outcome: _Outcome,
+    blocked: bool,
+    hands: Mapping[int, list[Tile]],
+) -> CleanGame:
+    playing = table.playing()
+    return CleanGame(
         game_number=table.game_number,
         engine=engine,
-        scores={pid: scores[pid] for pid in table.playing()},
+        scores={pid: scores[pid] for pid in playing},
         went_out=outcome.went_out,
-        blocked=bool(sheet.blocked),
-        tiles={pid: tuple(hands[pid]) for pid in table.playing() if pid in hands},
+        blocked=blocked,
+        tiles={pid: tuple(hands[pid]) for pid in playing if pid in hands},
     )
-    return clean, []
 
 
 # --- the engine ------------------------------------------------------------
@@ -416,13 +643,9 @@ def _check_engine(
     assert engine is not None
     if not rules.lowest_engine <= engine <= rules.highest_engine:
         return engine, [Problem("engine", _engine_range_text(rules))]
-    if engine in set(used_engines):
-        return engine, [
-            Problem(
-                "engine",
-                f"Double {engine} was already the engine in an earlier game at this table today.",
-            )
-        ]
+    if engine not in engine_choices(rules, used_engines):
+        text = f"Double {engine} was already the engine in an earlier game at this table today."
+        return engine, [Problem("engine", text)]
     return engine, []
 
 
@@ -497,10 +720,11 @@ def _read_hands(
     tiles: Mapping[int, object],
     outcome: _Outcome,
     on_table: int | None,
+    limits: HandLimits,
 ) -> tuple[dict[int, list[Tile]], list[Problem]]:
     """Each player's tiles left, as typed: real tiles, only for players still
-    holding some, and never the engine.  Players come in seat order, then
-    anyone else listed."""
+    holding some, never the engine, and no more than a hand can hold.
+    Players come in seat order, then anyone else listed."""
     hands: dict[int, list[Tile]] = {}
     problems: list[Problem] = []
     listed = list(table.seated) + [pid for pid in tiles if pid not in table.seated]
@@ -513,6 +737,7 @@ def _read_hands(
         if hand:
             hands[pid] = hand
             problems += _check_engine_not_in_hand(table, pid, hand, on_table)
+            problems += _check_tiles_in_reach(table, pid, hand, limits)
     return hands, problems
 
 
@@ -554,6 +779,27 @@ def _check_engine_not_in_hand(
             "the table, not in a hand.",
         )
     ]
+
+
+def _check_tiles_in_reach(
+    table: _Table, pid: int, hand: list[Tile], limits: HandLimits
+) -> list[Problem]:
+    """A hand holds no more tiles than the other players' deal leaves within its reach."""
+    if len(hand) <= limits.tiles_per_hand:
+        return []
+    name = table.seated[pid]
+    return [
+        Problem(
+            f"tiles-{pid}",
+            f"{name} has {len(hand)} tiles listed, but one hand can hold at most "
+            f"{limits.tiles_per_hand} tiles{_at_table(limits)} in game {table.game_number}.",
+        )
+    ]
+
+
+def _at_table(limits: HandLimits) -> str:
+    """Where a limit follows the table's size, the words that say so."""
+    return "" if limits.drew is None else f" at a table of {limits.players} players"
 
 
 def _check_each_tile_once(table: _Table, hands: Mapping[int, list[Tile]]) -> list[Problem]:
@@ -656,7 +902,9 @@ def _read_one_score(
     try:
         value = parse_whole_number(raw)
     except ValueError:
-        text = f"{_possessive(name)} score must be a whole number, like 0 or 23."
+        text = _letter_typo_text(raw, name) or (
+            f"{_possessive(name)} score must be a whole number, like 0 or 23."
+        )
         return None, Problem(field_name, text)
     if value < 0:
         return None, Problem(field_name, f"{_possessive(name)} score cannot be negative.")
@@ -673,28 +921,23 @@ def _read_one_score(
 
 
 def _check_score_values(
-    rules: SheetRules,
     table: _Table,
     scores: Mapping[int, int],
-    unreadable: Collection[int],
     outcome: _Outcome,
-    on_table: int | None,
+    limits: HandLimits,
 ) -> list[Problem]:
-    """The rules on the numbers: each player's in seat order, then the table's."""
-    ceiling = rules.hand_ceiling(on_table)
+    """The limits on the numbers: each player's in seat order, then the table's."""
     problems: list[Problem] = []
     too_high = False
     for pid, value in scores.items():
         if pid == outcome.went_out:
             problems += _check_out_player_scores_zero(table, pid, value)
             continue
-        if pid not in unreadable and pid not in outcome.marked:
-            problems += _check_zero_needs_going_out(rules, table, pid, value)
-        over = _check_hand_ceiling(table, pid, value, ceiling)
+        over = _check_hand_ceiling(table, pid, value, limits)
         too_high = too_high or bool(over)
         problems += over
     if not too_high:
-        problems += _check_table_total(table, scores, ceiling)
+        problems += _check_table_total(table, scores, limits)
     return problems
 
 
@@ -706,50 +949,168 @@ def _check_out_player_scores_zero(table: _Table, pid: int, value: int) -> list[P
     return [Problem(f"score-{pid}", f"{name} went out, so {_possessive(name)} score must be 0.")]
 
 
-def _check_zero_needs_going_out(
-    rules: SheetRules, table: _Table, pid: int, value: int
+def _check_hand_ceiling(table: _Table, pid: int, value: int, limits: HandLimits) -> list[Problem]:
+    """No hand scores more than the highest tiles within its reach."""
+    if value <= limits.hand_pips:
+        return []
+    name = table.seated[pid]
+    if limits.drew is None:
+        where = "any hand can hold"
+    else:
+        where = f"one hand can hold at a table of {limits.players} players"
+    return [
+        Problem(
+            f"score-{pid}",
+            f"{_possessive(name)} score of {_num(value)} is more than {where}: "
+            f"the most is {_num(limits.hand_pips)} in game {table.game_number}.",
+        )
+    ]
+
+
+def _check_table_total(
+    table: _Table, scores: Mapping[int, int], limits: HandLimits
 ) -> list[Problem]:
-    """With the double blank worth something, a hand that is not empty scores at least 1."""
-    if value != 0 or rules.double_blank_value == 0:
-        return []
-    name = table.seated[pid]
-    return [
-        Problem(
-            f"score-{pid}",
-            f"{_possessive(name)} score is 0, but only the player who went out can score 0; "
-            f"with the double blank worth {rules.double_blank_value}, anyone left holding "
-            "tiles has at least 1.",
-        )
-    ]
-
-
-def _check_hand_ceiling(table: _Table, pid: int, value: int, ceiling: int) -> list[Problem]:
-    """No hand holds more than the tiles left after the engine."""
-    if value <= ceiling:
-        return []
-    name = table.seated[pid]
-    return [
-        Problem(
-            f"score-{pid}",
-            f"{_possessive(name)} score of {_num(value)} is more than any hand can hold: "
-            f"the most is {_num(ceiling)} in game {table.game_number}.",
-        )
-    ]
-
-
-def _check_table_total(table: _Table, scores: Mapping[int, int], ceiling: int) -> list[Problem]:
     """The hands together hold no more than the tiles left after the engine."""
     total = sum(scores.values())
-    if total <= ceiling:
+    if total <= limits.table_pips:
         return []
     return [
         Problem(
             "",
             f"The scores in game {table.game_number} add up to {_num(total)}, but all the "
-            f"tiles left after the engine only add up to {_num(ceiling)}. "
+            f"tiles left after the engine only add up to {_num(limits.table_pips)}. "
             "Please check the scores.",
         )
     ]
+
+
+# --- zeros -------------------------------------------------------------------------
+
+
+def _check_zeros(
+    rules: SheetRules,
+    table: _Table,
+    scores: Mapping[int, int],
+    holding: Sequence[int],
+    hands: Mapping[int, list[Tile]],
+    on_table: int | None,
+) -> list[Problem]:
+    """Someone who did not go out scores 0 only by holding nothing but the
+    double blank: never when it counts more than 0 or was the engine, and
+    for one player at most.  ``holding`` are the players with a trusted
+    score who were not marked as going out."""
+    zeros = [pid for pid in holding if scores[pid] == 0]
+    if not zeros:
+        return []
+    if rules.double_blank_value > 0:
+        return [_zero_needs_going_out(rules, table, pid) for pid in zeros]
+    if on_table == 0:
+        return [_zero_with_blank_engine(table, pid) for pid in zeros]
+    blank_holder = next((p for p, hand in hands.items() if (0, 0) in hand), None)
+    problems: list[Problem] = []
+    for pid in zeros:
+        if blank_holder is not None and blank_holder != pid:
+            problems.append(_zero_without_the_blank(table, pid, blank_holder))
+        elif pid != zeros[0]:
+            problems.append(_second_zero(table, pid, zeros[0]))
+    return problems
+
+
+def _zero_needs_going_out(rules: SheetRules, table: _Table, pid: int) -> Problem:
+    name = table.seated[pid]
+    return Problem(
+        f"score-{pid}",
+        f"{_possessive(name)} score is 0, but only the player who went out can score 0; "
+        f"with the double blank worth {rules.double_blank_value}, anyone left holding "
+        "tiles has at least 1.",
+    )
+
+
+def _zero_with_blank_engine(table: _Table, pid: int) -> Problem:
+    name = table.seated[pid]
+    return Problem(
+        f"score-{pid}",
+        f"{_possessive(name)} score is 0, but the double blank was the engine in game "
+        f"{table.game_number}, so only the player who went out can score 0.",
+    )
+
+
+def _second_zero(table: _Table, pid: int, first: int) -> Problem:
+    name, other = table.seated[pid], table.seated[first]
+    return Problem(
+        f"score-{pid}",
+        f"{_possessive(name)} score is 0, but so is {_possessive(other)}. Apart from the "
+        "player who went out, only one player, the one left holding just the double "
+        f"blank, can score 0 in game {table.game_number}.",
+    )
+
+
+def _zero_without_the_blank(table: _Table, pid: int, holder: int) -> Problem:
+    name, other = table.seated[pid], table.seated[holder]
+    return Problem(
+        f"score-{pid}",
+        f"{_possessive(name)} score is 0, but the double blank is listed in "
+        f"{_possessive(other)} tiles: only a player left holding just the double blank "
+        "can score 0.",
+    )
+
+
+# --- likely typos: "please check", never a refusal ---------------------------------
+
+# A three-digit score among two-digit ones is a likely extra keystroke ("400"
+# for "40") when it is also well above the next highest score.  Lower bounds
+# than these asked about too many true scores in simulated games.
+_JUMP_FLOOR = 150
+_JUMP_FACTOR = 3
+
+
+def _likely_typos(
+    table: _Table, scores: Mapping[int, int], holding: Sequence[int], limits: HandLimits
+) -> list[Problem]:
+    """At most one "please check" per player, for a score that is possible but unlikely."""
+    warnings: list[Problem] = []
+    for pid in holding:
+        value = scores[pid]
+        if value > limits.hand_pips:
+            continue  # already refused
+        others = [scores[p] for p in holding if p != pid]
+        warning = _beyond_starting_hand(table, pid, value, limits) or _jump(
+            table, pid, value, others
+        )
+        if warning is not None:
+            warnings.append(warning)
+    return warnings
+
+
+def _beyond_starting_hand(
+    table: _Table, pid: int, value: int, limits: HandLimits
+) -> Problem | None:
+    """More than the best hand anyone can be dealt: possible only after many draws."""
+    best = limits.starting_hand_pips
+    if best is None or value <= best:
+        return None
+    name = table.seated[pid]
+    return Problem(
+        f"score-{pid}",
+        f"Please check {_possessive(name)} score of {_num(value)}: that is more than the "
+        f"best hand anyone can be dealt ({_num(best)} in {limits.drew} tiles), so "
+        f"{name} must have drawn many tiles in game {table.game_number}.",
+    )
+
+
+def _jump(table: _Table, pid: int, value: int, others: Sequence[int]) -> Problem | None:
+    """A score with more digits than every other at the table, and far above them."""
+    if value < _JUMP_FLOOR or not others:
+        return None
+    highest = max(others)
+    if len(str(highest)) >= len(str(value)) or value <= _JUMP_FACTOR * highest:
+        return None
+    name = table.seated[pid]
+    return Problem(
+        f"score-{pid}",
+        f"Please check {_possessive(name)} score of {_num(value)}: the other scores in game "
+        f"{table.game_number} are all under {_num(10 ** (len(str(highest))))}.",
+    )
 
 
 # ---------------------------------------------------------------------------
@@ -794,7 +1155,9 @@ def _check_one_total(name: str, pid: int, raw: object, expected: int) -> Problem
     try:
         value = parse_whole_number(raw)
     except ValueError:
-        text = f"{_possessive(name)} total must be a whole number, like 0 or 123."
+        text = _letter_typo_text(raw, f"{_possessive(name)} total") or (
+            f"{_possessive(name)} total must be a whole number, like 0 or 123."
+        )
         return Problem(field_name, text)
     if value < 0:
         return Problem(field_name, f"{_possessive(name)} total cannot be negative.")

@@ -4,11 +4,10 @@
 the caller did not select the rule set): tables and confirmed sheets per day in scope, one
 GROUP BY entry over the confirmed scores in scope, and the entries with their players and
 whether they sat at a table. The ranking itself is the pure ``scoring.ranking`` module; this
-file only adapts rows to it.
+file only adapts rows to it. The columns every output shows are in ``scoring.standings_columns``.
 """
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass, field
 from typing import Mapping
 
@@ -135,32 +134,6 @@ def rank_label(row: RankedRow) -> str:
     if row.rank is None:
         return ""
     return f"{TIE_MARK}{row.rank}" if row.tied else str(row.rank)
-
-
-def table_rows(result: Standings) -> tuple[list[str], list[list[str]]]:
-    """The players' table as text, header and rows, for the PDF and the command line."""
-    header = ["Rank", "No.", "Player", "Club", *(f"Day {d}" for d in result.day_numbers),
-              "Total", "Outs", "Games"]
-    body = []
-    for row in result.rows:
-        record = row.record
-        body.append([
-            rank_label(row) or WITHDRAWN_MARK,
-            str(record.player_number),
-            record.name,
-            record.club or "",
-            *(str(points) for points in record.day_totals),
-            str(row.total),
-            str(record.games_out),
-            str(record.games_played),
-        ])
-    return header, body
-
-
-def club_rank_labels(clubs: list[ClubRow]) -> list[str]:
-    """Club ranks as printed, "=2" where clubs share a rank (same averages)."""
-    shared = Counter(club.rank for club in clubs)
-    return [f"{TIE_MARK}{c.rank}" if shared[c.rank] > 1 else str(c.rank) for c in clubs]
 
 
 def standings(tournament: Tournament, cut: Cut = Cut()) -> Standings:

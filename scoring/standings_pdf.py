@@ -1,4 +1,5 @@
-"""Standings on paper: a portrait PDF (reportlab platypus) from ``scoring.standings``.
+"""Standings on paper: a portrait PDF (reportlab platypus) from ``scoring.standings``, with
+the columns ``scoring.standings_columns`` defines for print.
 
 Table cells are plain strings, never Paragraph markup, so a name like ``<b>Ann & "Bo"</b>``
 prints as typed and 2,000 rows stay fast; only the heading uses Paragraphs, with escaping.
@@ -20,7 +21,10 @@ from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer, Table, Tabl
 
 from core.pdf_fonts import pdf_fonts, printable
 
-from .standings import TIE_LEGEND, WITHDRAWN_LEGEND, Standings, club_rank_labels, table_rows
+from .standings import TIE_LEGEND, WITHDRAWN_LEGEND, Standings
+from .standings_columns import (
+    CLUB_COLUMNS, Column, Output, club_lines, player_columns, text_table,
+)
 
 PAGE_SIZE = letter
 MARGIN = 36  # half an inch: room for a hole punch and the footer
@@ -44,18 +48,30 @@ def _wrap(text: str, font: str, size: float, width: float) -> list[str]:
     return lines
 
 
-def player_table_rows(result: Standings) -> tuple[list[str], list[list[str]]]:
-    """Header and body rows as printed (also what the benchmark's bare table is given)."""
-    header, body = table_rows(result)
+def _player_columns(result: Standings) -> list[Column]:
+    return player_columns(result.day_numbers).for_output(Output.PDF)
+
+
+def _printed_table(columns: list[Column], rows) -> tuple[list[str], list[list[str]]]:
+    """Header and body as printed: text cells keep only what the PDF font can draw."""
+    header, body = text_table(columns, rows, Output.PDF)
+    text_columns = [i for i, column in enumerate(columns) if not column.numeric]
     for line in body:
-        line[2], line[3] = printable(line[2]), printable(line[3])  # name and club
+        for i in text_columns:
+            line[i] = printable(line[i])
     return header, body
 
 
-def _column_widths(header, body, font, bold, available) -> tuple[float, list[float]]:
-    """Largest font size whose number columns leave the name and club at least 45 % of the row."""
+def player_table_rows(result: Standings) -> tuple[list[str], list[list[str]]]:
+    """Header and body rows as printed (also what the benchmark's bare table is given)."""
+    return _printed_table(_player_columns(result), result.rows)
+
+
+def _column_widths(header, body, text_columns, font, bold, available
+                   ) -> tuple[float, list[float]]:
+    """Largest font size whose number columns leave the text columns (the first of them the
+    player's name) at least 45 % of the row."""
     width = pdfmetrics.stringWidth
-    text_columns = (2, 3)
     for size in FONT_SIZES:
         widths = []
         for i, title in enumerate(header):
@@ -73,12 +89,15 @@ def _column_widths(header, body, font, bold, available) -> tuple[float, list[flo
     ]
     natural = [max(n, width(header[i], bold, size) + 2 * PADDING)
                for n, i in zip(natural, text_columns)]
+    first, others = text_columns[0], list(zip(text_columns[1:], natural[1:]))
     if sum(natural) <= rest:
         # Everything fits: the player column takes the slack so the table spans the page.
-        widths[2], widths[3] = rest - natural[1], natural[1]
+        given = {i: n for i, n in others}
     else:
-        club = min(natural[1], rest * 0.4)
-        widths[2], widths[3] = rest - club, club
+        given = {i: min(n, rest * 0.4) for i, n in others}
+    widths[first] = rest - sum(given.values())
+    for i, w in given.items():
+        widths[i] = w
     return size, widths
 
 
@@ -108,21 +127,19 @@ class _FooterCanvas(canvas.Canvas):
         super().save()
 
 
-def render_standings_pdf(
-    result: Standings, *, printed_at: datetime.datetime | None = None
-) -> bytes:
-    font, bold = pdf_fonts().regular, pdf_fonts().bold
-    tournament = result.tournament
+def _player_table(result: Standings, font: str, bold: str) -> Table:
+    columns = _player_columns(result)
+    text_columns = [i for i, column in enumerate(columns) if not column.numeric]
+    header, body = _printed_table(columns, result.rows)
     available = PAGE_SIZE[0] - 2 * MARGIN
-    header, body = player_table_rows(result)
-    size, widths = _column_widths(header, body, font, bold, available)
+    size, widths = _column_widths(header, body, text_columns, font, bold, available)
     leading = size * 1.2
     row_height = leading + 2 * PADDING
 
     heights = [row_height]
     for cells in body:
         lines = 1
-        for i in (2, 3):
+        for i in text_columns:
             if pdfmetrics.stringWidth(cells[i], font, size) > widths[i] - 2 * PADDING:
                 wrapped = _wrap(cells[i], font, size, widths[i] - 2 * PADDING)
                 cells[i] = "\n".join(wrapped)
@@ -133,7 +150,7 @@ def render_standings_pdf(
         ("FONT", (0, 0), (-1, 0), bold, size, leading),
         ("FONT", (0, 1), (-1, -1), font, size, leading),
         ("ALIGN", (0, 0), (-1, -1), "RIGHT"),
-        ("ALIGN", (2, 0), (3, -1), "LEFT"),
+        *(("ALIGN", (i, 0), (i, -1), "LEFT") for i in text_columns),
         ("VALIGN", (0, 0), (-1, -1), "TOP"),
         ("LEFTPADDING", (0, 0), (-1, -1), PADDING),
         ("RIGHTPADDING", (0, 0), (-1, -1), PADDING),
@@ -143,14 +160,23 @@ def render_standings_pdf(
         ("ROWBACKGROUNDS", (0, 1), (-1, -1), [colors.white, STRIPE]),
         ("LINEBELOW", (0, 1), (-1, -1), 0.25, GRID),
     ]
-    total_column = len(header) - 3
-    style.append(("FONT", (total_column, 1), (total_column, -1), bold, size, leading))
+    for i, column in enumerate(columns):
+        if column.bold:
+            style.append(("FONT", (i, 1), (i, -1), bold, size, leading))
     for i, row in enumerate(result.rows, start=1):
         if row.rank is None:
             style.append(("TEXTCOLOR", (0, i), (-1, i), colors.HexColor("#666666")))
 
-    players = Table([header, *body], colWidths=widths, rowHeights=heights, repeatRows=1,
-                    style=TableStyle(style), hAlign="LEFT")
+    return Table([header, *body], colWidths=widths, rowHeights=heights, repeatRows=1,
+                 style=TableStyle(style), hAlign="LEFT")
+
+
+def render_standings_pdf(
+    result: Standings, *, printed_at: datetime.datetime | None = None
+) -> bytes:
+    font, bold = pdf_fonts().regular, pdf_fonts().bold
+    tournament = result.tournament
+    players = _player_table(result, font, bold)
 
     styles = _paragraph_styles(font, bold)
     state = "Final" if result.is_final else "Provisional"
@@ -203,15 +229,14 @@ def _paragraph_styles(font: str, bold: str) -> dict[str, ParagraphStyle]:
 
 
 def _club_table(result: Standings, font: str, bold: str) -> Table:
-    rows = [["Rank", "Club", "Players", "Total", "Average"]]
-    for label, club in zip(club_rank_labels(result.clubs), result.clubs):
-        rows.append([label, printable(club.club), str(club.players), str(club.total),
-                     f"{club.average:.1f}"])
-    return Table(rows, repeatRows=1, hAlign="LEFT", style=TableStyle([
+    columns = CLUB_COLUMNS.for_output(Output.PDF)
+    header, body = _printed_table(columns, club_lines(result))
+    return Table([header, *body], repeatRows=1, hAlign="LEFT", style=TableStyle([
         ("FONT", (0, 0), (-1, 0), bold, 9),
         ("FONT", (0, 1), (-1, -1), font, 9),
         ("ALIGN", (0, 0), (-1, -1), "RIGHT"),
-        ("ALIGN", (1, 0), (1, -1), "LEFT"),
+        *(("ALIGN", (i, 0), (i, -1), "LEFT") for i, column in enumerate(columns)
+          if not column.numeric),
         ("LINEBELOW", (0, 0), (-1, 0), 1, colors.black),
         ("LINEBELOW", (0, 1), (-1, -1), 0.25, GRID),
     ]))

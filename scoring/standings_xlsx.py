@@ -18,6 +18,7 @@ from openpyxl.utils import get_column_letter
 from tournaments.models import TIE_BREAK_CHOICES
 
 from .standings import Standings, score_rows, seating_rows
+from .standings_columns import CLUB_COLUMNS, Output, club_lines, player_columns, value_table
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 HEADER_FONT = Font(bold=True)
@@ -32,25 +33,19 @@ def standings_workbook(result: Standings) -> bytes:
 
 
 def standings_sheet_rows(result: Standings) -> tuple[list[str], list[list]]:
-    header = ["Rank", "Player ID", "Player", "Club", *(f"Day {d}" for d in result.day_numbers),
-              "Total", "Outs", "Games", "Status"]
-    body = []
-    for row in result.rows:
-        record = row.record
-        status = "withdrawn" if record.withdrawn else ("tied" if row.tied else "")
-        body.append([row.rank, record.player_number, record.name, record.club,
-                     *record.day_totals, row.total, record.games_out, record.games_played, status])
-    return header, body
+    columns = player_columns(result.day_numbers).for_output(Output.WORKBOOK)
+    return value_table(columns, result.rows, Output.WORKBOOK)
 
 
 def workbook_sheets(result: Standings, scores: list[tuple], seating: list[tuple]):
     """(title, header, rows) per sheet, in order: what the workbook holds, cell for cell."""
-    clubs = [[c.rank, c.club, c.players, c.total, round(c.average, 2)] for c in result.clubs]
+    clubs = value_table(CLUB_COLUMNS.for_output(Output.WORKBOOK), club_lines(result),
+                        Output.WORKBOOK)
     score_sheet = [[day, table, game, engine, number, name, points, "yes" if out else "", state]
                    for day, table, game, engine, number, name, points, out, state in scores]
     return [
         ("Standings", *standings_sheet_rows(result)),
-        ("Clubs", ["Rank", "Club", "Players", "Total", "Average"], clubs),
+        ("Clubs", *clubs),
         ("Scores", ["Day", "Table", "Game", "Engine used", "Player ID", "Player", "Score", "Out",
                     "State"], score_sheet),
         ("Seating", ["Day", "Table", "Player ID", "Player"], [list(r) for r in seating]),

@@ -1,8 +1,8 @@
 """Score entry and standings for organisers and desk staff, mounted in the "organiser" namespace."""
 from django.urls import path
 
-from . import standings_views
 from . import views_desk as views
+from . import views_organiser
 
 T = "t/<slug:slug>/"
 D = T + "day/<int:day>/"
@@ -22,9 +22,9 @@ urlpatterns = [
     path(TABLE + "new-link/", views.regenerate_link, name="regenerate_link"),
     path(TABLE + "game/<int:game>/review/", views.review_game, name="review_game"),
     path(TABLE + "game/<int:game>/correct/", views.correct_game, name="correct_game"),
-    path(T + "standings/", standings_views.organiser_standings, name="standings"),
-    path(T + "standings.pdf", standings_views.organiser_pdf, name="standings_pdf"),
-    path(T + "standings.xlsx", standings_views.organiser_xlsx, name="standings_xlsx"),
-    path(T + "standings/public/", standings_views.public_pages_toggle,
+    path(T + "standings/", views_organiser.standings, name="standings"),
+    path(T + "standings.pdf", views_organiser.standings_pdf, name="standings_pdf"),
+    path(T + "standings.xlsx", views_organiser.standings_xlsx, name="standings_xlsx"),
+    path(T + "standings/public/", views_organiser.public_pages_toggle,
          name="standings_public_pages"),
 ]

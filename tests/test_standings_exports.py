@@ -1,21 +1,26 @@
 """PDF and Excel standings: read back, compared with the page, safe with any name."""
+import html.parser
 import io
 import re
 from collections import defaultdict
+from dataclasses import replace
 
 import pytest
+from django.core.management import call_command
 from django.urls import reverse
 from openpyxl import load_workbook
 from pypdf import PdfReader
 
+from core.reports import PDF, XLSX, Report, report_response
+from scoring import standings_columns
 from scoring.models import GameSheet, Score, SheetState
 from scoring.standings import Cut, standings
-from scoring.standings_pdf import PAGE_SIZE, MARGIN, player_table_rows, render_standings_pdf
+from scoring.standings_pdf import MARGIN, PAGE_SIZE, player_table_rows, render_standings_pdf
 from scoring.standings_xlsx import standings_workbook
 from tournaments.models import Day, Entry, Player
 
-from scoring_factories import fresh
-from test_standings import add_players, page_rows, record, seat_day
+from scoring_factories import add_entries, fresh, seat_tables, stored_sheet
+from test_standings import page_rows
 
 pytestmark = pytest.mark.django_db
 
@@ -122,11 +127,12 @@ def test_pdf_of_eight_days_fits_portrait_and_wraps_long_names(make_tournament):
     for number in range(3, 9):
         Day.objects.create(tournament=tournament, number=number)
     long_name = "Bartholomew Montgomery-Featherstonehaugh Wolfeschlegelsteinhausen Jr"
-    entries = add_players(tournament, [(long_name, "The Very Long Named Retirement Village Club"),
+    entries = add_entries(tournament, [(long_name, "The Very Long Named Retirement Village Club"),
                                        ("Al", "X"), ("Bea", "Y")])
     for day in range(1, 9):
-        games, (table,) = seat_day(tournament, day, [entries])
-        record(table, games[1], {entries[0]: 333, entries[1]: 0, entries[2]: 1040}, out=entries[1])
+        games, (table,) = seat_tables(tournament.days.get(number=day), [entries])
+        stored_sheet(table, games[1], {entries[0]: 333, entries[1]: 0, entries[2]: 1040},
+                     out=entries[1])
     data = render_standings_pdf(standings(fresh(tournament)))
     lines = pdf_lines(data)
     header = next(line for line in lines if line[:2] == ["Rank", "No."])
@@ -267,3 +273,100 @@ def test_downloads_follow_the_chosen_cut(organiser_client, demo_tournament):
                                {"after_day": 1, "after_game": 2})
     assert "Final standings after game 2 of day 1" in PdfReader(io.BytesIO(pdf.content)).pages[
         0].extract_text()
+
+
+class HeadingsParser(html.parser.HTMLParser):
+    """The text of each header cell of one table, by its id."""
+
+    def __init__(self, table_id):
+        super().__init__()
+        self.table_id, self.inside, self.cell, self.headings = table_id, False, None, []
+
+    def handle_starttag(self, tag, attrs):
+        if tag == "table":
+            self.inside = dict(attrs).get("id") == self.table_id
+        elif self.inside and tag == "th":
+            self.cell = ""
+
+    def handle_endtag(self, tag):
+        if tag == "th" and self.cell is not None:
+            self.headings.append(" ".join(self.cell.split()))
+            self.cell = None
+        elif tag == "table":
+            self.inside = False
+
+    def handle_data(self, data):
+        if self.cell is not None:
+            self.cell += data
+
+
+def html_headings(response, table_id):
+    parser = HeadingsParser(table_id)
+    parser.feed(response.content.decode())
+    return parser.headings
+
+
+def test_every_output_takes_its_headings_from_the_one_column_definition(
+        monkeypatch, organiser_client, client, demo_tournament):
+    # Rename every players' column in the one definition: each output must follow.
+    for name in ("PLAYERS_BEFORE_DAYS", "PLAYERS_AFTER_DAYS"):
+        renamed = tuple(replace(column, heading=f"{column.heading}!")
+                        for column in getattr(standings_columns, name))
+        monkeypatch.setattr(standings_columns, name, renamed)
+    result = standings(fresh(demo_tournament))
+    columns = standings_columns.player_columns(result.day_numbers)
+    Output = standings_columns.Output
+
+    def expected(output):
+        return [column.heading_in(output) for column in columns.for_output(output)]
+
+    assert expected(Output.PDF) == ["Rank!", "No.!", "Player!", "Club!", "Day 1", "Day 2",
+                                    "Total!", "Outs!", "Games!"]
+    assert expected(Output.WORKBOOK)[1] == "Player ID"  # the workbook's own heading stays
+
+    page = organiser_client.get(reverse("organiser:standings", args=[demo_tournament.slug]))
+    assert html_headings(page, "standings") == expected(Output.PAGE)
+    board = client.get(reverse("public:projector", args=[demo_tournament.slug]))
+    assert html_headings(board, "board-players") == expected(Output.PROJECTOR)
+    printed = next(line for line in pdf_lines(render_standings_pdf(result))
+                   if line[0] == "Rank!")
+    assert printed == expected(Output.PDF)
+    sheet = load_workbook(io.BytesIO(standings_workbook(result)))["Standings"]
+    assert list(next(sheet.iter_rows(values_only=True))) == expected(Output.WORKBOOK)
+    out = io.StringIO()
+    call_command("standings", demo_tournament.slug, stdout=out)
+    assert out.getvalue().splitlines()[2].split() == " ".join(expected(Output.COMMAND)).split()
+
+
+def test_club_columns_are_defined_once_too(organiser_client, client, demo_tournament):
+    result = standings(fresh(demo_tournament))
+    clubs = standings_columns.CLUB_COLUMNS
+    Output = standings_columns.Output
+    page = organiser_client.get(reverse("organiser:standings", args=[demo_tournament.slug]))
+    assert html_headings(page, "clubs") == [
+        c.heading for c in clubs.for_output(Output.PAGE)] == [
+        "Rank", "Club", "Players", "Total", "Average"]
+    # The board's own order puts the average the clubs are ranked by before their total.
+    last = client.get(reverse("public:projector", args=[demo_tournament.slug]), {"page": 4})
+    assert html_headings(last, "board-clubs") == [
+        c.heading for c in clubs.for_output(Output.PROJECTOR)] == [
+        "Rank", "Club", "Players", "Average", "Total"]
+    book = load_workbook(io.BytesIO(standings_workbook(result)))
+    assert list(next(book["Clubs"].iter_rows(values_only=True))) == [
+        c.heading for c in clubs.for_output(Output.WORKBOOK)]
+
+
+def test_a_report_answers_each_format_with_its_content_type_and_file_name():
+    report = Report("spring-standings", {PDF: lambda: b"%PDF-", XLSX: lambda: b"PK"})
+    assert report.as_pdf() == b"%PDF-" and report.as_xlsx() == b"PK"
+    pdf = report_response(report, PDF)
+    assert pdf["Content-Type"] == "application/pdf" and pdf.content == b"%PDF-"
+    assert pdf["Content-Disposition"] == 'inline; filename="spring-standings.pdf"'
+    xlsx = report_response(report, XLSX)
+    assert xlsx["Content-Type"] == (
+        "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet")
+    assert xlsx["Content-Disposition"] == 'attachment; filename="spring-standings.xlsx"'
+    saved = report_response(report, PDF, disposition="attachment")
+    assert saved["Content-Disposition"] == 'attachment; filename="spring-standings.pdf"'
+    with pytest.raises(ValueError, match="no .pdf form"):
+        Report("only-a-workbook", {XLSX: lambda: b"PK"}).as_pdf()

@@ -3,9 +3,10 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from scoring.standings import TIE_LEGEND, WITHDRAWN_LEGEND, CutError, parse_cut, standings, table_rows
-from scoring.standings_pdf import render_standings_pdf
-from scoring.standings_xlsx import standings_workbook
+from core.reports import PDF, XLSX
+from scoring.standings import TIE_LEGEND, WITHDRAWN_LEGEND, CutError, parse_cut, standings
+from scoring.standings_columns import Output, player_columns, text_table
+from scoring.standings_report import standings_report
 from tournaments.models import Tournament
 
 
@@ -36,21 +37,24 @@ class Command(BaseCommand):
         self.stdout.write(result.status_line)
         self.stdout.write(format_table(result))
         self.stdout.write(f"{TIE_LEGEND} {WITHDRAWN_LEGEND}")
-        for path, write in ((pdf, render_standings_pdf), (xlsx, standings_workbook)):
+        report = standings_report(result)
+        for path, file_format in ((pdf, PDF), (xlsx, XLSX)):
             if path is None:
                 continue
             try:
-                path.write_bytes(write(result))
+                path.write_bytes(report.render(file_format))
             except OSError as error:
                 raise CommandError(f"Could not write {path}: {error.strerror}.") from None
             self.stdout.write(f"Wrote {path}")
 
 
 def format_table(result) -> str:
-    header, body = table_rows(result)
+    """The players' table in columns of spaces: numbers right-aligned, names left."""
+    columns = player_columns(result.day_numbers).for_output(Output.COMMAND)
+    header, body = text_table(columns, result.rows, Output.COMMAND)
     lines = [header, *body]
     widths = [max(len(line[i]) for line in lines) for i in range(len(header))]
-    text_columns = {2, 3}
+    text_columns = {i for i, column in enumerate(columns) if not column.numeric}
     return "\n".join(
         "  ".join(
             cell.ljust(width) if i in text_columns else cell.rjust(width)

@@ -16,6 +16,9 @@ PASSWORD_OR_OLD_EXCEL = (
 )
 MAX_ZIP_MEMBERS = 500
 MAX_PACK_RATIO = 100  # real workbooks pack 5 to 20 times; a bomb packs thousands of times
+# A sheet can claim a million rows in a few kilobytes. Every reader stops after the header and
+# this many rows, far more than any event's player list or score workbook holds.
+MAX_SHEET_ROWS = 20_000
 
 
 class UnreadableFile(ValueError):

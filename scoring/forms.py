@@ -7,17 +7,28 @@ from dataclasses import dataclass
 
 from django import forms
 
+from core.cells import is_blank
 from core.errors import ServiceError
 from core.forms import CappedUploadForm
 
 from . import services
-from .models import GameSheet
+from .models import GameSheet, Score
 from .services import GameInput
 from .validation import TypedSheet
+
+# The card's "who went out" choice for a game nobody went out of.
+BLOCKED = "blocked"
+BLOCKED_LABEL = "Blocked: nobody went out"
 
 OUT_OF_DATE = "This page is out of date: reload it and try again."
 VERSION_ERRORS = {"invalid": OUT_OF_DATE, "required": OUT_OF_DATE, "min_value": OUT_OF_DATE}
 
+
+# Input caps. Tiles are stored, so the column decides; an engine or a reason longer than these
+# is a slip of the hand, not something to check.
+TILES_MAX = Score._meta.get_field("tiles").max_length
+ENGINE_MAX = 10
+REASON_MAX = 500
 
 # Score inputs bring up the number pad on a phone.
 SCORE_INPUT = {"inputmode": "numeric", "autocomplete": "off", "class": "score"}
@@ -55,8 +66,8 @@ class GameForm(_ProblemsMixin, forms.Form):
 
     base_version = forms.IntegerField(min_value=0, widget=forms.HiddenInput,
                                       error_messages=VERSION_ERRORS)
-    engine = forms.CharField(label="Engine used", required=False, max_length=10)
-    blocked = forms.BooleanField(label="Blocked: nobody went out", required=False)
+    engine = forms.CharField(label="Engine used", required=False, max_length=ENGINE_MAX)
+    blocked = forms.BooleanField(label=BLOCKED_LABEL, required=False)
 
     def __init__(self, *args, sheets, game, with_tiles=True, with_reason=False, **kwargs):
         self.sheets = sheets
@@ -79,12 +90,12 @@ class GameForm(_ProblemsMixin, forms.Form):
             self.fields[f"score-{seat.entry_id}"] = _score_field(name, name)
             if with_tiles:
                 self.fields[f"tiles-{seat.entry_id}"] = forms.CharField(
-                    label=f"{name}: tiles left (optional)", required=False, max_length=200)
+                    label=f"{name}: tiles left (optional)", required=False, max_length=TILES_MAX)
             self.fields[f"out-{seat.entry_id}"] = forms.BooleanField(
                 label=f"{name} went out", required=False)
         if with_reason:
             self.fields["reason"] = forms.CharField(
-                label="Reason for the change", max_length=500, required=False)
+                label="Reason for the change", max_length=REASON_MAX, required=False)
         self.engine_options = sheets.free_engines(game.number)
 
     def shown(self, name: str) -> dict:
@@ -210,7 +221,7 @@ class CardForm(_ProblemsMixin, forms.Form):
                 min_value=0, widget=forms.HiddenInput, initial=live.version if live else 0,
                 error_messages=VERSION_ERRORS)
             self.fields[f"g{n}-engine"] = forms.CharField(
-                label=f"Engine in game {n}", required=False, max_length=10,
+                label=f"Engine in game {n}", required=False, max_length=ENGINE_MAX,
                 initial="" if live else sheets.engine_default(game))
             self.fields[f"g{n}-out"] = forms.CharField(
                 label=f"Who went out in game {n}", required=False, max_length=20)
@@ -236,7 +247,7 @@ class CardForm(_ProblemsMixin, forms.Form):
     def _filled(self, n: int) -> bool:
         data = self.cleaned_data
         scores = [data.get(f"g{n}-score-{s.entry_id}") for s in self.sheets.playing(n)]
-        return any(v not in (None, "") for v in scores) or bool(data.get(f"g{n}-out"))
+        return not all(is_blank(v) for v in scores) or bool(data.get(f"g{n}-out"))
 
     def inputs(self) -> list[GameInput]:
         data = self.cleaned_data
@@ -253,12 +264,17 @@ class CardForm(_ProblemsMixin, forms.Form):
                     engine=data.get(f"g{n}-engine"),
                     scores={s.entry_id: data.get(f"g{n}-score-{s.entry_id}")
                             for s in self.sheets.playing(n)},
-                    went_out=None if out in ("", "blocked") else out,
-                    blocked=out == "blocked",
+                    went_out=None if out in ("", BLOCKED) else out,
+                    blocked=out == BLOCKED,
                 ),
                 base_version=data.get(f"g{n}-base"),
             ))
         return result
+
+    def left_blank(self) -> bool:
+        """Nothing typed anywhere on the card: no game and no written total."""
+        return (not any(self._filled(game.number) for game in self.open_games)
+                and all(is_blank(v) for v in self.written_totals().values()))
 
     def written_totals(self) -> dict:
         return {pk: self.cleaned_data.get(f"total-{pk}") for pk in self.sheets.names}
@@ -274,18 +290,27 @@ class CardForm(_ProblemsMixin, forms.Form):
                 key = f"g{n}-score-{cell['seat'].entry_id}"
                 cells.append({**cell, "field": self[key] if editable and key in self.fields else None})
             out_field = self[f"g{n}-out"] if editable else None
+            out_value = str(out_field.value() or "") if out_field else ""
             result.append({
                 **row,
                 "editable": editable,
                 "cells": cells,
                 "engine": self[f"g{n}-engine"] if editable else None,
                 "out": out_field,
-                "out_value": str(out_field.value() or "") if out_field else "",
+                "out_value": out_value,
+                "out_options": self._out_options(n, out_value) if editable else [],
                 "base": self[f"g{n}-base"] if editable else None,
                 "errors": self.row_errors.get(n, []),
                 "players": self.sheets.playing(n),
             })
         return result
+
+    def _out_options(self, n: int, chosen: str) -> list[dict]:
+        """The "who went out" choices of game ``n``: each player of the game, then blocked."""
+        options = [{"value": seat.entry_id, "label": seat.entry.player.name,
+                    "selected": chosen == str(seat.entry_id)} for seat in self.sheets.playing(n)]
+        options.append({"value": BLOCKED, "label": BLOCKED_LABEL, "selected": chosen == BLOCKED})
+        return options
 
     def total_fields(self):
         return [{"seat": s, "field": self[f"total-{s.entry_id}"]} for s in self.sheets.seats]
@@ -297,11 +322,12 @@ class ReviewForm(forms.Form):
     base_version = forms.IntegerField(min_value=1, widget=forms.HiddenInput,
                                       error_messages=VERSION_ERRORS)
     decision = forms.ChoiceField(choices=[("confirm", "Confirm"), ("wrong", "Wrong")])
-    reason = forms.CharField(label="What is wrong (optional)", required=False, max_length=500)
+    reason = forms.CharField(label="What is wrong (optional)", required=False,
+                             max_length=REASON_MAX)
 
 
 class WorkbookUploadForm(CappedUploadForm):
     file = forms.FileField(label="Score workbook (.xlsx)")
     reason = forms.CharField(
         label="Reason, if this changes confirmed scores (organisers only)", required=False,
-        max_length=500)
+        max_length=REASON_MAX)

@@ -7,6 +7,7 @@ and the table's private link as a QR code (an embedded PNG image).
 from __future__ import annotations
 
 import io
+from dataclasses import dataclass
 
 import segno
 from django.urls import reverse
@@ -54,75 +55,116 @@ def _fit_lines(name: str, width: float, size: float) -> tuple[list[str], float]:
     return lines, size - 3
 
 
+MARGIN = 36
+
+
+@dataclass(frozen=True)
+class _Grid:
+    """Where the card's grid sits: column edges ``xs`` (game, engine, engine used, then one
+    column per player), its top and bottom, and the header and row heights."""
+
+    xs: list[float]
+    top: float
+    bottom: float
+    header_h: float
+    row_h: float
+    col_w: float
+    rows: int
+
+
 def _draw_page(canvas: Canvas, day, table, seats, games, rules, base_url: str) -> None:
     width, height = landscape(letter)
-    margin = 36
-    tournament = day.tournament
-    link = table_link(base_url, table)
+    _draw_heading(canvas, day, table, seats, rules, height)
+    _draw_qr(canvas, table_link(base_url, table), width, height)
+    grid = _grid(width, height, len(seats), len(games))
+    _draw_grid_lines(canvas, grid)
+    _draw_column_heads(canvas, grid, seats)
+    _draw_game_rows(canvas, grid, seats, games)
+    _draw_signature(canvas, grid)
 
-    # Heading: table number large, event and day, hand size.
+
+def _draw_heading(canvas: Canvas, day, table, seats, rules, height: float) -> None:
+    """Table number large, event and day, hand size and the double blank's value."""
+    tournament = day.tournament
     canvas.setFont(pdf_fonts().bold, 44)
-    canvas.drawString(margin, height - margin - 40, f"Table {table.number}")
+    canvas.drawString(MARGIN, height - MARGIN - 40, f"Table {table.number}")
     canvas.setFont(pdf_fonts().regular, 13)
-    canvas.drawString(margin, height - margin - 62, printable(f"{tournament.name} - day {day.number}")
-                      + (f", {day.date:%A %d %B %Y}" if day.date else ""))
+    event = printable(f"{tournament.name} - day {day.number}")
+    canvas.drawString(MARGIN, height - MARGIN - 62,
+                      event + (f", {day.date:%A %d %B %Y}" if day.date else ""))
     hand = rules.hand_size(len(seats))
     canvas.drawString(
-        margin, height - margin - 80,
+        MARGIN, height - MARGIN - 80,
         f"{len(seats)} players: each draws {hand} tiles." if hand else f"{len(seats)} players.")
     canvas.setFont(pdf_fonts().regular, 10)
     blank = rules.double_blank_value
-    canvas.drawString(margin, height - margin - 95,
+    canvas.drawString(MARGIN, height - MARGIN - 95,
                       f"Double blank counts {blank}. Write each player's points after every game.")
 
-    # QR code of the table link, top right, with the link written under it.
+
+def _draw_qr(canvas: Canvas, link: str, width: float, height: float) -> None:
+    """The QR code of the table link, top right, with a line under it saying what it is for."""
     qr_size = 110
-    qr_x = width - margin - qr_size
-    qr_y = height - margin - qr_size
+    qr_x = width - MARGIN - qr_size
+    qr_y = height - MARGIN - qr_size
     canvas.drawImage(ImageReader(io.BytesIO(qr_png(link))), qr_x, qr_y, qr_size, qr_size)
     canvas.setFont(pdf_fonts().regular, 8)
-    canvas.drawRightString(width - margin, qr_y - 10, "Scorekeeper: scan to enter scores")
+    canvas.drawRightString(width - MARGIN, qr_y - 10, "Scorekeeper: scan to enter scores")
 
-    # The grid.
-    top = height - margin - 135
+
+def _grid(width: float, height: float, players: int, games: int) -> _Grid:
+    top = height - MARGIN - 135
     label_w, engine_w, used_w = 50, 60, 70
-    players_w = width - 2 * margin - label_w - engine_w - used_w
-    col_w = players_w / max(len(seats), 1)
-    rows = len(games) + 1  # games and totals
+    players_w = width - 2 * MARGIN - label_w - engine_w - used_w
+    col_w = players_w / max(players, 1)
+    rows = games + 1  # games and totals
     header_h = 34
     # Tall rows for shaky hands, as many as the page holds above the signature line.
-    row_h = max(16, min(44, (top - header_h - margin - 50) / rows))
-    x0 = margin
+    row_h = max(16, min(44, (top - header_h - MARGIN - 50) / rows))
+    x0 = MARGIN
     xs = [x0, x0 + label_w, x0 + label_w + engine_w, x0 + label_w + engine_w + used_w]
-    xs += [xs[3] + col_w * (i + 1) for i in range(len(seats))]
+    xs += [xs[3] + col_w * (i + 1) for i in range(players)]
     bottom = top - header_h - rows * row_h
+    return _Grid(xs=xs, top=top, bottom=bottom, header_h=header_h, row_h=row_h, col_w=col_w,
+                 rows=rows)
 
+
+def _draw_grid_lines(canvas: Canvas, grid: _Grid) -> None:
+    xs, top, bottom = grid.xs, grid.top, grid.bottom
     canvas.setLineWidth(0.8)
     for x in xs:
         canvas.line(x, top, x, bottom)
     canvas.line(xs[0], top, xs[-1], top)
-    y = top - header_h
+    y = top - grid.header_h
     canvas.line(xs[0], y, xs[-1], y)
-    for _ in range(rows):
-        y -= row_h
+    for _ in range(grid.rows):
+        y -= grid.row_h
         canvas.line(xs[0], y, xs[-1], y)
     canvas.setLineWidth(2)
-    canvas.line(xs[0], bottom + row_h, xs[-1], bottom + row_h)  # above the totals row
+    canvas.line(xs[0], bottom + grid.row_h, xs[-1], bottom + grid.row_h)  # above the totals row
     canvas.setLineWidth(0.8)
 
+
+def _draw_column_heads(canvas: Canvas, grid: _Grid, seats) -> None:
+    xs, top, header_h = grid.xs, grid.top, grid.header_h
     canvas.setFont(pdf_fonts().bold, 10)
     for text, left, right in (("Game", xs[0], xs[1]), ("Engine", xs[1], xs[2]),
                               ("Engine used", xs[2], xs[3])):
         canvas.drawCentredString((left + right) / 2, top - header_h / 2 - 3, text)
     for i, seat in enumerate(seats):
-        lines, size = _fit_lines(printable(seat.entry.player.name), col_w - 6, 11)
+        lines, size = _fit_lines(printable(seat.entry.player.name), grid.col_w - 6, 11)
         canvas.setFont(pdf_fonts().bold, size)
         centre = (xs[3 + i] + xs[4 + i]) / 2
         first_y = top - header_h / 2 + (size / 2 if len(lines) == 2 else -size / 3)
         for j, line in enumerate(lines):
             canvas.drawCentredString(centre, first_y - j * (size + 1), line)
 
-    y = top - header_h
+
+def _draw_game_rows(canvas: Canvas, grid: _Grid, seats, games) -> None:
+    """Each game's number and scheduled engine, "left" under a player who has left, and the
+    totals row's label."""
+    xs, row_h = grid.xs, grid.row_h
+    y = grid.top - grid.header_h
     for game in games:
         size = min(14, row_h * 0.6)
         canvas.setFont(pdf_fonts().bold, size)
@@ -136,14 +178,16 @@ def _draw_page(canvas: Canvas, day, table, seats, games, rules, base_url: str) -
                 canvas.drawCentredString((xs[3 + i] + xs[4 + i]) / 2, y - row_h / 2 - 3, "left")
         y -= row_h
     canvas.setFont(pdf_fonts().bold, 12)
-    canvas.drawCentredString((xs[0] + xs[2]) / 2, bottom + row_h / 2 - 4, "Totals")
+    canvas.drawCentredString((xs[0] + xs[2]) / 2, grid.bottom + row_h / 2 - 4, "Totals")
 
+
+def _draw_signature(canvas: Canvas, grid: _Grid) -> None:
     canvas.setFont(pdf_fonts().regular, 11)
-    sig_y = max(bottom - 40, 40)
-    canvas.drawString(margin, sig_y, "Scorekeeper's signature:")
-    canvas.line(margin + 140, sig_y - 2, margin + 420, sig_y - 2)
-    canvas.drawString(margin + 440, sig_y, "Time handed in:")
-    canvas.line(margin + 530, sig_y - 2, margin + 620, sig_y - 2)
+    sig_y = max(grid.bottom - 40, 40)
+    canvas.drawString(MARGIN, sig_y, "Scorekeeper's signature:")
+    canvas.line(MARGIN + 140, sig_y - 2, MARGIN + 420, sig_y - 2)
+    canvas.drawString(MARGIN + 440, sig_y, "Time handed in:")
+    canvas.line(MARGIN + 530, sig_y - 2, MARGIN + 620, sig_y - 2)
 
 
 def score_sheets_pdf(day, base_url: str = DEFAULT_BASE_URL) -> bytes:

@@ -9,9 +9,10 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from tournaments.access import desk_view, organiser_view
-from tournaments.models import StaffRole
 from core.errors import ServiceError
+from tournaments.access import desk_view, organiser_view
+from tournaments.page_selectors import tournament_days
+from tournaments.presenters import can_manage
 
 from . import services
 from .selectors import (
@@ -20,6 +21,7 @@ from .selectors import (
 )
 from .forms import CardForm, ReviewForm, WorkbookUploadForm, submit_game_form
 from .models import SheetState, Source
+from .presenters import current_sheet, grid_cell, is_provisional, review_scores
 from .schedule import day_games
 from .score_sheets_pdf import score_sheets_pdf, table_link
 from .workbook_export import export_day
@@ -49,10 +51,6 @@ def _game(sheets, number):
 
 def _base_url(request) -> str:
     return request.build_absolute_uri("/")
-
-
-def _is_organiser(request) -> bool:
-    return getattr(request, "tournament_role", None) == StaffRole.ORGANISER
 
 
 @desk_view
@@ -86,12 +84,11 @@ def scores_day(request, tournament, day):
     for row in grid["rows"]:
         number = row["table"].number
         row["card_url"], row["history_url"] = card(table=number), history(table=number)
-        for cell in row["cells"]:
-            if cell["state"] == SheetState.ENTERED:
-                cell["review_url"] = review(table=number, game=cell["game"].number)
+        row["cells"] = [grid_cell(cell, lambda game, n=number: review(table=n, game=game))
+                        for cell in row["cells"]]
     return render(request, "scoring/day_grid.html", {
         "tournament": tournament, "day": day, "grid": grid,
-        "days": tournament.days.order_by("number"), "is_organiser": _is_organiser(request),
+        "days": tournament_days(tournament), "is_organiser": can_manage(request),
     })
 
 
@@ -102,17 +99,16 @@ def score_card(request, tournament, day, table):
     form = CardForm(request.POST or None, sheets=sheets)
     conflicts = []
     if request.method == "POST" and form.is_valid():
-        inputs = form.inputs()
-        totals = form.written_totals()
-        if not inputs and not any(v not in (None, "") for v in totals.values()):
+        if form.left_blank():
             messages.warning(request, "The card was empty: nothing was saved.")
             return redirect(request.path)
         try:
-            outcomes = services.save_card(table, inputs, totals, request.user)
+            outcomes = services.save_card(table, form.inputs(), form.written_totals(),
+                                          request.user)
         except services.SheetRefused as refused:
             form.add_refusals(refused.refusals)
         except services.VersionConflict as clash:
-            conflicts = clash.current
+            conflicts = [current_sheet(current) for current in clash.current]
         except ServiceError as error:
             form.add_error(None, str(error))
         else:
@@ -121,7 +117,7 @@ def score_card(request, tournament, day, table):
             return redirect(request.path)
     return render(request, "scoring/card.html", {
         "tournament": tournament, "day": sheets.day, "table": table, "sheets": sheets,
-        "form": form, "conflicts": conflicts, "is_organiser": _is_organiser(request),
+        "form": form, "conflicts": conflicts, "is_organiser": can_manage(request),
     })
 
 
@@ -153,13 +149,12 @@ def review_game(request, tournament, day, table, game):
             form.add_error(None, str(error))
         else:
             return redirect("organiser:scores_day", slug=tournament.slug, day=sheets.day.number)
-    scores = []
-    if live is not None:
-        points = {s.entry_id: s for s in live.score_rows()}
-        scores = [(seat, points.get(seat.entry_id)) for seat in sheets.seats]
     return render(request, "scoring/review.html", {
         "tournament": tournament, "day": sheets.day, "table": table, "game": game, "live": live,
-        "scores": scores, "form": form, "conflict": conflict, "sheets": sheets,
+        "scores": review_scores(sheets.seats, live), "form": form,
+        "conflict": current_sheet(conflict), "sheets": sheets,
+        "provisional": is_provisional(live),
+        "went_out_name": sheets.names.get(live.went_out_id, "") if live else "",
         "entered_at": local_time(live.entered_at) if live else "",
         "own_entry": services.own_entry_refusal(live, request.user),
     })
@@ -183,7 +178,7 @@ def correct_game(request, tournament, day, table, game):
                         table=table.number)
     return render(request, "scoring/correct.html", {
         "tournament": tournament, "day": sheets.day, "table": table, "game": game,
-        "form": submission.form, "conflict": submission.conflict,
+        "form": submission.form, "conflict": current_sheet(submission.conflict),
     })
 
 
@@ -293,5 +288,5 @@ def upload_workbook(request, tournament):
             return redirect(reverse("organiser:scores", args=[tournament.slug]))
     return render(request, "scoring/upload.html", {
         "tournament": tournament, "form": form, "problems": problems,
-        "days": tournament.days.order_by("number"),
+        "days": tournament_days(tournament),
     })

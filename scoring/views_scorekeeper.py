@@ -7,6 +7,7 @@ from django.views.decorators.csrf import csrf_protect
 from .selectors import table_by_link, table_sheets
 from .forms import submit_game_form
 from .models import SheetState, Source
+from .presenters import current_sheet, table_page_row
 from .schedule import day_games, game_numbered
 
 
@@ -19,6 +20,16 @@ def _game_number(value) -> int | None:
         return int(value)
     except (TypeError, ValueError):
         return None
+
+
+def _game_to_offer(sheets, asked_number: int | None):
+    """The game the page asks for, unless the desk has confirmed it: a confirmed game is the
+    desk's now, so the next open one is offered instead (None when all are entered)."""
+    asked = sheets.game(asked_number)
+    live = sheets.live.get(asked.number) if asked else None
+    if asked and (live is None or live.state != SheetState.CONFIRMED):
+        return asked
+    return sheets.next_game()
 
 
 @never_cache
@@ -36,10 +47,7 @@ def table_page(request, token):
         sheets = None  # the save reads the table under its lock
     else:
         sheets = table_sheets(table, games)
-        asked = sheets.game(_game_number(request.GET.get("game")))
-        live = sheets.live.get(asked.number) if asked else None
-        # A confirmed game is the desk's now: offer the next open one instead.
-        game = asked if asked and (live is None or live.state != SheetState.CONFIRMED) else sheets.next_game()
+        game = _game_to_offer(sheets, _game_number(request.GET.get("game")))
     form = None
     conflict = None
     if game is not None:
@@ -56,7 +64,7 @@ def table_page(request, token):
             form = None  # the desk has it now: nothing left to fix here
     return render(request, "scoring/table_page.html", {
         "table": table, "day": sheets.day, "tournament": sheets.day.tournament, "sheets": sheets,
-        "rows": sheets.rows(), "game": game, "form": form,
-        "conflict": conflict, "token": token,
+        "rows": [table_page_row(row) for row in sheets.rows()], "game": game, "form": form,
+        "conflict": current_sheet(conflict), "token": token,
         "hand_size": sheets.rules.hand_size(len(sheets.seats)),
     })

@@ -9,7 +9,7 @@ from django.test import Client
 from django.urls import reverse
 from openpyxl import Workbook, load_workbook
 
-from scoring import services, workbook
+from scoring import services, workbook_import
 from scoring.models import AuditEvent, GameSheet, Score, SheetState, Source
 from tournaments.models import StaffRole
 
@@ -195,8 +195,9 @@ def test_a_desk_upload_cannot_change_a_confirmed_game(world, tmp_path):
     services.submit_game(world.tables[0], world.games[1], typed(world, 1, T1, out="Ann Lee"), 0,
                          source=Source.DESK, user=desk)
     path = fill(export(world, tmp_path), {(1, 1, "Di Fox"): (9, False)})
-    with pytest.raises(workbook.WorkbookRefused, match="Only an organiser can change it"):
-        workbook.import_workbook(world.tournament, path.read_bytes(), user=desk, reason="typo")
+    with pytest.raises(workbook_import.WorkbookRefused, match="Only an organiser can change it"):
+        workbook_import.import_workbook(world.tournament, path.read_bytes(), user=desk,
+                                        reason="typo")
 
 
 def zip_bytes(members):
@@ -217,8 +218,8 @@ def test_a_zip_bomb_is_refused_before_unpacking(world, settings, monkeypatch):
         raise AssertionError("openpyxl was asked to open a zip bomb")
 
     monkeypatch.setattr("openpyxl.load_workbook", must_not_open)
-    with pytest.raises(workbook.WorkbookRefused, match="would unpack to 5 MB, far more than a score workbook"):
-        workbook.import_workbook(world.tournament, bomb)
+    with pytest.raises(workbook_import.WorkbookRefused, match="would unpack to 5 MB, far more than a score workbook"):
+        workbook_import.import_workbook(world.tournament, bomb)
 
 
 @pytest.mark.parametrize("data", [
@@ -229,22 +230,22 @@ def test_a_zip_bomb_is_refused_before_unpacking(world, settings, monkeypatch):
     b"",
 ])
 def test_files_that_are_not_workbooks_get_a_plain_message(world, data):
-    with pytest.raises(workbook.WorkbookRefused) as refused:
-        workbook.import_workbook(world.tournament, data)
-    assert refused.value.lines == [workbook.NOT_A_WORKBOOK]
+    with pytest.raises(workbook_import.WorkbookRefused) as refused:
+        workbook_import.import_workbook(world.tournament, data)
+    assert refused.value.lines == [workbook_import.NOT_A_WORKBOOK]
 
 
 def test_too_big_a_file_and_a_wrong_header_are_refused(world, settings):
     settings.UPLOAD_MAX_BYTES = 10
-    with pytest.raises(workbook.WorkbookRefused, match="the largest file accepted is"):
-        workbook.import_workbook(world.tournament, b"x" * 11)
+    with pytest.raises(workbook_import.WorkbookRefused, match="the largest file accepted is"):
+        workbook_import.import_workbook(world.tournament, b"x" * 11)
     settings.UPLOAD_MAX_BYTES = 5_000_000
     wb = Workbook()
     wb.active.append(["Table", "Game", "Score"])
     out = io.BytesIO()
     wb.save(out)
-    with pytest.raises(workbook.WorkbookRefused, match="Row 1: the columns must be Day, Table, Game"):
-        workbook.import_workbook(world.tournament, out.getvalue())
+    with pytest.raises(workbook_import.WorkbookRefused, match="Row 1: the columns must be Day, Table, Game"):
+        workbook_import.import_workbook(world.tournament, out.getvalue())
 
 
 def test_the_upload_page(world, tmp_path):
@@ -254,7 +255,7 @@ def test_the_upload_page(world, tmp_path):
     url = reverse("organiser:upload_workbook", args=[world.tournament.slug])
     assert b"Score workbook (.xlsx)" in client.get(url).content
     response = client.post(url, {"file": io.BytesIO(b"not a workbook")})
-    assert workbook.NOT_A_WORKBOOK.replace('"', "&quot;") in response.content.decode()
+    assert workbook_import.NOT_A_WORKBOOK.replace('"', "&quot;") in response.content.decode()
     path = fill(export(world, tmp_path), filled_values())
     with open(path, "rb") as handle:
         response = client.post(url, {"file": handle})

@@ -3,8 +3,10 @@ from django import forms
 
 from core.forms import CappedUploadForm
 
-from .models import Entry
+from .models import Entry, Player
 from .player_import import CLUB_MAX, NAME_MAX
+
+CONTACT_MAX = Player._meta.get_field("contact").max_length
 
 
 class PlayerSearchForm(forms.Form):
@@ -15,7 +17,7 @@ class PlayerDetailsForm(forms.Form):
     name = forms.CharField(label="Name", max_length=NAME_MAX)
     club = forms.CharField(label="Club or chapter", max_length=CLUB_MAX, required=False)
     contact = forms.CharField(
-        label="Phone or email", max_length=200, required=False,
+        label="Phone or email", max_length=CONTACT_MAX, required=False,
         help_text="Only organisers see this.",
     )
     pinned_table = forms.IntegerField(

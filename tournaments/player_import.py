@@ -1,9 +1,8 @@
 """Read the club's player spreadsheet (.xlsx or .csv) and check every row before anything is saved.
 
-Plain Python apart from openpyxl: :func:`parse_player_file` turns the uploaded bytes into rows
-and a list of problems, each with the spreadsheet row number (the header is row 1, the first
-player row 2). The service that writes to the database imports nothing unless the list of
-problems is empty.
+No database access: :func:`parse_player_file` turns the uploaded bytes into rows and a list of
+problems, each with the spreadsheet row number (the header is row 1, the first player row 2).
+The service that writes to the database imports nothing unless the list of problems is empty.
 
 Columns, matched by header whatever the case: ``Name`` (required), ``Club``, ``Keep apart``
 (the name of another player in the same event who must never share the table) and ``Table``
@@ -19,19 +18,21 @@ import io
 import re
 from dataclasses import dataclass, field
 
+from core.spreadsheet_files import MAX_SHEET_ROWS, UnreadableFile, open_xlsx, refuse_if_too_big
+
+from .models import Player
 from .seating import table_sizes
-from core.spreadsheet_files import UnreadableFile, open_xlsx, refuse_if_too_big
 
 NOT_A_SPREADSHEET = "This file is not a spreadsheet (.xlsx or .csv)."
 
 # A real player list unpacks to well under a megabyte; these limits only stop crafted files.
 MAX_UNPACKED_BYTES = 50 * 1024 * 1024
-# A sheet can claim 16,384 columns and a million rows in a few kilobytes; only this much is read.
+# A sheet can claim 16,384 columns in a few kilobytes; only this many are read.
 MAX_COLUMNS = 50
-MAX_ROWS = 20_000
 
-NAME_MAX = 120  # Player.name
-CLUB_MAX = 120  # Player.club
+# The longest name and club the database holds: every form and check reads them from here.
+NAME_MAX = Player._meta.get_field("name").max_length
+CLUB_MAX = Player._meta.get_field("club").max_length
 
 COLUMNS = {"name": "name", "club": "club", "keep apart": "keep_apart", "table": "table"}
 
@@ -122,9 +123,9 @@ def _read_xlsx(data: bytes) -> list[list[str]]:
             raise ImportFileError(NOT_A_SPREADSHEET)
         rows = []
         for row in sheet.iter_rows(values_only=True, max_col=MAX_COLUMNS):
-            if len(rows) > MAX_ROWS:
+            if len(rows) > MAX_SHEET_ROWS:
                 raise ImportFileError(
-                    f"The sheet has more than {MAX_ROWS:,} rows: is it the player list?")
+                    f"The sheet has more than {MAX_SHEET_ROWS:,} rows: is it the player list?")
             rows.append([_cell_text(value) for value in row])
     except ImportFileError:
         raise
@@ -190,6 +191,26 @@ def parse_player_file(
     )
 
 
+@dataclass(frozen=True)
+class _RawRow:
+    number: int
+    name: str
+    club: str
+    keep_apart: str
+    table_text: str
+
+
+@dataclass(frozen=True)
+class _FileContext:
+    """What every row is checked against: the file's other rows and the event."""
+
+    first_row_of: dict[str, int]  # name_key -> first row holding that name
+    existing_names: dict[str, int]
+    player_count: int
+    table_count: int
+    max_table_size: int
+
+
 def check_rows(
     cells: list[list[str]], *, max_table_size: int, existing_names: dict[str, int],
     existing_players: int,
@@ -199,8 +220,34 @@ def check_rows(
     if not any(any(c for c in row) for row in cells):
         problems.append(ImportProblem(1, "The file is empty."))
         return result
+    columns = _columns(cells[0], problems)
+    if columns is None:
+        return result
+    raw = _raw_rows(cells, columns)
+    if not raw:
+        problems.append(ImportProblem(1, "The file has no players below the header row."))
+        return result
+    context = _context(raw, existing_names, existing_players, max_table_size)
+    for row in raw:
+        row_problems = _row_problems(row, context)
+        problems.extend(ImportProblem(row.number, message) for message in row_problems)
+        if not row_problems:
+            table = _table_number(row.table_text) if row.table_text else None
+            result.rows.append(ImportRow(row.number, row.name, row.club, row.keep_apart, table))
+            if row.keep_apart:
+                result.keep_apart.append((row.number, row.name, row.keep_apart))
+    problems.extend(_pinned_together(result))
+    problems.sort(key=lambda p: p.row)
+    if problems:
+        result.rows = []
+        result.keep_apart = []
+    return result
+
+
+def _columns(header: list[str], problems: list[ImportProblem]) -> dict[str, int] | None:
+    """Column index of each known column by key; None (with a problem) when Name is missing."""
     columns: dict[str, int] = {}
-    for index, cell in enumerate(cells[0]):
+    for index, cell in enumerate(header):
         key = COLUMNS.get(_header_key(cell))
         if key is None:
             continue
@@ -211,85 +258,90 @@ def check_rows(
         problems.append(ImportProblem(
             1, "The first row must hold the column names, and one of them must be Name."
         ))
-        return result
+        return None
+    return columns
 
+
+def _raw_rows(cells: list[list[str]], columns: dict[str, int]) -> list[_RawRow]:
     def value(row, key):
         index = columns.get(key)
         return row[index] if index is not None and index < len(row) else ""
 
-    raw = []  # (row number, name, club, keep-apart, table text)
-    for number, row in enumerate(cells[1:], start=2):
-        if not any(row):
-            continue
-        raw.append((number, value(row, "name"), value(row, "club"), value(row, "keep_apart"),
-                    value(row, "table")))
-    if not raw:
-        problems.append(ImportProblem(1, "The file has no players below the header row."))
-        return result
+    return [
+        _RawRow(number, value(row, "name"), value(row, "club"), value(row, "keep_apart"),
+                value(row, "table"))
+        for number, row in enumerate(cells[1:], start=2) if any(row)
+    ]
 
+
+def _context(raw: list[_RawRow], existing_names: dict[str, int], existing_players: int,
+             max_table_size: int) -> _FileContext:
     first_row_of: dict[str, int] = {}
-    for number, name, *_ in raw:
-        if name:
-            first_row_of.setdefault(name_key(name), number)
-    player_count = existing_players + sum(1 for r in raw if r[1])
-    table_count = len(table_sizes(player_count, max_table_size))
+    for row in raw:
+        if row.name:
+            first_row_of.setdefault(name_key(row.name), row.number)
+    player_count = existing_players + sum(1 for row in raw if row.name)
+    return _FileContext(
+        first_row_of=first_row_of, existing_names=existing_names, player_count=player_count,
+        table_count=len(table_sizes(player_count, max_table_size)), max_table_size=max_table_size,
+    )
 
-    for number, name, club, keep_apart, table_text in raw:
-        row_problems = []
-        key = name_key(name)
-        if not name:
-            row_problems.append("The name is missing.")
-        else:
-            if len(name) > NAME_MAX:
-                row_problems.append(f"The name is longer than {NAME_MAX} letters.")
-            if first_row_of[key] != number:
-                row_problems.append(f"{name} is also on row {first_row_of[key]}.")
-            if key in existing_names:
-                row_problems.append(
-                    f"{name} is already entered in this event as player #{existing_names[key]}."
-                )
-        if len(club) > CLUB_MAX:
-            row_problems.append(f"The club is longer than {CLUB_MAX} letters.")
-        if keep_apart:
-            partner = name_key(keep_apart)
-            if name and partner == key:
-                row_problems.append(f"{name} cannot be kept apart from themself.")
-            elif partner not in first_row_of and partner not in existing_names:
-                row_problems.append(
-                    f'Keep apart names "{keep_apart}", who is not in this file or in this event.'
-                )
-        table = None
-        if table_text:
-            table = _table_number(table_text)
-            if table is None:
-                row_problems.append(f'Table "{table_text}" is not a table number.')
-            elif table < 1:
-                row_problems.append("Table numbers start at 1.")
-            elif table > table_count:
-                tables = "1 table" if table_count == 1 else f"{table_count} tables"
-                players = "1 player fills" if player_count == 1 else f"{player_count} players fill"
-                row_problems.append(
-                    f"Table {table} does not exist: {players} {tables} of at most {max_table_size}."
-                )
-        problems.extend(ImportProblem(number, message) for message in row_problems)
-        if not row_problems:
-            result.rows.append(ImportRow(number, name, club, keep_apart, table))
-            if keep_apart:
-                result.keep_apart.append((number, name, keep_apart))
 
-    # Two players pinned to one table who must sit apart can never be seated; say so now.
+def _row_problems(row: _RawRow, context: _FileContext) -> list[str]:
+    problems = []
+    name, key = row.name, name_key(row.name)
+    if not name:
+        problems.append("The name is missing.")
+    else:
+        if len(name) > NAME_MAX:
+            problems.append(f"The name is longer than {NAME_MAX} letters.")
+        if context.first_row_of[key] != row.number:
+            problems.append(f"{name} is also on row {context.first_row_of[key]}.")
+        if key in context.existing_names:
+            problems.append(
+                f"{name} is already entered in this event as player #{context.existing_names[key]}."
+            )
+    if len(row.club) > CLUB_MAX:
+        problems.append(f"The club is longer than {CLUB_MAX} letters.")
+    if row.keep_apart:
+        partner = name_key(row.keep_apart)
+        if name and partner == key:
+            problems.append(f"{name} cannot be kept apart from themself.")
+        elif partner not in context.first_row_of and partner not in context.existing_names:
+            problems.append(
+                f'Keep apart names "{row.keep_apart}", who is not in this file or in this event.'
+            )
+    if row.table_text:
+        problems.extend(_table_problems(row.table_text, context))
+    return problems
+
+
+def _table_problems(table_text: str, context: _FileContext) -> list[str]:
+    table = _table_number(table_text)
+    if table is None:
+        return [f'Table "{table_text}" is not a table number.']
+    if table < 1:
+        return ["Table numbers start at 1."]
+    if table > context.table_count:
+        count, players = context.table_count, context.player_count
+        tables = "1 table" if count == 1 else f"{count} tables"
+        fill = "1 player fills" if players == 1 else f"{players} players fill"
+        return [f"Table {table} does not exist: {fill} {tables} of at most "
+                f"{context.max_table_size}."]
+    return []
+
+
+def _pinned_together(result: ParsedImport) -> list[ImportProblem]:
+    """Two players pinned to one table who must sit apart can never be seated; say so now."""
     pins = {name_key(r.name): r.table for r in result.rows if r.table is not None}
+    problems = []
     for number, name, partner in result.keep_apart:
         table = pins.get(name_key(name))
         if table is not None and pins.get(name_key(partner)) == table:
             problems.append(ImportProblem(
                 number, f"{name} and {partner} must sit apart but are both pinned to table {table}."
             ))
-    problems.sort(key=lambda p: p.row)
-    if problems:
-        result.rows = []
-        result.keep_apart = []
-    return result
+    return problems
 
 
 def _table_number(text: str) -> int | None:

@@ -2,7 +2,7 @@ from django.core.management.base import BaseCommand
 
 from scoring.management.command_helpers import require_tables, write_output
 from tournaments.management.lookup import find_day
-from scoring.workbook import export_day
+from scoring.workbook_export import export_day
 
 
 class Command(BaseCommand):

@@ -6,6 +6,8 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from . import printouts, selectors
+from .page_selectors import tournament_days
+from .presenters import can_manage, chart_tables, entries_named, entry_status, with_status
 from .services import importing
 from .services import registration
 from .services import seating as seating_service
@@ -14,7 +16,7 @@ from .forms import (
     ExistingPlayerForm, ImportForm, KeepApartForm, MoveForm, PlayerDetailsForm, PlayerSearchForm,
     SeatDayForm, SwapForm,
 )
-from .models import Day, Entry, Player, StaffRole
+from .models import Day, Entry, Player
 from core.errors import ServiceError
 
 
@@ -60,7 +62,7 @@ def players(request, tournament):
     query = search.cleaned_data["q"].strip() if search.is_valid() else ""
     return render(request, "tournaments/players.html", {
         "tournament": tournament, "search": search, "query": query,
-        "entries": selectors.entry_list(tournament, query=query),
+        "entries": with_status(selectors.entry_list(tournament, query=query)),
         "play_started": selectors.play_started(tournament),
     })
 
@@ -120,6 +122,7 @@ def player_edit(request, tournament, number):
                 messages.success(request, f"Saved the details of player #{entry.number}.")
                 return redirect("organiser:players", tournament.slug)
     detail = selectors.entry_detail(tournament, number)
+    detail.shown_status = entry_status(detail)
     return render(request, "tournaments/player_edit.html", {
         "tournament": tournament, "entry": detail, "form": form,
         "keep_apart_form": KeepApartForm(entry=entry),
@@ -237,10 +240,7 @@ def check_in(request, tournament):
     search = PlayerSearchForm(request.GET)
     query = search.cleaned_data["q"].strip() if search.is_valid() else ""
     data = selectors.check_in_list(tournament)
-    shown = data["entries"]
-    if query:
-        needle = query.casefold()
-        shown = [e for e in shown if needle in e.player.name.casefold()]
+    shown = with_status(entries_named(data["entries"], query))
     return render(request, "tournaments/check_in.html", {
         "tournament": tournament, "search": search, "query": query, "shown": shown, **data,
     })
@@ -285,12 +285,11 @@ def _seating_page(request, tournament, day, *, data=None, seat_form=None, move_f
     # ``data``: the day's seating when the caller already read it (a refused change saves nothing).
     if data is None:
         data = selectors.day_seating(day)
-    can_change = (
-        request.tournament_role == StaffRole.ORGANISER
-        and not data["scores_started"] and not day.is_closed
-    )
+    can_change = can_manage(request) and not data["scores_started"] and not day.is_closed
     return render(request, "tournaments/seating.html", {
         "tournament": tournament, **data, "can_change": can_change,
+        "days": tournament_days(tournament),
+        "fewest_possible": day.repeat_pairs == day.repeat_lower_bound,
         "seat_form": seat_form or SeatDayForm(),
         "move_form": move_form or MoveForm(tables=data["tables"]),
         "swap_form": swap_form or SwapForm(tables=data["tables"]),
@@ -396,11 +395,7 @@ def _pdf(data: bytes, filename: str) -> HttpResponse:
 @desk_view
 def seating_chart_pdf(request, tournament, day_number):
     day = _day(tournament, day_number)
-    tables = [
-        (table.number,
-         [(s.entry.number, s.entry.player.name) for s in table.seats.all()])
-        for table in selectors.day_tables(day)
-    ]
+    tables = chart_tables(selectors.day_tables(day))
     data = printouts.seating_chart_pdf(title=tournament.name, day_number=day.number, tables=tables)
     return _pdf(data, f"{tournament.slug}-day{day.number}-seating-chart.pdf")
 

@@ -4,7 +4,7 @@ from django.views.decorators.http import require_safe
 from . import selectors
 from .access import public_view
 from .forms import FindTableForm
-from .models import Tournament
+from .page_selectors import public_tournaments
 
 
 @require_safe
@@ -12,7 +12,7 @@ def home(request):
     return render(
         request,
         "tournaments/public_home.html",
-        {"tournaments": Tournament.objects.filter(public_pages=True)},
+        {"tournaments": public_tournaments()},
     )
 
 

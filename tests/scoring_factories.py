@@ -16,6 +16,7 @@ from scoring.schedule import build_schedule
 from scoring.validation import TypedSheet
 from tournaments.models import Entry, KeepApart, Player, Seat, StaffRole, Table, Tournament
 from tournaments.services.events import create_tournament
+from tournaments.services.registration import register_player
 
 DEFAULT_TABLES = (("Ann Lee", "Bob Roe", "Cy Doe", "Di Fox"), ("Ed Poe", "Flo Ng", "Gus Ray"))
 
@@ -35,6 +36,13 @@ def seated_day(*, slug="cup", preset="tournament", tables=DEFAULT_TABLES, day_nu
     entries = {entry.player.name: entry for group in groups for entry in group}
     return SimpleNamespace(tournament=tournament, day=day, tables=table_rows, entries=entries,
                            games=games, rules=tournament.rules)
+
+
+def register(tournament, *names, count=0, prefix="Player"):
+    """Entries registered through the service, as the organiser's form makes them: the names
+    given, or ``count`` numbered ones ("Player 1", "Player 2", ...)."""
+    names = names or tuple(f"{prefix} {i}" for i in range(1, count + 1))
+    return [register_player(tournament, name=name) for name in names]
 
 
 def add_entries(tournament, players) -> list[Entry]:

@@ -26,8 +26,9 @@ from django.urls import reverse
 
 from conftest import PASSWORD
 from live_server_tools import Browser, Server, WriteWatch
+from scoring_factories import csv_bytes
 from scoring.models import AuditEvent, GameSheet, Score
-from scoring.workbook import HEADER, export_day
+from scoring.workbook_export import HEADER, export_day
 from tournaments.models import Entry, KeepApart, Player
 from tournaments.services.events import create_tournament
 from tournaments.services.importing import import_players
@@ -160,11 +161,11 @@ def crash_and_restart(*, server, watch, fresh_target, send, rows_of, whole, sequ
 
 def player_file(prefix: str, count: int) -> bytes:
     """A club list as CSV: mostly rows to insert, a keep-apart pair every 50 rows."""
-    lines = ["Name,Club,Keep apart"]
+    rows = [["Name", "Club", "Keep apart"]]
     for i in range(1, count + 1):
         partner = f"{prefix} {i - 1:05}" if i % 50 == 0 else ""
-        lines.append(f"{prefix} {i:05},Club {i % 17},{partner}")
-    return ("\n".join(lines) + "\n").encode()
+        rows.append([f"{prefix} {i:05}", f"Club {i % 17}", partner])
+    return csv_bytes(rows)
 
 
 def test_a_player_import_killed_mid_way_leaves_no_player_behind(server, watch, organiser):

@@ -2,7 +2,7 @@
 import pytest
 from django.utils import timezone
 
-from scoring.models import GameSheet, SheetState, Source
+from scoring.models import SheetState
 from scoring.schedule import build_schedule
 from tournaments import selectors
 from tournaments.models import Entry, KeepApart, Player, Seat, StaffRole
@@ -11,20 +11,15 @@ from core.errors import ServiceError
 from tournaments.services.registration import add_keep_apart, register_player, reinstate_entry, set_checked_in, update_entry, withdraw_entry
 from tournaments.services.seating import seat_day
 
+from scoring_factories import register, stored_sheet
+
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("quick_seating")]
 
 
-def enter(tournament, *names):
-    return [register_player(tournament, name=name) for name in names]
-
-
 def sheet(table, game_number, went_out, *, state=SheetState.CONFIRMED):
-    game = build_schedule(table.day)[game_number - 1]
-    now = timezone.now()
-    return GameSheet.objects.create(
-        table=table, game=game, state=state, engine_used=game.scheduled_engine, went_out=went_out,
-        source=Source.DESK, entered_at=now, confirmed_at=now if state == SheetState.CONFIRMED else None,
-    )
+    """A sheet for game ``game_number`` at ``table``, stored past the services' checks."""
+    return stored_sheet(table, build_schedule(table.day)[game_number - 1], out=went_out,
+                        state=state)
 
 
 def url(tournament, rest=""):
@@ -37,21 +32,21 @@ def url(tournament, rest=""):
 
 
 def test_player_numbers_run_in_registration_order_and_are_never_reused(tournament):
-    ann, bob, cy = enter(tournament, "Ann", "Bob", "Cy")
+    ann, bob, cy = register(tournament, "Ann", "Bob", "Cy")
     assert [ann.number, bob.number, cy.number] == [1, 2, 3]
     withdraw_entry(cy)
-    assert enter(tournament, "Di")[0].number == 4
+    assert register(tournament, "Di")[0].number == 4
 
 
 def test_numbers_are_per_tournament(tournament, make_tournament):
-    enter(tournament, "Ann", "Bob")
+    register(tournament, "Ann", "Bob")
     other = make_tournament(slug="fall")
-    assert enter(other, "Cy")[0].number == 1
+    assert register(other, "Cy")[0].number == 1
 
 
 def test_a_returning_member_is_entered_from_the_directory_not_typed_twice(tournament, make_tournament):
     last_year = make_tournament(slug="last-year")
-    ann = enter(last_year, "Ann Lee")[0].player
+    ann = register(last_year, "Ann Lee")[0].player
     entry = register_player(tournament, player=ann)
     assert entry.player_id == ann.pk
     assert Player.objects.filter(name="Ann Lee").count() == 1
@@ -60,7 +55,7 @@ def test_a_returning_member_is_entered_from_the_directory_not_typed_twice(tourna
 
 
 def test_a_second_person_with_the_same_name_must_be_told_apart(tournament):
-    enter(tournament, "Ann Lee")
+    register(tournament, "Ann Lee")
     with pytest.raises(ServiceError, match="add something to tell them apart") as error:
         register_player(tournament, name="  ann   lee ")
     assert error.value.field == "name"
@@ -69,7 +64,7 @@ def test_a_second_person_with_the_same_name_must_be_told_apart(tournament):
 
 def test_a_withdrawn_name_still_counts_and_the_organiser_is_told_to_undo_the_withdrawal(
         tournament, organiser_client):
-    ann, _ = enter(tournament, "Ann Lee", "Bob Ray")
+    ann, _ = register(tournament, "Ann Lee", "Bob Ray")
     withdraw_entry(ann)
     players_before = list(Player.objects.order_by("pk").values_list("pk", "name"))
     entries_before = list(tournament.entries.order_by("pk").values_list("pk", "number", "status"))
@@ -96,8 +91,8 @@ def test_a_withdrawn_name_still_counts_and_the_organiser_is_told_to_undo_the_wit
 
 def test_add_page_searches_the_directory_and_adds_the_chosen_person(organiser_client, tournament,
                                                                     make_tournament):
-    enter(make_tournament(slug="old"), "Martha Greene", "Martin Ho")
-    enter(tournament, "Martin Ho")
+    register(make_tournament(slug="old"), "Martha Greene", "Martin Ho")
+    register(tournament, "Martin Ho")
     page = organiser_client.get(url(tournament, "players/add/"), {"q": "mart"}).content.decode()
     assert "Martha Greene" in page and 'aria-label="Add Martha Greene"' in page
     assert "Already entered as #1" in page  # Martin Ho is in this event already
@@ -126,7 +121,7 @@ def test_add_page_creates_a_new_player_and_shows_errors_beside_the_field(organis
 
 
 def test_edit_page_saves_details_and_pin(organiser_client, tournament):
-    ann = enter(tournament, "Ann")[0]
+    ann = register(tournament, "Ann")[0]
     response = organiser_client.post(url(tournament, "players/1/"),
                                      {"name": "Ann Lee", "club": "Sun RVers", "pinned_table": "2"})
     assert response.status_code == 302
@@ -138,7 +133,7 @@ def test_edit_page_saves_details_and_pin(organiser_client, tournament):
 
 
 def test_editing_a_name_into_another_players_name_is_refused(tournament, make_tournament):
-    ann, bob = enter(tournament, "Ann", "Bob")
+    ann, bob = register(tournament, "Ann", "Bob")
     with pytest.raises(ServiceError, match=r"Ann is already entered as player #1\.") as error:
         update_entry(bob, name="ANN", club="", contact="", pinned_table=None)
     assert error.value.field == "name"
@@ -151,7 +146,7 @@ def test_editing_a_name_into_another_players_name_is_refused(tournament, make_to
 
 
 def test_keep_apart_pairs_are_added_and_removed_from_the_player_page(organiser_client, tournament):
-    ann, bob = enter(tournament, "Ann", "Bob")
+    ann, bob = register(tournament, "Ann", "Bob")
     organiser_client.post(url(tournament, "players/1/keep-apart/"), {"other": bob.pk})
     assert KeepApart.objects.filter(tournament=tournament).count() == 1
     page = organiser_client.get(url(tournament, "players/2/")).content.decode()
@@ -163,7 +158,7 @@ def test_keep_apart_pairs_are_added_and_removed_from_the_player_page(organiser_c
 
 
 def test_players_list_shows_numbers_keep_apart_and_search(organiser_client, tournament):
-    ann, bob, cy = enter(tournament, "Ann Lee", "Bob Lee", "Cy Ray")
+    ann, bob, cy = register(tournament, "Ann Lee", "Bob Lee", "Cy Ray")
     add_keep_apart(ann, bob)
     page = organiser_client.get(url(tournament, "players/")).content.decode()
     assert "Bob Lee (#2)" in page and "Cy Ray" in page
@@ -172,10 +167,10 @@ def test_players_list_shows_numbers_keep_apart_and_search(organiser_client, tour
 
 
 def test_entry_list_is_a_fixed_number_of_queries(tournament, django_assert_num_queries):
-    enter(tournament, "A1", "A2")
+    register(tournament, "A1", "A2")
     with django_assert_num_queries(2):
         selectors.entry_list(tournament)
-    entries = enter(tournament, *[f"B{i}" for i in range(20)])
+    entries = register(tournament, *[f"B{i}" for i in range(20)])
     for a, b in zip(entries[::2], entries[1::2]):
         add_keep_apart(a, b)
     with django_assert_num_queries(2):
@@ -192,7 +187,7 @@ def test_desk_staff_may_check_in_but_not_register(client, tournament, make_user)
     desk = make_user("desk1")
     StaffRole.objects.create(tournament=tournament, user=desk, role=StaffRole.DESK)
     client.force_login(desk)
-    enter(tournament, "Ann")
+    register(tournament, "Ann")
     assert client.get(url(tournament, "players/add/")).status_code == 403
     assert client.post(url(tournament, "players/add/"), {"name": "Bob"}).status_code == 403
     assert client.get(url(tournament, "check-in/")).status_code == 200
@@ -212,7 +207,7 @@ def test_strangers_are_sent_to_log_in_or_told_nothing(client, tournament, make_u
 
 
 def test_check_in_page_marks_players_here_and_filters_by_name(organiser_client, tournament):
-    enter(tournament, "Ann Lee", "Bob Ray")
+    register(tournament, "Ann Lee", "Bob Ray")
     response = organiser_client.post(url(tournament, "check-in/2/"), {"here": "1", "q": "ray"})
     assert response["Location"] == url(tournament, "check-in/?q=ray#entry-2")
     page = organiser_client.get(url(tournament, "check-in/"), {"q": "RAY"}).content.decode()
@@ -225,7 +220,7 @@ def test_check_in_page_marks_players_here_and_filters_by_name(organiser_client, 
 
 
 def test_a_withdrawn_player_cannot_be_checked_in(tournament):
-    ann = enter(tournament, "Ann")[0]
+    ann = register(tournament, "Ann")[0]
     withdraw_entry(ann)
     with pytest.raises(ServiceError, match="Ann has withdrawn"):
         set_checked_in(ann, True)
@@ -237,7 +232,7 @@ def test_a_withdrawn_player_cannot_be_checked_in(tournament):
 
 
 def start_day_one(tournament):
-    entries = enter(tournament, *[f"P{i}" for i in range(1, 9)])
+    entries = register(tournament, *[f"P{i}" for i in range(1, 9)])
     day = tournament.days.get(number=1)
     seat_day(day, seed=1)
     table = day.tables.get(number=1)
@@ -283,7 +278,7 @@ def test_withdrawal_mid_day_records_the_last_game_the_table_played(tournament):
 
 
 def test_withdrawal_before_play_takes_the_player_out_of_the_seating(tournament, organiser_client):
-    entries = enter(tournament, *[f"P{i}" for i in range(1, 9)])
+    entries = register(tournament, *[f"P{i}" for i in range(1, 9)])
     day = tournament.days.get(number=1)
     seat_day(day, seed=3)
     response = organiser_client.post(url(tournament, "players/3/withdraw/"), follow=True)

@@ -5,10 +5,9 @@ from collections import Counter
 import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
-from django.utils import timezone
 from pypdf import PdfReader
 
-from scoring.models import Game, GameSheet, Source
+from scoring.models import Game, SheetState
 from tournaments import selectors
 from tournaments.models import Entry, Seat, Table
 from tournaments.seating import count_repeat_pairs, repeat_lower_bound, table_sizes
@@ -16,11 +15,9 @@ from core.errors import ServiceError
 from tournaments.services.registration import add_keep_apart, register_player, set_checked_in, update_entry
 from tournaments.services.seating import check_move, check_swap, move_player, seat_day, swap_players
 
+from scoring_factories import register, stored_sheet
+
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("quick_seating")]
-
-
-def enter(tournament, count, prefix="Player"):
-    return [register_player(tournament, name=f"{prefix} {i}") for i in range(1, count + 1)]
 
 
 def stored_tables(day) -> list[list[int]]:
@@ -31,12 +28,10 @@ def stored_tables(day) -> list[list[int]]:
 
 
 def start_play(day):
+    """Table 1 enters game 1 (not confirmed yet): play has started."""
     table = day.tables.order_by("number").first()
-    game = Game.objects.get(day=day, number=1)
-    GameSheet.objects.create(
-        table=table, game=game, engine_used=12, went_out=table.seats.first().entry,
-        source=Source.DESK, entered_at=timezone.now(),
-    )
+    stored_sheet(table, Game.objects.get(day=day, number=1), out=table.seats.first().entry,
+                 state=SheetState.ENTERED)
 
 
 def url(tournament, rest=""):
@@ -49,7 +44,7 @@ def url(tournament, rest=""):
 
 
 def test_day_one_stores_even_tables_seed_and_games(tournament):
-    entries = enter(tournament, 43)
+    entries = register(tournament, count=43)
     day = tournament.days.get(number=1)
     outcome = seat_day(day, seed=11)
     tables = stored_tables(day)
@@ -71,7 +66,7 @@ def test_day_one_stores_even_tables_seed_and_games(tournament):
 
 
 def test_a_random_seed_is_drawn_and_stored_when_none_is_given(tournament):
-    enter(tournament, 10)
+    register(tournament, count=10)
     day = tournament.days.get(number=1)
     outcome = seat_day(day)
     day.refresh_from_db()
@@ -79,7 +74,7 @@ def test_a_random_seed_is_drawn_and_stored_when_none_is_given(tournament):
 
 
 def test_same_seed_gives_the_same_stored_seating(tournament):
-    entries = enter(tournament, 30)
+    entries = register(tournament, count=30)
     add_keep_apart(entries[0], entries[1])
     entries[5].pinned_table = 3
     entries[5].save()
@@ -98,7 +93,7 @@ def test_same_seed_gives_the_same_stored_seating(tournament):
 
 
 def test_day_two_reaches_the_proven_bound_and_counts_repeats_from_stored_seats(tournament):
-    enter(tournament, 43)
+    register(tournament, count=43)
     day1, day2 = tournament.days.order_by("number")
     seat_day(day1, seed=1)
     outcome = seat_day(day2, seed=2)
@@ -113,7 +108,7 @@ def test_day_two_reaches_the_proven_bound_and_counts_repeats_from_stored_seats(t
 
 def test_small_field_day_two_must_repeat_and_says_so(tournament):
     # 9 players at 2 tables: day 1 tables of 5 and 4 cannot all be split, so repeats are forced
-    enter(tournament, 9)
+    register(tournament, count=9)
     day1, day2 = tournament.days.order_by("number")
     seat_day(day1, seed=1)
     outcome = seat_day(day2, seed=1)
@@ -122,7 +117,7 @@ def test_small_field_day_two_must_repeat_and_says_so(tournament):
 
 
 def test_keep_apart_and_pins_hold_in_the_stored_seating(tournament):
-    entries = enter(tournament, 20)
+    entries = register(tournament, count=20)
     couples = [(entries[0], entries[1]), (entries[2], entries[3]), (entries[0], entries[4])]
     for a, b in couples:
         add_keep_apart(a, b)
@@ -141,7 +136,7 @@ def test_keep_apart_and_pins_hold_in_the_stored_seating(tournament):
 
 
 def test_only_checked_in_players_are_seated_once_anyone_is_checked_in(tournament):
-    entries = enter(tournament, 12)
+    entries = register(tournament, count=12)
     day = tournament.days.get(number=1)
     everyone = seat_day(day, seed=1)
     assert sum(len(t) for t in everyone.tables) == 12  # nobody checked in: all registered
@@ -154,7 +149,7 @@ def test_only_checked_in_players_are_seated_once_anyone_is_checked_in(tournament
 
 
 def test_seating_error_names_the_players(tournament):
-    entries = enter(tournament, 6)  # one table of 6: nobody can sit apart
+    entries = register(tournament, count=6)  # one table of 6: nobody can sit apart
     add_keep_apart(entries[0], entries[1])
     with pytest.raises(ServiceError, match=r"Player 1 \(#1\) and Player 2 \(#2\) must sit apart, "
                                            r"but there is only one table\."):
@@ -172,7 +167,7 @@ def test_reshuffle_off_keeps_yesterdays_tables_when_they_still_fit(tournament):
     rules.reshuffle_each_day = False
     rules.save()
     tournament.refresh_from_db()
-    enter(tournament, 14)
+    register(tournament, count=14)
     day1, day2 = tournament.days.order_by("number")
     seat_day(day1, seed=4)
     outcome = seat_day(day2, seed=5)
@@ -187,7 +182,7 @@ def test_reshuffle_off_keeps_yesterdays_tables_when_they_still_fit(tournament):
 
 
 def test_a_started_day_cannot_be_reseated_or_changed(tournament, organiser_client):
-    enter(tournament, 14)
+    register(tournament, count=14)
     day = tournament.days.get(number=1)
     seat_day(day, seed=1)
     start_play(day)
@@ -213,7 +208,7 @@ def test_a_started_day_cannot_be_reseated_or_changed(tournament, organiser_clien
 
 
 def test_call_command_seat_prints_tables_and_the_bound(tournament, capsys):
-    enter(tournament, 15)
+    register(tournament, count=15)
     call_command("seat", "spring", "--day", "1", "--seed", "8")
     call_command("seat", "spring", "--day", "2", "--seed", "9")
     out = capsys.readouterr().out.splitlines()
@@ -244,7 +239,7 @@ def test_seat_command_fails_with_a_message(tournament):
 
 @pytest.fixture
 def seated_two_days(tournament):
-    entries = enter(tournament, 13)  # tables of 7 and 6
+    entries = register(tournament, count=13)  # tables of 7 and 6
     day1, day2 = tournament.days.order_by("number")
     seat_day(day1, seed=1)
     seat_day(day2, seed=1)
@@ -323,7 +318,7 @@ def test_swap_without_warnings_saves_at_once(seated_two_days, organiser_client):
 
 
 def test_a_swap_on_day_one_updates_the_stored_count_of_day_two(tournament):
-    enter(tournament, 8)  # two tables of 4
+    register(tournament, count=8)  # two tables of 4
     day1, day2 = tournament.days.order_by("number")
     seat_day(day1, seed=3)
     seat_day(day2, seed=3)
@@ -349,7 +344,7 @@ def test_a_swap_on_day_one_updates_the_stored_count_of_day_two(tournament):
 
 
 def test_a_new_pin_updates_the_stored_bound(tournament):
-    entries = enter(tournament, 8)
+    entries = register(tournament, count=8)
     day1, day2 = tournament.days.order_by("number")
     seat_day(day1, seed=3)
     seat_day(day2, seed=3)
@@ -386,7 +381,7 @@ def test_seating_page_shows_tables_and_the_bound(seated_two_days, organiser_clie
 
 
 def test_seating_page_form_error_names_players(tournament, organiser_client):
-    entries = enter(tournament, 5)
+    entries = register(tournament, count=5)
     add_keep_apart(entries[2], entries[3])
     response = organiser_client.post(url(tournament, "seating/1/seat/"), {"seed": ""})
     assert response.status_code == 400
@@ -395,14 +390,14 @@ def test_seating_page_form_error_names_players(tournament, organiser_client):
 
 
 def test_seat_page_seats_and_reports(tournament, organiser_client):
-    enter(tournament, 10)
+    register(tournament, count=10)
     response = organiser_client.post(url(tournament, "seating/1/seat/"), {"seed": "42"}, follow=True)
     page = response.content.decode()
     assert "Day 1 is seated at 2 tables with seed 42. Repeat pairs: 0 (lower bound: 0)." in page
 
 
 def test_day_seating_is_a_fixed_number_of_queries(tournament, django_assert_num_queries):
-    enter(tournament, 8)
+    register(tournament, count=8)
     day1, day2 = tournament.days.order_by("number")
     seat_day(day1, seed=1)
     seat_day(day2, seed=1)
@@ -419,7 +414,7 @@ def test_day_seating_is_a_fixed_number_of_queries(tournament, django_assert_num_
 
 def test_find_your_table_shows_each_day(tournament, client):
     register_player(tournament, name="Renée Côté")
-    enter(tournament, 9)
+    register(tournament, count=9)
     day1, day2 = tournament.days.order_by("number")
     seat_day(day1, seed=1)
     public = f"/t/{tournament.slug}/find-your-table/"
@@ -457,7 +452,7 @@ def test_seating_chart_and_find_your_table_pdfs_hold_every_name(tournament, orga
     awkward = ["Dan O'Neil & Co", "Eve <Smith>", "Renée Côté", 'Jo "Ace" Ray']
     for name in awkward:
         register_player(tournament, name=name)
-    enter(tournament, 20)
+    register(tournament, count=20)
     day = tournament.days.get(number=1)
     seat_day(day, seed=6)
     response = organiser_client.get(url(tournament, "seating/1/chart.pdf"))
@@ -489,7 +484,7 @@ def test_seating_pdfs_print_a_tournament_name_the_font_cannot_draw(tournament, o
     # the same fallback as names and the other printouts: "?" for a letter the font lacks
     tournament.name = "Spring \U0001F682 Open"
     tournament.save(update_fields=["name"])
-    enter(tournament, 8)
+    register(tournament, count=8)
     seat_day(tournament.days.get(number=1), seed=1)
     chart = pdf_text(organiser_client.get(url(tournament, "seating/1/chart.pdf")).content)
     assert "Spring ? Open: day 1 seating" in chart and "\U0001F682" not in chart
@@ -498,7 +493,7 @@ def test_seating_pdfs_print_a_tournament_name_the_font_cannot_draw(tournament, o
 
 
 def test_chart_pdf_spreads_many_tables_over_pages(tournament, organiser_client):
-    enter(tournament, 43)
+    register(tournament, count=43)
     seat_day(tournament.days.get(number=1), seed=1)
     response = organiser_client.get(url(tournament, "seating/1/chart.pdf"))
     assert len(PdfReader(io.BytesIO(response.content)).pages) == 2  # 7 tables, 4 a page
@@ -512,7 +507,7 @@ def test_desk_staff_may_print_but_not_seat(tournament, client, make_user):
     desk = make_user("desk1")
     StaffRole.objects.create(tournament=tournament, user=desk, role=StaffRole.DESK)
     client.force_login(desk)
-    enter(tournament, 8)
+    register(tournament, count=8)
     assert client.post(url(tournament, "seating/1/seat/"), {"seed": "1"}).status_code == 403
     seat_day(tournament.days.get(number=1), seed=1)
     assert client.get(url(tournament, "seating/1/chart.pdf")).status_code == 200

@@ -8,58 +8,20 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.test import Client
 from django.urls import reverse
-from django.utils import timezone
 
-from scoring.models import GameSheet, Score, SheetState, Source
-from scoring.schedule import build_schedule
+from scoring.models import GameSheet, Score, SheetState
 from scoring.standings import (
     Cut, CutError, parse_cut, rank_label, score_rows, seating_rows, standings,
 )
-from tournaments.models import Entry, Player, Seat, StaffRole, Table, Tournament
+from tournaments.models import Entry, Player, StaffRole, Table, Tournament
 from tournaments.services.events import set_public_pages
 
-from scoring_factories import fresh
+from scoring_factories import add_entries, fresh, seat_tables, stored_sheet
 
 pytestmark = pytest.mark.django_db
 
 
 # --- building events -------------------------------------------------------------------------
-
-def add_players(tournament, players):
-    """players: [(name, club)]; numbers follow the order given, from 1."""
-    entries = []
-    for number, (name, club) in enumerate(players, start=1):
-        player = Player.objects.create(name=name, club=club)
-        entries.append(Entry.objects.create(
-            tournament=tournament, player=player, number=number, status=Entry.CHECKED_IN))
-    return entries
-
-
-def seat_day(tournament, day_number, groups):
-    """Seat each group at its own table; return (games by number, tables in order)."""
-    day = tournament.days.get(number=day_number)
-    games = {g.number: g for g in build_schedule(day)}
-    tables = []
-    for number, members in enumerate(groups, start=1):
-        table = Table.objects.create(day=day, number=number)
-        Seat.objects.bulk_create(
-            Seat(day=day, table=table, entry=entry, position=i)
-            for i, entry in enumerate(members, start=1)
-        )
-        tables.append(table)
-    return games, tables
-
-
-def record(table, game, points, *, out=None, state=SheetState.CONFIRMED, version=1):
-    now = timezone.now()
-    sheet = GameSheet.objects.create(
-        table=table, game=game, version=version, state=state, engine_used=game.scheduled_engine,
-        went_out=out, blocked=out is None, source=Source.DESK, entered_at=now,
-        confirmed_at=now if state == SheetState.CONFIRMED else None,
-    )
-    Score.objects.bulk_create(Score(sheet=sheet, entry=e, points=p) for e, p in points.items())
-    return sheet
-
 
 @pytest.fixture
 def small(make_tournament):
@@ -76,18 +38,18 @@ def small(make_tournament):
         after game 2 of day 2: Ann 20, Bob 49, Cy 27, Di 25, Ed 50.
     """
     tournament = make_tournament(slug="small")
-    ann, bob, cy, di, ed = add_players(tournament, [
+    ann, bob, cy, di, ed = add_entries(tournament, [
         ("Ann", "Xville"), ("Bob", "Xville"), ("Cy", "Yton"), ("Di", "Yton"), ("Ed", ""),
     ])
-    games, (table,) = seat_day(tournament, 1, [[ann, bob, cy, di, ed]])
-    record(table, games[1], {ann: 99, bob: 10, cy: 5, di: 20, ed: 7}, out=None,
-           state=SheetState.SUPERSEDED)
-    record(table, games[1], {ann: 0, bob: 10, cy: 5, di: 20, ed: 7}, out=ann, version=2)
-    record(table, games[2], {ann: 15, bob: 0, cy: 10, di: 5, ed: 3}, out=bob)
-    record(table, games[3], {ann: 1, bob: 100, cy: 1, di: 1, ed: 0}, out=ed,
-           state=SheetState.ENTERED)
-    record(table, games[4], {ann: 90, bob: 1, cy: 1, di: 0, ed: 1}, out=di,
-           state=SheetState.REJECTED)
+    games, (table,) = seat_tables(tournament.days.get(number=1), [[ann, bob, cy, di, ed]])
+    stored_sheet(table, games[1], {ann: 99, bob: 10, cy: 5, di: 20, ed: 7}, out=None,
+                 state=SheetState.SUPERSEDED)
+    stored_sheet(table, games[1], {ann: 0, bob: 10, cy: 5, di: 20, ed: 7}, out=ann, version=2)
+    stored_sheet(table, games[2], {ann: 15, bob: 0, cy: 10, di: 5, ed: 3}, out=bob)
+    stored_sheet(table, games[3], {ann: 1, bob: 100, cy: 1, di: 1, ed: 0}, out=ed,
+                 state=SheetState.ENTERED)
+    stored_sheet(table, games[4], {ann: 90, bob: 1, cy: 1, di: 0, ed: 1}, out=di,
+                 state=SheetState.REJECTED)
     tournament.players = {"ann": ann, "bob": bob, "cy": cy, "di": di, "ed": ed}
     return tournament
 
@@ -95,10 +57,11 @@ def small(make_tournament):
 @pytest.fixture
 def small_two_days(small):
     p = small.players
-    games, (first, second) = seat_day(small, 2, [[p["ann"], p["bob"], p["cy"]], [p["di"], p["ed"]]])
-    record(first, games[1], {p["ann"]: 5, p["bob"]: 30, p["cy"]: 0}, out=p["cy"])
-    record(second, games[1], {p["di"]: 0, p["ed"]: 40}, out=p["di"])
-    record(first, games[2], {p["ann"]: 0, p["bob"]: 9, p["cy"]: 12}, out=p["ann"])
+    games, (first, second) = seat_tables(small.days.get(number=2),
+                                         [[p["ann"], p["bob"], p["cy"]], [p["di"], p["ed"]]])
+    stored_sheet(first, games[1], {p["ann"]: 5, p["bob"]: 30, p["cy"]: 0}, out=p["cy"])
+    stored_sheet(second, games[1], {p["di"]: 0, p["ed"]: 40}, out=p["di"])
+    stored_sheet(first, games[2], {p["ann"]: 0, p["bob"]: 9, p["cy"]: 12}, out=p["ann"])
     return small
 
 
@@ -168,7 +131,7 @@ def test_a_no_show_is_not_ranked_at_zero_once_tables_are_seated(small, make_tour
     assert "Zed" not in names and len(names) == 5
     # Before any table is seated, everyone registered is listed (all at 0).
     before = make_tournament(slug="before")
-    add_players(before, [("Yan", ""), ("Xia", "")])
+    add_entries(before, [("Yan", ""), ("Xia", "")])
     assert [r.rank for r in standings(fresh(before)).rows] == [1, 1]
 
 
@@ -264,13 +227,13 @@ def test_parse_cut_reads_query_values_and_refuses_what_the_event_lacks(small):
 def build_event(make_tournament, slug, players, tables_of=5, games=3):
     """`players` entries seated five a table on day 1, `games` confirmed games each."""
     tournament = make_tournament(slug=slug)
-    entries = add_players(tournament, [(f"P{i}", f"Club {i % 4}") for i in range(players)])
+    entries = add_entries(tournament, [(f"P{i}", f"Club {i % 4}") for i in range(players)])
     groups = [entries[i:i + tables_of] for i in range(0, players, tables_of)]
-    game_rows, tables = seat_day(tournament, 1, groups)
+    game_rows, tables = seat_tables(tournament.days.get(number=1), groups)
     for table, group in zip(tables, groups):
         for number in range(1, games + 1):
-            record(table, game_rows[number], {e: (e.number * number) % 17 + (e != group[0])
-                                              for e in group}, out=group[0])
+            stored_sheet(table, game_rows[number], {e: (e.number * number) % 17 + (e != group[0])
+                                                    for e in group}, out=group[0])
     return fresh(tournament)
 
 
@@ -389,7 +352,7 @@ def test_withdrawn_row_says_withdrawn_instead_of_a_rank(organiser_client, small)
 
 def test_pages_show_100_rows_and_all_on_request(organiser_client, make_tournament):
     tournament = make_tournament(slug="big")
-    add_players(tournament, [(f"Player {i:03}", "") for i in range(1, 131)])
+    add_entries(tournament, [(f"Player {i:03}", "") for i in range(1, 131)])
     url = reverse("organiser:standings", args=["big"])
     assert len(page_rows(organiser_client.get(url))) == 100
     assert len(page_rows(organiser_client.get(url, {"page": 2}))) == 30

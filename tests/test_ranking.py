@@ -5,8 +5,7 @@ from __future__ import annotations
 from itertools import pairwise
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from scoring.ranking import (
     TIE_BREAKS,
@@ -111,6 +110,17 @@ def test_unknown_tie_break():
         rank_players([rec(1, [1])], ["most_out"])
     with pytest.raises(ValueError):
         rank_players([rec(1, [1])], "most_outs")
+
+
+def test_ranking_and_the_registry_load_no_django():
+    import subprocess
+    import sys
+
+    code = "import sys, scoring.ranking, tournaments.tie_breaks; print('django' in sys.modules)"
+    loaded = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    )
+    assert loaded.stdout.strip() == "False"
 
 
 def test_tie_breaks_are_the_registry():

@@ -1,6 +1,9 @@
 """Table seating for a Mexican Train tournament.
 
-Pure Python, no Django.  The public entry point is :func:`seat`.
+Pure Python, no Django.  The public entry point is :func:`seat`.  The pair
+rules it works by (who met on an earlier day, who must sit apart) are public
+too, from :func:`table_pairs` down, so that code checking a seating someone
+changed by hand judges it the same way.
 
 Day 1 is a seeded random seating.  From day 2 on we minimise the number of
 *repeat pairs*: unordered pairs of players who sit at the same table today and
@@ -45,20 +48,31 @@ from __future__ import annotations
 import random
 import time
 from collections import Counter
-from itertools import chain, combinations
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Iterable, Mapping, Sequence
+from itertools import chain
 
 __all__ = [
+    "Pair",
     "SeatingError",
     "SeatingResult",
     "table_sizes",
     "seat",
+    "ordered_pair",
+    "keep_apart_set",
+    "table_pairs",
+    "broken_keep_aparts",
+    "repeat_pairs_at",
+    "table_conflicts",
     "meeting_pairs",
     "count_repeat_pairs",
     "repeat_lower_bound",
     "meeting_conflicts",
 ]
+
+Pair = tuple[int, int]  # two player ids, the smaller first (see ordered_pair)
+History = Sequence[Sequence[Sequence[int]]]  # earlier days, each a list of tables of ids
+Namer = Callable[[int], str]
 
 
 class SeatingError(ValueError):
@@ -74,7 +88,7 @@ class SeatingResult:
 
 
 # ---------------------------------------------------------------------------
-# Table sizes and pair bookkeeping
+# Table sizes
 # ---------------------------------------------------------------------------
 
 
@@ -95,37 +109,79 @@ def table_sizes(player_count: int, max_table_size: int) -> list[int]:
     return [base + 1] * extra + [base] * (k - extra)
 
 
-def _pair(a: int, b: int) -> tuple[int, int]:
+# ---------------------------------------------------------------------------
+# Pairs at a table: the "met before" and "must sit apart" rules, written once
+# ---------------------------------------------------------------------------
+
+
+def ordered_pair(a: int, b: int) -> Pair:
+    """``(a, b)`` with the smaller id first: the one form pairs are stored and looked up in."""
     return (a, b) if a < b else (b, a)
 
 
-def meeting_pairs(history: Sequence[Sequence[Sequence[int]]]) -> set[tuple[int, int]]:
+def keep_apart_set(keep_apart: Iterable[tuple[int, int]]) -> set[Pair]:
+    """Keep-apart pairs as ordered pairs, in whichever order each was given; a player paired
+    with themself is dropped."""
+    return {ordered_pair(a, b) for a, b in keep_apart if a != b}
+
+
+def table_pairs(table: Iterable[int]) -> Iterator[Pair]:
+    """Each pair of players sharing one table, once, as an ordered pair.
+
+    Pairs come in the order the table lists its players (first with second, first with third,
+    ..., second with third, ...); a player listed twice counts once.
+    """
+    ids = list(dict.fromkeys(table))
+    for i, a in enumerate(ids):
+        for b in ids[i + 1 :]:
+            yield ordered_pair(a, b)
+
+
+def broken_keep_aparts(table: Iterable[int], apart: Collection[Pair]) -> list[Pair]:
+    """The pairs at ``table`` that must sit apart (``apart`` as :func:`keep_apart_set` gives)."""
+    return [pair for pair in table_pairs(table) if pair in apart]
+
+
+def repeat_pairs_at(table: Iterable[int], met: Collection[Pair]) -> list[Pair]:
+    """The pairs at ``table`` who already met (``met`` as :func:`meeting_pairs` gives)."""
+    return [pair for pair in table_pairs(table) if pair in met]
+
+
+def table_conflicts(
+    table: Iterable[int], met: Collection[Pair], apart: Collection[Pair]
+) -> list[tuple[int, int, str]]:
+    """``(a, b, kind)`` for each problem pair at one table, in :func:`table_pairs` order.
+
+    ``kind`` is ``"keep-apart"`` for a pair in ``apart`` and ``"repeat"`` for a pair in
+    ``met``; a pair that is both appears twice, keep-apart first.
+    """
+    out: list[tuple[int, int, str]] = []
+    for a, b in table_pairs(table):
+        if (a, b) in apart:
+            out.append((a, b, "keep-apart"))
+        if (a, b) in met:
+            out.append((a, b, "repeat"))
+    return out
+
+
+def meeting_pairs(history: History) -> set[Pair]:
     """All unordered pairs ``(a, b)`` with ``a < b`` who shared a table on some day."""
-    met: set[tuple[int, int]] = set()
+    met: set[Pair] = set()
     for day in history:
         for table in day:
-            met.update(combinations(sorted(set(table)), 2))
+            met.update(table_pairs(table))
     return met
 
 
-def count_repeat_pairs(
-    tables: Sequence[Sequence[int]], history: Sequence[Sequence[Sequence[int]]]
-) -> int:
+def count_repeat_pairs(tables: Sequence[Sequence[int]], history: History) -> int:
     """Pairs sitting together in ``tables`` who met on any earlier day (each once)."""
     met = meeting_pairs(history)
-    total = 0
-    for table in tables:
-        ids = sorted(set(table))
-        for i, a in enumerate(ids):
-            for b in ids[i + 1 :]:
-                if (a, b) in met:
-                    total += 1
-    return total
+    return sum(len(repeat_pairs_at(table, met)) for table in tables)
 
 
 def meeting_conflicts(
     tables: Sequence[Sequence[int]],
-    history: Sequence[Sequence[Sequence[int]]] = (),
+    history: History = (),
     keep_apart: Iterable[tuple[int, int]] = (),
 ) -> list[tuple[int, int, str]]:
     """List ``(a, b, kind)`` for every problem pair in a seating (``a < b``).
@@ -135,16 +191,10 @@ def meeting_conflicts(
     both appears twice.  Ordered by table, then pair, keep-apart first.
     """
     met = meeting_pairs(history)
-    apart = {_pair(a, b) for a, b in keep_apart if a != b}
+    apart = keep_apart_set(keep_apart)
     out: list[tuple[int, int, str]] = []
     for table in tables:
-        ids = sorted(set(table))
-        for i, a in enumerate(ids):
-            for b in ids[i + 1 :]:
-                if (a, b) in apart:
-                    out.append((a, b, "keep-apart"))
-                if (a, b) in met:
-                    out.append((a, b, "repeat"))
+        out.extend(table_conflicts(sorted(set(table)), met, apart))
     return out
 
 
@@ -203,9 +253,9 @@ def _spread_cost_with_floors(t: int, caps: Sequence[int], floors: Sequence[int])
 
 
 def repeat_lower_bound(
-    players: Sequence[int],
+    players: Iterable[int],
     sizes: Sequence[int],
-    history: Sequence[Sequence[Sequence[int]]],
+    history: History,
     pinned: Mapping[int, int] | None = None,
 ) -> int:
     """A proven lower bound on the repeat pairs of any seating of ``players``.
@@ -236,45 +286,57 @@ def repeat_lower_bound(
     return _lower_bound(current, sizes, history, pinned or {}, met)
 
 
-def _lower_bound(current, sizes, history, pinned, met) -> int:
+def _lower_bound(
+    current: set[int],
+    sizes: Sequence[int],
+    history: History,
+    pinned: Mapping[int, int],
+    met: Sequence[Pair],
+) -> int:
     """:func:`repeat_lower_bound` with the (current players') meeting pairs precomputed."""
     sizes = [s for s in sizes if s > 0]
     if not sizes or not history:
         return 0
     k = len(sizes)
-    groups = sorted(Counter(sizes).items())
     pin_tab = {p: t - 1 for p, t in pinned.items() if p in current and 1 <= t <= k}
-    best = 0
-    for day in history:
-        seen: set[int] = set()
-        total = 0
-        for table in day:
-            members = [p for p in table if p in current and p not in seen]
-            if len(members) != len(set(members)):
-                members = list(dict.fromkeys(members))
-            seen.update(members)
-            t = len(members)
-            if t <= 1:
-                continue
-            if pin_tab and any(p in pin_tab for p in members):
-                floors = [0] * k
-                for p in members:
-                    if p in pin_tab:
-                        floors[pin_tab[p]] += 1
-                total += _spread_cost_with_floors(t, sizes, floors)
-            else:
-                total += _spread_cost(t, groups)
-        best = max(best, total)
+    spread = max(_day_spread_bound(day, current, sizes, pin_tab) for day in history)
+    return max(spread, _degree_bound(len(current), min(sizes), met))
 
-    # degree bound
+
+def _day_spread_bound(
+    day: Sequence[Sequence[int]], current: set[int], sizes: list[int], pin_tab: Mapping[int, int]
+) -> int:
+    """The single-day spread bound of :func:`repeat_lower_bound` for one earlier day."""
+    k = len(sizes)
+    groups = sorted(Counter(sizes).items())
+    seen: set[int] = set()
+    total = 0
+    for table in day:
+        members = [p for p in table if p in current and p not in seen]
+        if len(members) != len(set(members)):
+            members = list(dict.fromkeys(members))
+        seen.update(members)
+        t = len(members)
+        if t <= 1:
+            continue
+        if pin_tab and any(p in pin_tab for p in members):
+            floors = [0] * k
+            for p in members:
+                if p in pin_tab:
+                    floors[pin_tab[p]] += 1
+            total += _spread_cost_with_floors(t, sizes, floors)
+        else:
+            total += _spread_cost(t, groups)
+    return total
+
+
+def _degree_bound(n: int, s_min: int, met: Sequence[Pair]) -> int:
+    """The degree bound of :func:`repeat_lower_bound`: ``n`` players, smallest table ``s_min``."""
     met_count = Counter(chain.from_iterable(met))
-    n = len(current)
-    s_min = min(sizes)
     forced = 0
-    for p, c in met_count.items():
+    for c in met_count.values():
         forced += max(0, s_min - 1 - (n - 1 - c))
-    best = max(best, (forced + 1) // 2)
-    return best
+    return (forced + 1) // 2
 
 
 # ---------------------------------------------------------------------------
@@ -306,18 +368,46 @@ def _check_feasible(
     ids: list[int],
     sizes: list[int],
     pins: dict[int, int],
-    apart: list[tuple[int, int]],
-    name,
+    apart: list[Pair],
+    name: Namer,
 ) -> None:
+    """Refuse, naming the players, a seating that the pins and keep-apart pairs rule out.
+
+    The checks run from the plainest to the most involved, so the message names the simplest
+    reason when there are several.
+    """
+    _check_pins(sizes, pins, name)
+    for a, b in apart:
+        if a in pins and b in pins and pins[a] == pins[b]:
+            raise SeatingError(
+                f"{name(a)} and {name(b)} must sit apart but are both pinned to table {pins[a]}."
+            )
+    adj = _apart_graph(apart)
+    if not adj:
+        return
+    if len(sizes) == 1:
+        a, b = apart[0]
+        raise SeatingError(f"{name(a)} and {name(b)} must sit apart, but there is only one table.")
+    _check_partners_leave_a_table(len(ids), sizes, pins, adj, name)
+    if len(sizes) == 2:
+        _check_two_tables(sizes, pins, adj, name)
+    # a group who must all sit apart from one another, larger than the table count
+    clique = _greedy_clique(adj)
+    if len(clique) > len(sizes):
+        raise SeatingError(
+            f"{_join_names([name(p) for p in clique])} must all sit apart from one another, "
+            f"but there are only {len(sizes)} tables."
+        )
+
+
+def _check_pins(sizes: list[int], pins: dict[int, int], name: Namer) -> None:
+    """Every pin names an existing table, and no table has more pinned players than seats."""
     k = len(sizes)
-    n = len(ids)
-    # pins to tables that do not exist
     for p in sorted(pins):
         t = pins[p]
         if not 1 <= t <= k:
             tables = "1 table" if k == 1 else f"{k} tables"
             raise SeatingError(f"{name(p)} is pinned to table {t}, but there are only {tables}.")
-    # too many pins on one table
     by_table: dict[int, list[int]] = {}
     for p in sorted(pins):
         by_table.setdefault(pins[p], []).append(p)
@@ -328,23 +418,23 @@ def _check_feasible(
                 f"Table {t} has {sizes[t - 1]} seats but {len(who)} players are pinned to it: "
                 f"{_join_names([name(p) for p in who])}."
             )
-    # keep-apart pair pinned together
-    for a, b in apart:
-        if a in pins and b in pins and pins[a] == pins[b]:
-            raise SeatingError(
-                f"{name(a)} and {name(b)} must sit apart but are both pinned to table {pins[a]}."
-            )
+
+
+def _apart_graph(apart: list[Pair]) -> dict[int, set[int]]:
+    """Player -> the players they must sit apart from (only players with a keep-apart pair)."""
     adj: dict[int, set[int]] = {}
     for a, b in apart:
         adj.setdefault(a, set()).add(b)
         adj.setdefault(b, set()).add(a)
-    if not adj:
-        return
-    if k == 1:
-        a, b = apart[0]
-        raise SeatingError(
-            f"{name(a)} and {name(b)} must sit apart, but there is only one table."
-        )
+    return adj
+
+
+def _check_partners_leave_a_table(
+    n: int, sizes: list[int], pins: dict[int, int], adj: dict[int, set[int]], name: Namer
+) -> None:
+    """Each player with keep-apart partners still has a table they may sit at, with enough
+    possible table-mates to fill it."""
+    k = len(sizes)
     # a player whose keep-apart partners are pinned to every table
     for p in sorted(adj):
         if p in pins:
@@ -366,18 +456,11 @@ def _check_feasible(
                 f"{name(p)} must sit apart from {len(adj[p])} of the other {n - 1} players, "
                 f"leaving too few possible table-mates for a table of {s_min}."
             )
-    if k == 2:
-        _check_two_tables(sizes, pins, adj, name)
-    # a group who must all sit apart from one another, larger than the table count
-    clique = _greedy_clique(adj)
-    if len(clique) > k:
-        raise SeatingError(
-            f"{_join_names([name(p) for p in clique])} must all sit apart from one another, "
-            f"but there are only {k} tables."
-        )
 
 
-def _check_two_tables(sizes, pins, adj, name) -> None:
+def _check_two_tables(
+    sizes: list[int], pins: dict[int, int], adj: dict[int, set[int]], name: Namer
+) -> None:
     """Exact keep-apart feasibility for two tables.
 
     With two tables every connected group of the keep-apart graph must be
@@ -390,33 +473,7 @@ def _check_two_tables(sizes, pins, adj, name) -> None:
     for root in sorted(set(adj) | set(pins)):
         if root in side:
             continue
-        side[root] = 0
-        comp = [root]
-        parent = {root: root}
-        i = 0
-        while i < len(comp):
-            v = comp[i]
-            i += 1
-            for u in sorted(adj.get(v, ())):
-                if u not in side:
-                    side[u] = 1 - side[v]
-                    parent[u] = v
-                    comp.append(u)
-                elif side[u] == side[v]:
-                    # odd cycle: walk both tree paths up to their meeting point
-                    path_v, path_u = [v], [u]
-                    while path_v[-1] != parent[path_v[-1]]:
-                        path_v.append(parent[path_v[-1]])
-                    while path_u[-1] != parent[path_u[-1]]:
-                        path_u.append(parent[path_u[-1]])
-                    common = set(path_v) & set(path_u)
-                    cycle = [x for x in path_v if x not in common]
-                    cycle += [x for x in path_u if x not in common]
-                    cycle.append(next(x for x in path_v if x in common))
-                    raise SeatingError(
-                        f"{_join_names([name(x) for x in sorted(cycle)])} must sit apart "
-                        f"in a ring of {len(cycle)} that cannot be split over 2 tables."
-                    )
+        comp = _two_colour(root, adj, side, name)
         counts = [sum(1 for x in comp if side[x] == 0), sum(1 for x in comp if side[x] == 1)]
         total += len(comp)
         options = {0, 1}  # which colour goes to table 1
@@ -440,19 +497,104 @@ def _check_two_tables(sizes, pins, adj, name) -> None:
         )
 
 
+def _two_colour(
+    root: int, adj: dict[int, set[int]], side: dict[int, int], name: Namer
+) -> list[int]:
+    """Colour ``root``'s connected group of the keep-apart graph 0/1 into ``side`` so that
+    partners differ; returns the group.  An odd ring cannot be coloured and is refused."""
+    side[root] = 0
+    comp = [root]
+    parent = {root: root}
+    i = 0
+    while i < len(comp):
+        v = comp[i]
+        i += 1
+        for u in sorted(adj.get(v, ())):
+            if u not in side:
+                side[u] = 1 - side[v]
+                parent[u] = v
+                comp.append(u)
+            elif side[u] == side[v]:
+                cycle = _odd_ring(v, u, parent)
+                raise SeatingError(
+                    f"{_join_names([name(x) for x in sorted(cycle)])} must sit apart "
+                    f"in a ring of {len(cycle)} that cannot be split over 2 tables."
+                )
+    return comp
+
+
+def _odd_ring(v: int, u: int, parent: dict[int, int]) -> list[int]:
+    """The ring closed by the edge ``v``-``u`` in the colouring tree: both tree paths walked
+    up to where they meet."""
+    path_v, path_u = [v], [u]
+    while path_v[-1] != parent[path_v[-1]]:
+        path_v.append(parent[path_v[-1]])
+    while path_u[-1] != parent[path_u[-1]]:
+        path_u.append(parent[path_u[-1]])
+    common = set(path_v) & set(path_u)
+    cycle = [x for x in path_v if x not in common]
+    cycle += [x for x in path_u if x not in common]
+    cycle.append(next(x for x in path_v if x in common))
+    return cycle
+
+
 # ---------------------------------------------------------------------------
 # Tabu search
 # ---------------------------------------------------------------------------
 
 
+Adjacency = list[list[tuple[int, int]]]  # adj[i] = sorted (j, weight) of i's conflict partners
+Weights = list[dict[int, int]]  # wd[i] = {j: weight} for the same partners
+
+
+@dataclass(frozen=True)
+class _Tuning:
+    """How hard the search looks at each step, fixed by the size of the field."""
+
+    big_field: bool  # sample candidates and tables instead of trying them all
+    a_cap: int  # players in conflict tried per step
+    t_sample: int  # tables tried per player (big fields)
+    tenure_lo: int  # a swapped player may not go back for tenure_lo + randrange(tenure_span)
+    tenure_span: int
+    stall_iters: int  # steps without improvement before a perturbation
+
+    @classmethod
+    def for_field(cls, n: int, k: int) -> _Tuning:
+        big_field = n > 300
+        return cls(
+            big_field=big_field,
+            a_cap=8 if big_field else n,
+            t_sample=min(k, 40),
+            tenure_lo=2,
+            tenure_span=max(2, min(10, n // 4)),
+            stall_iters=max(60, 8 * n) if not big_field else 400,
+        )
+
+
 class _Search:
     """Swap-based tabu search on internal indices 0..n-1 and tables 0..k-1."""
 
-    def __init__(self, n, k, adj, wd, movable, rng):
+    tab: list[int]  # tab[i] = table of player i
+    members: list[list[int]]  # members[t] = players at table t (any order)
+    pos: list[int]  # pos[i] = index of i in members[tab[i]]
+    conf: list[list[int]]  # conf[i][t] = weight of i's conflict partners at table t
+    bad: set[int]  # movable players with a conflict partner at their own table
+    cost: int
+    # state of one run()
+    best_cost: int
+    best_tab: list[int]
+    tabu: list[int]  # tabu[i * k + t] = step until which i may not move to table t
+    step: int
+    last_improve_step: int
+    last_improve_evals: int
+
+    def __init__(
+        self, n: int, k: int, adj: Adjacency, wd: Weights, movable: list[bool], rng: random.Random
+    ) -> None:
         self.n = n
         self.k = k
-        self.adj = adj  # adj[i] = list of (j, w)
-        self.wd = wd  # wd[i] = {j: w}
+        self.adj = adj
+        self.wd = wd
         self.movable = movable
         self.rng = rng
         self.evals = 0
@@ -511,113 +653,129 @@ class _Search:
         self.cost += d
 
     def run(self, target: int, deadline: float, max_evals: int, stall_evals: int) -> list[int]:
-        """Tabu search from the loaded seating; returns the best seating found."""
-        n, k, rng = self.n, self.k, self.rng
-        movable, wd = self.movable, self.wd
-        best_cost = self.cost
-        best_tab = list(self.tab)
-        if best_cost <= target:
-            return best_tab
-        movable_ids = [i for i in range(n) if movable[i]]
+        """Tabu search from the loaded seating; returns the best seating found.
+
+        Each step swaps the best pair (one of them in conflict) that is not tabu, unless the swap
+        beats the best seating so far.  After ``stall_iters`` steps without improvement the
+        search restarts from the best seating with a few random swaps.  It stops at ``target``,
+        when no movable player is in conflict, or when a budget runs out.
+        """
+        self.best_cost = self.cost
+        self.best_tab = list(self.tab)
+        if self.best_cost <= target:
+            return self.best_tab
+        movable_ids = [i for i in range(self.n) if self.movable[i]]
         if len(movable_ids) < 2:
-            return best_tab
-        tabu = [0] * (n * k)
-        it = 0
-        last_improve_it = 0
-        last_improve_evals = 0
-        big_field = n > 300
-        a_cap = 8 if big_field else n
-        t_sample = min(k, 40)
-        tenure_lo = 2
-        tenure_span = max(2, min(10, n // 4))
-        stall_iters = max(60, 8 * n) if not big_field else 400
-        perf = time.perf_counter
-        while True:
-            if self.evals >= max_evals or self.evals - last_improve_evals >= stall_evals:
-                break
-            if (it & 15) == 0 and perf() > deadline:
-                break
-            it += 1
-            cands = sorted(self.bad)
-            if not cands:
+            return self.best_tab
+        tuning = _Tuning.for_field(self.n, self.k)
+        self.tabu = [0] * (self.n * self.k)
+        self.step = self.last_improve_step = self.last_improve_evals = 0
+        while not self._out_of_budget(deadline, max_evals, stall_evals):
+            self.step += 1
+            in_conflict = sorted(self.bad)
+            if not in_conflict:
                 # every remaining conflict is between two pinned players: unavoidable,
                 # so this seating (and the best one, no costlier) is optimal
                 break
-            if it - last_improve_it > stall_iters:
-                # perturb: restart from the best seating with a few random swaps
-                self.load(best_tab)
-                strength = 1 + rng.randrange(max(2, min(len(movable_ids) // 3, 8)))
-                for _ in range(strength):
-                    a = rng.choice(movable_ids)
-                    b = rng.choice(movable_ids)
-                    if self.tab[a] != self.tab[b]:
-                        self.swap(a, b)
-                last_improve_it = it
-                tabu = [0] * (n * k)
-                self.evals += n
+            if self.step - self.last_improve_step > tuning.stall_iters:
+                self._perturb(movable_ids)
                 continue
-            if len(cands) > a_cap:
-                cands = sorted(rng.sample(cands, a_cap))
-            cost = self.cost
-            tab, conf, members = self.tab, self.conf, self.members
-            best_d = None
-            best_move = None
-            ties = 0
-            evals = 0
-            for a in cands:
-                A = tab[a]
-                row = conf[a]
-                caA = row[A]
-                wa = wd[a]
-                akey = a * k
-                if big_field:
-                    tables = rng.sample(range(k), t_sample)
-                else:
-                    tables = range(k)
-                for B in tables:
-                    if B == A:
+            if len(in_conflict) > tuning.a_cap:
+                in_conflict = sorted(self.rng.sample(in_conflict, tuning.a_cap))
+            move = self._best_swap(in_conflict, tuning)
+            if move is None:
+                self.last_improve_step = -tuning.stall_iters  # force a perturbation
+                continue
+            self._make_tabu_swap(*move, tuning)
+            if self._keep_if_best() and self.best_cost <= target:
+                break
+        return self.best_tab
+
+    def _out_of_budget(self, deadline: float, max_evals: int, stall_evals: int) -> bool:
+        if self.evals >= max_evals or self.evals - self.last_improve_evals >= stall_evals:
+            return True
+        # the clock is only a safety net (see the module docstring): every 16th step will do
+        return (self.step & 15) == 0 and time.perf_counter() > deadline
+
+    def _perturb(self, movable_ids: list[int]) -> None:
+        """Restart from the best seating with a few random swaps, forgetting the tabu list."""
+        rng = self.rng
+        self.load(self.best_tab)
+        strength = 1 + rng.randrange(max(2, min(len(movable_ids) // 3, 8)))
+        for _ in range(strength):
+            a = rng.choice(movable_ids)
+            b = rng.choice(movable_ids)
+            if self.tab[a] != self.tab[b]:
+                self.swap(a, b)
+        self.last_improve_step = self.step
+        self.tabu = [0] * (self.n * self.k)
+        self.evals += self.n
+
+    def _best_swap(self, in_conflict: list[int], tuning: _Tuning) -> tuple[int, int] | None:
+        """The swap of a player in conflict with a movable player elsewhere that lowers the cost
+        most (ties broken at random); a tabu swap only if it beats the best seating found."""
+        k, rng, movable, wd = self.k, self.rng, self.movable, self.wd
+        tab, conf, members, tabu, it = self.tab, self.conf, self.members, self.tabu, self.step
+        cost, best_cost = self.cost, self.best_cost
+        best_d: int | None = None
+        best_move: tuple[int, int] | None = None
+        ties = 0
+        evals = 0
+        for a in in_conflict:
+            A = tab[a]
+            row = conf[a]
+            caA = row[A]
+            wa = wd[a]
+            akey = a * k
+            tables: Iterable[int] = (
+                rng.sample(range(k), tuning.t_sample) if tuning.big_field else range(k)
+            )
+            for B in tables:
+                if B == A:
+                    continue
+                base = row[B] - caA
+                a_tabu = tabu[akey + B] > it
+                mem = members[B]
+                evals += len(mem)
+                for b in mem:
+                    if not movable[b]:
                         continue
-                    base = row[B] - caA
-                    a_tabu = tabu[akey + B] > it
-                    mem = members[B]
-                    evals += len(mem)
-                    for b in mem:
-                        if not movable[b]:
-                            continue
-                        rb = conf[b]
-                        d = base + rb[A] - rb[B]
-                        if wa:
-                            w = wa.get(b)
-                            if w:
-                                d -= 2 * w
-                        if (a_tabu or tabu[b * k + A] > it) and cost + d >= best_cost:
-                            continue
-                        if best_d is None or d < best_d:
-                            best_d = d
+                    rb = conf[b]
+                    d = base + rb[A] - rb[B]
+                    if wa:
+                        w = wa.get(b)
+                        if w:
+                            d -= 2 * w
+                    if (a_tabu or tabu[b * k + A] > it) and cost + d >= best_cost:
+                        continue
+                    if best_d is None or d < best_d:
+                        best_d = d
+                        best_move = (a, b)
+                        ties = 1
+                    elif d == best_d:
+                        ties += 1
+                        if rng.randrange(ties) == 0:
                             best_move = (a, b)
-                            ties = 1
-                        elif d == best_d:
-                            ties += 1
-                            if rng.randrange(ties) == 0:
-                                best_move = (a, b)
-            self.evals += evals + 1
-            if best_move is None:
-                last_improve_it = -stall_iters  # force a perturbation
-                continue
-            a, b = best_move
-            A, B = tab[a], tab[b]
-            self.swap(a, b)
-            tenure = tenure_lo + rng.randrange(tenure_span)
-            tabu[a * k + A] = it + tenure
-            tabu[b * k + B] = it + tenure
-            if self.cost < best_cost:
-                best_cost = self.cost
-                best_tab = list(self.tab)
-                last_improve_it = it
-                last_improve_evals = self.evals
-                if best_cost <= target:
-                    break
-        return best_tab
+        self.evals += evals + 1
+        return best_move
+
+    def _make_tabu_swap(self, a: int, b: int, tuning: _Tuning) -> None:
+        """Swap ``a`` and ``b`` and forbid each from going back to its table for a while."""
+        A, B = self.tab[a], self.tab[b]
+        self.swap(a, b)
+        tenure = tuning.tenure_lo + self.rng.randrange(tuning.tenure_span)
+        self.tabu[a * self.k + A] = self.step + tenure
+        self.tabu[b * self.k + B] = self.step + tenure
+
+    def _keep_if_best(self) -> bool:
+        """Remember the current seating if it is the best so far; True when it is."""
+        if self.cost >= self.best_cost:
+            return False
+        self.best_cost = self.cost
+        self.best_tab = list(self.tab)
+        self.last_improve_step = self.step
+        self.last_improve_evals = self.evals
+        return True
 
 
 # ---------------------------------------------------------------------------
@@ -640,14 +798,16 @@ def _deal(order: list[int], sizes: list[int]) -> list[int]:
     return tab
 
 
-def _greedy_deal(order, sizes, adj, pin_tab, n) -> list[int]:
+def _greedy_deal(
+    order: list[int], sizes: list[int], adj: Adjacency, pin_tab: dict[int, int], n: int
+) -> list[int]:
     """Round-robin deal that skips tables where the player would meet a conflict partner."""
     k = len(sizes)
     tab = [-1] * n
     room = list(sizes)
     conf = [[0] * k for _ in range(n)]
 
-    def place(x, t):
+    def place(x: int, t: int) -> None:
         tab[x] = t
         room[t] -= 1
         for y, w in adj[x]:
@@ -677,27 +837,42 @@ def _greedy_deal(order, sizes, adj, pin_tab, n) -> list[int]:
     return tab
 
 
-def _fix_pins(tab: list[int], pin_tab: dict[int, int], n: int, wd) -> list[int]:
-    """Swap every pinned player onto its table, displacing an unpinned player."""
+def _fix_pins(tab: list[int], pin_tab: dict[int, int], n: int, wd: Weights) -> list[int]:
+    """Swap every pinned player onto its table, displacing a player not pinned there.
+
+    An unpinned player is displaced when the table has one.  Otherwise the table holds a player
+    pinned elsewhere who has not been moved yet (the feasibility checks leave a seat for every
+    player pinned to it), and that player goes instead, to be moved to their own table in turn.
+    """
     tab = list(tab)
     for p in sorted(pin_tab):
         target = pin_tab[p]
         src = tab[p]
         if src == target:
             continue
-        best_q, best_c = -1, None
-        for q in range(n):
-            if tab[q] != target or q in pin_tab:
-                continue
-            # conflicts q brings to src (minus p, who leaves) -- cheap heuristic
-            c = sum(w for y, w in wd[q].items() if tab[y] == src and y != p)
-            if best_c is None or c < best_c:
-                best_q, best_c = q, c
-        tab[p], tab[best_q] = target, src
+        q = _displaced(tab, target, src, p, pin_tab, n, wd)
+        tab[p], tab[q] = target, src
     return tab
 
 
-def _cost(tab: list[int], adj) -> int:
+def _displaced(
+    tab: list[int], target: int, src: int, p: int, pin_tab: dict[int, int], n: int, wd: Weights
+) -> int:
+    """Who leaves table ``target`` for ``src`` so that ``p`` can take their seat."""
+    best_q, best_c = -1, -1
+    for q in range(n):
+        if tab[q] != target or q in pin_tab:
+            continue
+        # conflicts q brings to src (minus p, who leaves) -- cheap heuristic
+        c = sum(w for y, w in wd[q].items() if tab[y] == src and y != p)
+        if best_c < 0 or c < best_c:
+            best_q, best_c = q, c
+    if best_q < 0:
+        best_q = next(q for q in range(n) if tab[q] == target and pin_tab.get(q) != target)
+    return best_q
+
+
+def _cost(tab: list[int], adj: Adjacency) -> int:
     return sum(w for i, lst in enumerate(adj) for j, w in lst if j > i and tab[i] == tab[j])
 
 
@@ -707,11 +882,11 @@ def _cost(tab: list[int], adj) -> int:
 
 
 def seat(
-    players: Sequence[int],
+    players: Iterable[int],
     max_table_size: int,
     *,
     seed: int,
-    history: Sequence[Sequence[Sequence[int]]] = (),
+    history: History = (),
     keep_apart: Iterable[tuple[int, int]] = (),
     pinned: Mapping[int, int] | None = None,
     names: Mapping[int, str] | None = None,
@@ -730,94 +905,132 @@ def seat(
     """
     start = time.perf_counter()
     ids = list(players)
-    if len(set(ids)) != len(ids):
-        dup = sorted(p for p, c in Counter(ids).items() if c > 1)
-        who = _join_names([(names or {}).get(p, str(p)) for p in dup])
-        raise SeatingError(f"{who} listed more than once.")
+    name = _namer(names)
+    _check_listed_once(ids, name)
     sizes = table_sizes(len(ids), max_table_size)
-    n, k = len(ids), len(sizes)
+    if not ids:
+        return SeatingResult(tables=[], repeat_pairs=0, lower_bound=0, seed=seed)
+
+    ids.sort()
+    index = {p: i for i, p in enumerate(ids)}
+    pins = {p: int(t) for p, t in (pinned or {}).items() if p in index}
+    apart = sorted(pr for pr in keep_apart_set(keep_apart) if pr[0] in index and pr[1] in index)
+    _check_feasible(ids, sizes, pins, apart, name)
+    pin_tab = {index[p]: t - 1 for p, t in pins.items()}
+
+    history = [list(day) for day in history]
+    met = [pr for pr in meeting_pairs(history) if pr[0] in index and pr[1] in index]
+    wd = _conflict_weights(len(ids), [(index[a], index[b]) for a, b in met], apart, index, sizes)
+    adj = [sorted(d.items()) for d in wd]
+    lower = _lower_bound(set(ids), sizes, history, pins, met)
+
+    rng = random.Random(seed)
+    order = _start_order(len(ids), history, index, rng)
+    tab, cost = _best_start(order, sizes, adj, wd, pin_tab, greedy=bool(history or apart))
+    if cost > lower:
+        movable = [i not in pin_tab for i in range(len(ids))]
+        search = _Search(len(ids), len(sizes), adj, wd, movable, rng)
+        search.load(tab)
+        budget = 4_000_000 if max_evals is None else max_evals
+        tab = search.run(
+            target=lower,
+            deadline=start + time_limit,
+            max_evals=budget,
+            stall_evals=max(budget // 4, 1),
+        )
+
+    tables: list[list[int]] = [[] for _ in sizes]
+    for i, t in enumerate(tab):
+        tables[t].append(ids[i])
+    for table in tables:
+        table.sort()
+    _verify(tables, pins, set(apart), name)
+    repeats = sum(len(repeat_pairs_at(table, met)) for table in tables)
+    return SeatingResult(tables=tables, repeat_pairs=repeats, lower_bound=lower, seed=seed)
+
+
+def _namer(names: Mapping[int, str] | None) -> Namer:
+    """How messages name a player: from ``names`` when given there, else by id."""
 
     def name(p: int) -> str:
         if names is not None and p in names:
             return str(names[p])
         return str(p)
 
-    if n == 0:
-        return SeatingResult(tables=[], repeat_pairs=0, lower_bound=0, seed=seed)
+    return name
 
-    ids.sort()
-    index = {p: i for i, p in enumerate(ids)}
-    pins = {p: int(t) for p, t in (pinned or {}).items() if p in index}
-    apart_ids = sorted({_pair(a, b) for a, b in keep_apart if a != b and a in index and b in index})
-    _check_feasible(ids, sizes, pins, apart_ids, name)
-    pin_tab = {index[p]: t - 1 for p, t in pins.items()}
 
-    # conflict weights: 1 per pair met before, BIG per keep-apart pair
-    history = [list(day) for day in history]
-    met = [(index[a], index[b]) for a, b in meeting_pairs(history) if a in index and b in index]
+def _check_listed_once(ids: list[int], name: Namer) -> None:
+    if len(set(ids)) != len(ids):
+        dup = sorted(p for p, c in Counter(ids).items() if c > 1)
+        raise SeatingError(f"{_join_names([name(p) for p in dup])} listed more than once.")
+
+
+def _conflict_weights(
+    n: int, met: list[Pair], apart: list[Pair], index: Mapping[int, int], sizes: list[int]
+) -> Weights:
+    """1 per pair who met before (``met`` in internal indices), ``BIG`` per keep-apart pair
+    (``apart`` in player ids); ``BIG`` exceeds every possible repeat count together."""
     big = sum(_c2(s) for s in sizes) + 1
-    wd: list[dict[int, int]] = [{} for _ in range(n)]
+    wd: Weights = [{} for _ in range(n)]
     for a, b in met:
         wd[a][b] = 1
         wd[b][a] = 1
-    for pa, pb in apart_ids:
+    for pa, pb in apart:
         a, b = index[pa], index[pb]
         wd[a][b] = wd[a].get(b, 0) + big
         wd[b][a] = wd[b].get(a, 0) + big
-    adj = [sorted(d.items()) for d in wd]
-    lower = _lower_bound(set(ids), sizes, history, pins, [(ids[a], ids[b]) for a, b in met])
+    return wd
 
-    rng = random.Random(seed)
-    # start order: day 1 -> shuffled; later -> the latest day's tables, in a
-    # seeded random order, each table's players consecutively (new players last)
+
+def _start_order(
+    n: int, history: History, index: Mapping[int, int], rng: random.Random
+) -> list[int]:
+    """The order players are dealt onto tables: day 1 shuffled; later days the latest day's
+    tables in a seeded random order, each table's players consecutively (new players last)."""
     if not history:
-        order = list(range(n))
-        rng.shuffle(order)
-    else:
-        order = []
-        placed = set()
-        latest = [[index[p] for p in table if p in index] for table in history[-1]]
-        rng.shuffle(latest)
-        for table in latest:
-            block = [x for x in table if x not in placed]
-            rng.shuffle(block)
-            placed.update(block)
-            order.extend(block)
-        order.extend(x for x in range(n) if x not in placed)
+        shuffled = list(range(n))
+        rng.shuffle(shuffled)
+        return shuffled
+    order: list[int] = []
+    placed: set[int] = set()
+    latest = [[index[p] for p in table if p in index] for table in history[-1]]
+    rng.shuffle(latest)
+    for table in latest:
+        block = [x for x in table if x not in placed]
+        rng.shuffle(block)
+        placed.update(block)
+        order.extend(block)
+    order.extend(x for x in range(n) if x not in placed)
+    return order
 
+
+def _best_start(
+    order: list[int],
+    sizes: list[int],
+    adj: Adjacency,
+    wd: Weights,
+    pin_tab: dict[int, int],
+    *,
+    greedy: bool,
+) -> tuple[list[int], int]:
+    """The cheaper of the plain deal and (when there is anything to avoid) the greedy deal,
+    with its cost; the plain deal wins a tie."""
+    n = len(order)
     starts = [_fix_pins(_deal(order, sizes), pin_tab, n, wd)]
-    if history or apart_ids:
+    if greedy:
         starts.append(_greedy_deal(order, sizes, adj, pin_tab, n))
     costs = [_cost(t, adj) for t in starts]
-    tab = starts[costs.index(min(costs))]
+    best = costs.index(min(costs))
+    return starts[best], costs[best]
 
-    movable = [i not in pin_tab for i in range(n)]
-    if min(costs) > lower:
-        if max_evals is None:
-            max_evals = 4_000_000
-        search = _Search(n, k, adj, wd, movable, rng)
-        search.load(tab)
-        tab = search.run(
-            target=lower,
-            deadline=start + time_limit,
-            max_evals=max_evals,
-            stall_evals=max(max_evals // 4, 1),
-        )
 
-    tables: list[list[int]] = [[] for _ in range(k)]
-    for i, t in enumerate(tab):
-        tables[t].append(ids[i])
-    for t in tables:
-        t.sort()
-
-    # final verification of the hard constraints
+def _verify(tables: list[list[int]], pins: dict[int, int], apart: set[Pair], name: Namer) -> None:
+    """Final check of the hard constraints on the seating found."""
     for p, t in sorted(pins.items()):
         if p not in tables[t - 1]:  # pragma: no cover - defensive
             raise SeatingError(f"Could not seat {name(p)} at table {t}.")
-    for a, b in apart_ids:
-        if tab[index[a]] == tab[index[b]]:
-            raise SeatingError(f"Could not find a seating that keeps {name(a)} and {name(b)} apart.")
-
-    met_set = set(met)
-    repeats = sum(1 for a, b in met_set if tab[a] == tab[b])
-    return SeatingResult(tables=tables, repeat_pairs=repeats, lower_bound=lower, seed=seed)
+    broken = sorted(pair for table in tables for pair in broken_keep_aparts(table, apart))
+    if broken:
+        a, b = broken[0]
+        raise SeatingError(f"Could not find a seating that keeps {name(a)} and {name(b)} apart.")

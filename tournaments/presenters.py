@@ -58,3 +58,67 @@ def chart_tables(tables) -> list[tuple[int, list[tuple[int, str]]]]:
         (table.number, [(s.entry.number, s.entry.player.name) for s in table.seats.all()])
         for table in tables
     ]
+
+
+def day_status(day) -> str:
+    """A day's state in a few words, for the overview and the seating list.
+
+    "Playing" is shown only for days read with the ``playing`` annotation (scores started);
+    a day read without it goes from "Seated" straight to "Closed", as the overview shows it.
+    """
+    if day.closed_at:
+        return "Closed"
+    if getattr(day, "playing", False):
+        return "Playing: seating fixed"
+    if day.seated_at:
+        return "Seated"
+    return "Not seated"
+
+
+def with_day_status(days):
+    """The days, each given ``status_label`` (see :func:`day_status`) for the page."""
+    for day in days:
+        day.status_label = day_status(day)
+    return days
+
+
+def _count(n: int, one: str, many: str) -> str:
+    return f"{n} {one if n == 1 else many}"
+
+
+def import_summary(outcome) -> str:
+    """The message after a player file is imported (importing.import_players' outcome)."""
+    count = len(outcome.entries)
+    text = f"Imported {_count(count, 'player', 'players')}"
+    if outcome.from_directory:
+        text += f" ({outcome.from_directory} already in the club directory)"
+    pairs = outcome.keep_apart_pairs
+    if pairs:
+        text += f" and {_count(pairs, 'keep-apart pair', 'keep-apart pairs')}"
+    return text + "."
+
+
+def seating_summary(day, outcome) -> str:
+    """The message after a day is seated (seating.seat_day's outcome)."""
+    count = len(outcome.tables)
+    text = (
+        f"Day {day.number} is seated at {_count(count, 'table', 'tables')} "
+        f"with seed {outcome.seed}. Repeat pairs: {outcome.repeat_pairs} "
+        f"(lower bound: {outcome.lower_bound})."
+    )
+    if outcome.kept_tables:
+        text += " Reshuffling is off, so the previous day's tables were kept."
+    return text
+
+
+def withdrawal_notes(name: str, outcome) -> list[tuple[str, str]]:
+    """(level, message) for what a withdrawal changed on each day (registration's outcome)."""
+    notes = []
+    for day_number, last_game in outcome.left_during:
+        played = f"after game {last_game}" if last_game else "before their first game"
+        notes.append(
+            ("info", f"On day {day_number} {name}'s table plays on without them {played}."))
+    for day_number in outcome.unseated_days:
+        notes.append(("warning", f"{name} was taken out of day {day_number}'s tables. Reseat day "
+                                 f"{day_number} so the tables stay even."))
+    return notes

@@ -1,3 +1,5 @@
+from urllib.parse import urlencode
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse
@@ -7,7 +9,10 @@ from django.views.decorators.http import require_POST
 
 from . import printouts, selectors
 from .page_selectors import tournament_days
-from .presenters import can_manage, chart_tables, entries_named, entry_status, with_status
+from .presenters import (
+    can_manage, chart_tables, entries_named, entry_status, import_summary, seating_summary,
+    with_day_status, with_status, withdrawal_notes,
+)
 from .services import importing
 from .services import registration
 from .services import seating as seating_service
@@ -29,11 +34,9 @@ def home(request):
 
 @desk_view
 def tournament_overview(request, tournament):
-    return render(
-        request,
-        "tournaments/overview.html",
-        {"tournament": tournament, **selectors.tournament_overview(tournament)},
-    )
+    overview = selectors.tournament_overview(tournament)
+    with_day_status(overview["days"])
+    return render(request, "tournaments/overview.html", {"tournament": tournament, **overview})
 
 
 def _form_error(form, error: ServiceError) -> None:
@@ -175,14 +178,8 @@ def player_withdraw(request, tournament, number):
         else:
             name = entry.player.name
             messages.success(request, f"{name} is withdrawn.")
-            for day_number, last_game in outcome.left_during:
-                played = f"after game {last_game}" if last_game else "before their first game"
-                messages.info(request, f"On day {day_number} {name}'s table plays on without them {played}.")
-            for day_number in outcome.unseated_days:
-                messages.warning(
-                    request, f"{name} was taken out of day {day_number}'s tables. Reseat day "
-                    f"{day_number} so the tables stay even."
-                )
+            for level, note in withdrawal_notes(name, outcome):
+                getattr(messages, level)(request, note)
         return redirect("organiser:players", tournament.slug)
     return render(request, "tournaments/player_withdraw.html", {"tournament": tournament, "entry": entry})
 
@@ -216,14 +213,7 @@ def import_players(request, tournament):
             except ServiceError as error:
                 form.add_error("file", str(error))
             else:
-                count = len(outcome.entries)
-                text = f"Imported {count} player{'s' if count != 1 else ''}"
-                if outcome.from_directory:
-                    text += f" ({outcome.from_directory} already in the club directory)"
-                pairs = outcome.keep_apart_pairs
-                if pairs:
-                    text += f" and {pairs} keep-apart pair{'s' if pairs != 1 else ''}"
-                messages.success(request, text + ".")
+                messages.success(request, import_summary(outcome))
                 return redirect("organiser:players", tournament.slug)
     return render(request, "tournaments/import.html", {
         "tournament": tournament, "form": form, "problems": problems,
@@ -261,8 +251,6 @@ def check_in_set(request, tournament, number):
     url = reverse("organiser:check_in", args=[tournament.slug])
     query = request.POST.get("q", "").strip()
     if query:
-        from urllib.parse import urlencode
-
         url += "?" + urlencode({"q": query})
     return redirect(f"{url}#entry-{entry.number}")
 
@@ -275,7 +263,7 @@ def check_in_set(request, tournament, number):
 @desk_view
 def seating_index(request, tournament):
     return render(request, "tournaments/seating_index.html", {
-        "tournament": tournament, "days": selectors.seating_days(tournament),
+        "tournament": tournament, "days": with_day_status(selectors.seating_days(tournament)),
         "to_seat": len(selectors.players_to_seat(tournament)),
     })
 
@@ -313,15 +301,7 @@ def seat_day(request, tournament, day_number):
         except ServiceError as error:
             form.add_error(None, str(error))
         else:
-            count = len(outcome.tables)
-            text = (
-                f"Day {day.number} is seated at {count} table{'s' if count != 1 else ''} "
-                f"with seed {outcome.seed}. Repeat pairs: {outcome.repeat_pairs} "
-                f"(lower bound: {outcome.lower_bound})."
-            )
-            if outcome.kept_tables:
-                text += " Reshuffling is off, so the previous day's tables were kept."
-            messages.success(request, text)
+            messages.success(request, seating_summary(day, outcome))
             return redirect("organiser:seating", tournament.slug, day.number)
     return _seating_page(request, tournament, day, seat_form=form, status=400)
 

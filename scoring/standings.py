@@ -8,8 +8,8 @@ file only adapts rows to it. The columns every output shows are in ``scoring.sta
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Mapping
 
 from django.db import connections
 

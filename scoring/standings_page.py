@@ -21,18 +21,18 @@ from .standings_tables import ClubTable, standings_table
 PER_PAGE = 100
 
 
-def standings_or_400(request, tournament) -> tuple[Standings | None, HttpResponse | None]:
+def standings_or_400(request, tournament) -> Standings | HttpResponse:
     """The standings at the cut the query string asks for, or a plain 400 saying what is wrong."""
     try:
-        return standings(tournament, parse_cut(tournament.rules, request.GET)), None
+        return standings(tournament, parse_cut(tournament.rules, request.GET))
     except CutError as error:
-        return None, HttpResponseBadRequest(str(error), content_type="text/plain; charset=utf-8")
+        return HttpResponseBadRequest(str(error), content_type="text/plain; charset=utf-8")
 
 
 def standings_download(request, tournament, file_format: FileFormat) -> HttpResponse:
-    result, error = standings_or_400(request, tournament)
-    if error:
-        return error
+    result = standings_or_400(request, tournament)
+    if isinstance(result, HttpResponse):
+        return result
     return report_response(standings_report(result), file_format)
 
 
@@ -49,9 +49,9 @@ def _other_paging_url(request, show_all: bool) -> str:
 
 def standings_page(request, tournament, *, namespace: str, can_publish: bool) -> HttpResponse:
     """The page in the URL namespace given: its download links stay in that namespace."""
-    result, error = standings_or_400(request, tournament)
-    if error:
-        return error
+    result = standings_or_400(request, tournament)
+    if isinstance(result, HttpResponse):
+        return result
     query = request.GET.get("q", "").strip()
     show_all = request.GET.get("per_page") == "all"
     cut_query = urlencode(result.cut.as_params())

@@ -23,7 +23,12 @@ from core.pdf_fonts import pdf_fonts, printable
 
 from .standings import TIE_LEGEND, WITHDRAWN_LEGEND, Standings
 from .standings_columns import (
-    CLUB_COLUMNS, Column, Output, club_lines, player_columns, text_table,
+    CLUB_COLUMNS,
+    Column,
+    Output,
+    club_lines,
+    player_columns,
+    text_table,
 )
 
 PAGE_SIZE = letter
@@ -88,13 +93,12 @@ def _column_widths(header, body, text_columns, font, bold, available
         for i in text_columns
     ]
     natural = [max(n, width(header[i], bold, size) + 2 * PADDING)
-               for n, i in zip(natural, text_columns)]
-    first, others = text_columns[0], list(zip(text_columns[1:], natural[1:]))
-    if sum(natural) <= rest:
-        # Everything fits: the player column takes the slack so the table spans the page.
-        given = {i: n for i, n in others}
-    else:
-        given = {i: min(n, rest * 0.4) for i, n in others}
+               for n, i in zip(natural, text_columns, strict=True)]
+    first, others = text_columns[0], list(zip(text_columns[1:], natural[1:], strict=True))
+    # When everything fits the player column takes the slack, so the table spans the page;
+    # when not, the other text columns are held to 40 % of the room and the player gets the rest.
+    fits = sum(natural) <= rest
+    given = dict(others) if fits else {i: min(n, rest * 0.4) for i, n in others}
     widths[first] = rest - sum(given.values())
     for i, w in given.items():
         widths[i] = w

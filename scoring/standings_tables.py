@@ -94,14 +94,14 @@ class PlainCellsTable(tables.Table):
         """What the column definitions read for one row of the table's data."""
         return record
 
-    def body(self) -> list[tuple[str, list[tuple[str, object]]]]:
+    def body(self) -> list[tuple[str, list[tuple[str, str]]]]:
         attrs = [self.columns[column.key].attrs["td"].as_html() for column in self.definitions]
         rows = self.page.object_list if getattr(self, "page", None) else self.rows
         body = []
         for row in rows:
             source = self.source(row.record)
             cells = [(html, column.printed(source, Output.PAGE))
-                     for html, column in zip(attrs, self.definitions)]
+                     for html, column in zip(attrs, self.definitions, strict=True)]
             body.append((row.attrs.as_html(), cells))
         return body
 

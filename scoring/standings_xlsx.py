@@ -79,7 +79,8 @@ def _rule_rows(result: Standings) -> list[list]:
             value = json.dumps(value)
         elif isinstance(value, bool):
             value = "yes" if value else "no"
-        rows.append([rules._meta.get_field(name).verbose_name.capitalize(), value])
+        label = str(getattr(rules._meta.get_field(name), "verbose_name", name))
+        rows.append([label.capitalize(), value])
     return rows
 
 

@@ -1,8 +1,7 @@
 """Score entry and standings for organisers and desk staff, mounted in the "organiser" namespace."""
 from django.urls import path
 
-from . import views_desk as views
-from . import views_organiser
+from . import views_desk as views, views_organiser
 
 T = "t/<slug:slug>/"
 D = T + "day/<int:day>/"

@@ -3,17 +3,24 @@
 Every view here is a ``public_view``: read-only (GET and HEAD only), and 404 when the organiser
 has closed the public pages.
 """
+from typing import Any
 from urllib.parse import urlencode
 
 from django.core.paginator import Paginator
+from django.http import HttpResponse
 from django.shortcuts import render
 
 from core.reports import PDF, XLSX
 from tournaments.access import public_view
 
-from .standings import TIE_LEGEND, WITHDRAWN_LEGEND
+from .standings import TIE_LEGEND, WITHDRAWN_LEGEND, Standings
 from .standings_columns import (
-    CLUB_COLUMNS, Output, club_lines, html_cells, html_header, player_columns,
+    CLUB_COLUMNS,
+    Output,
+    club_lines,
+    html_cells,
+    html_header,
+    player_columns,
 )
 from .standings_page import standings_download, standings_or_400, standings_page
 
@@ -43,8 +50,9 @@ def _int_param(request, name: str, default: int, low: int, high: int) -> int:
         return default
 
 
-def _board_table(result, screen: int, pages: Paginator) -> dict:
+def _board_table(result: Standings, screen: int, pages: Paginator) -> dict:
     """Headings and rows of the screen shown: a page of players, or the clubs after them."""
+    lines: list[tuple[str, Any]]  # (row class, row)
     if screen > pages.num_pages:
         columns = CLUB_COLUMNS.for_output(Output.PROJECTOR)
         lines = [("", line) for line in club_lines(result)]
@@ -61,9 +69,9 @@ def _board_table(result, screen: int, pages: Paginator) -> dict:
 @public_view
 def projector(request, tournament):
     """A wall board: one screen of rows at a time, moving to the next screen by itself."""
-    result, error = standings_or_400(request, tournament)
-    if error:
-        return error
+    result = standings_or_400(request, tournament)
+    if isinstance(result, HttpResponse):
+        return result
     rows = _int_param(request, "rows", PROJECTOR_ROWS, 5, 40)
     seconds = _int_param(request, "seconds", PROJECTOR_SECONDS, 2, 600)
     pages = Paginator(result.rows, rows)

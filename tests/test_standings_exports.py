@@ -10,6 +10,8 @@ from django.core.management import call_command
 from django.urls import reverse
 from openpyxl import load_workbook
 from pypdf import PdfReader
+from scoring_factories import add_entries, fresh, seat_tables, stored_sheet
+from test_standings import page_rows
 
 from core.reports import PDF, XLSX, Report, report_response
 from scoring import standings_columns
@@ -18,9 +20,6 @@ from scoring.standings import Cut, standings
 from scoring.standings_pdf import MARGIN, PAGE_SIZE, player_table_rows, render_standings_pdf
 from scoring.standings_xlsx import standings_workbook
 from tournaments.models import Day, Entry, Player
-
-from scoring_factories import add_entries, fresh, seat_tables, stored_sheet
-from test_standings import page_rows
 
 pytestmark = pytest.mark.django_db
 
@@ -237,7 +236,7 @@ def test_odd_names_print_as_typed_on_page_pdf_projector_and_excel(client, demo_t
             assert printed[str(number)] == name
 
     xlsx = client.get(reverse("public:standings_xlsx", args=[demo_tournament.slug]))
-    assert 'attachment; filename="spring-sambo-2026-standings.xlsx"' == xlsx["Content-Disposition"]
+    assert xlsx["Content-Disposition"] == 'attachment; filename="spring-sambo-2026-standings.xlsx"'
     names = {row[1]: row[2] for row in load_workbook(io.BytesIO(xlsx.content))["Standings"]
              .iter_rows(min_row=2, values_only=True)}
     assert all(names[n] == name for n, name in ODD_NAMES.items())

@@ -58,7 +58,7 @@ def format_table(result) -> str:
     return "\n".join(
         "  ".join(
             cell.ljust(width) if i in text_columns else cell.rjust(width)
-            for i, (cell, width) in enumerate(zip(line, widths))
+            for i, (cell, width) in enumerate(zip(line, widths, strict=True))
         ).rstrip()
         for line in lines
     )

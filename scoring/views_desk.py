@@ -88,7 +88,7 @@ def scores_day(request, tournament, day):
                         for cell in row["cells"]]
     return render(request, "scoring/day_grid.html", {
         "tournament": tournament, "day": day, "grid": grid,
-        "days": tournament_days(tournament), "is_organiser": can_manage(request),
+        "days": tournament_days(tournament), "can_manage": can_manage(request),
     })
 
 
@@ -117,7 +117,7 @@ def score_card(request, tournament, day, table):
             return redirect(request.path)
     return render(request, "scoring/card.html", {
         "tournament": tournament, "day": sheets.day, "table": table, "sheets": sheets,
-        "form": form, "conflicts": conflicts, "is_organiser": can_manage(request),
+        "form": form, "conflicts": conflicts, "can_manage": can_manage(request),
     })
 
 

@@ -132,6 +132,20 @@ def tournament(make_tournament, organiser):
 
 
 @pytest.fixture
+def world(db):
+    """The shared seated day (scoring_factories.seated_day) with its staff: desk users ``desk``
+    and ``desk2`` and an organiser ``boss``."""
+    from scoring_factories import seated_day, staff
+    from tournaments.models import StaffRole
+
+    w = seated_day()
+    w.desk = staff(w.tournament, "desk1")
+    w.desk2 = staff(w.tournament, "desk2")
+    w.boss = staff(w.tournament, "boss", StaffRole.ORGANISER)
+    return w
+
+
+@pytest.fixture
 def demo_tournament(db, organiser):
     from scoring.demo import load_demo
 

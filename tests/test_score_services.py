@@ -7,21 +7,12 @@ from django.utils import timezone
 from scoring import services
 from scoring.models import AuditEvent, GameSheet, SheetState, Source
 from scoring.services import GameInput
-from tournaments.models import Seat, StaffRole
+from tournaments.models import Seat
 from core.errors import ServiceError
 
 from scoring_factories import T1, seated_day, snapshot, staff, typed
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def world():
-    w = seated_day()
-    w.desk = staff(w.tournament, "desk1")
-    w.desk2 = staff(w.tournament, "desk2")
-    w.boss = staff(w.tournament, "boss", StaffRole.ORGANISER)
-    return w
 
 
 def from_table(w, game=1, scores=T1, base=0, user=None, **kw):

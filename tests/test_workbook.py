@@ -11,16 +11,10 @@ from openpyxl import Workbook, load_workbook
 
 from scoring import services, workbook_import
 from scoring.models import AuditEvent, GameSheet, Score, SheetState, Source
-from tournaments.models import StaffRole
 
-from scoring_factories import T1, T2, seated_day, snapshot, staff, typed
+from scoring_factories import T1, T2, seated_day, snapshot, typed
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def world():
-    return seated_day()
 
 
 def export(w, tmp_path, name="day1.xlsx"):
@@ -180,7 +174,7 @@ def test_rows_for_the_wrong_table_and_repeats_are_named(world, tmp_path):
 
 def test_changing_a_confirmed_game_needs_a_reason(world, tmp_path):
     services.submit_game(world.tables[0], world.games[1], typed(world, 1, T1, out="Ann Lee"), 0,
-                         source=Source.DESK, user=staff(world.tournament, "desk1"))
+                         source=Source.DESK, user=world.desk)
     path = fill(export(world, tmp_path), {(1, 1, "Di Fox"): (9, False)})
     with pytest.raises(CommandError, match=r"Row 2 \(table 1, game 1\): Game 1 is already confirmed: give a reason"):
         call_command("import_scores", world.tournament.slug, str(path))
@@ -191,7 +185,7 @@ def test_changing_a_confirmed_game_needs_a_reason(world, tmp_path):
 
 
 def test_a_desk_upload_cannot_change_a_confirmed_game(world, tmp_path):
-    desk = staff(world.tournament, "desk1")
+    desk = world.desk
     services.submit_game(world.tables[0], world.games[1], typed(world, 1, T1, out="Ann Lee"), 0,
                          source=Source.DESK, user=desk)
     path = fill(export(world, tmp_path), {(1, 1, "Di Fox"): (9, False)})
@@ -249,7 +243,7 @@ def test_too_big_a_file_and_a_wrong_header_are_refused(world, settings):
 
 
 def test_the_upload_page(world, tmp_path):
-    desk = staff(world.tournament, "desk1")
+    desk = world.desk
     client = Client()
     client.force_login(desk)
     url = reverse("organiser:upload_workbook", args=[world.tournament.slug])
@@ -268,7 +262,7 @@ def test_the_upload_page(world, tmp_path):
 
 
 def test_the_upload_page_lists_bad_rows(world, tmp_path):
-    staff_user = staff(world.tournament, "boss", StaffRole.ORGANISER)
+    staff_user = world.boss
     client = Client()
     client.force_login(staff_user)
     values = filled_values()

@@ -126,6 +126,11 @@ def fresh(tournament):
     return Tournament.objects.select_related("rules").get(pk=tournament.pk)
 
 
+def organiser_url(tournament, rest=""):
+    """A page of the organiser's site for ``tournament``, by its path as typed."""
+    return f"/organiser/t/{tournament.slug}/{rest}"
+
+
 def csv_bytes(rows, encoding="utf-8") -> bytes:
     """A player file as a spreadsheet program saves CSV: ``rows`` of cells, header first."""
     buffer = io.StringIO()

@@ -11,7 +11,7 @@ from core.errors import ServiceError
 from tournaments.services.registration import add_keep_apart, register_player, reinstate_entry, set_checked_in, update_entry, withdraw_entry
 from tournaments.services.seating import seat_day
 
-from scoring_factories import register, stored_sheet
+from scoring_factories import organiser_url as url, register, stored_sheet
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("quick_seating")]
 
@@ -20,10 +20,6 @@ def sheet(table, game_number, went_out, *, state=SheetState.CONFIRMED):
     """A sheet for game ``game_number`` at ``table``, stored past the services' checks."""
     return stored_sheet(table, build_schedule(table.day)[game_number - 1], out=went_out,
                         state=state)
-
-
-def url(tournament, rest=""):
-    return f"/organiser/t/{tournament.slug}/{rest}"
 
 
 # ---------------------------------------------------------------------------

@@ -15,7 +15,7 @@ from core.errors import ServiceError
 from tournaments.services.registration import add_keep_apart, register_player, set_checked_in, update_entry
 from tournaments.services.seating import check_move, check_swap, move_player, seat_day, swap_players
 
-from scoring_factories import register, stored_sheet
+from scoring_factories import organiser_url as url, register, stored_sheet
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("quick_seating")]
 
@@ -32,10 +32,6 @@ def start_play(day):
     table = day.tables.order_by("number").first()
     stored_sheet(table, Game.objects.get(day=day, number=1), out=table.seats.first().entry,
                  state=SheetState.ENTERED)
-
-
-def url(tournament, rest=""):
-    return f"/organiser/t/{tournament.slug}/{rest}"
 
 
 # ---------------------------------------------------------------------------

@@ -31,7 +31,7 @@ from __future__ import annotations
 import numbers
 import re
 from collections.abc import Collection, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import astuple, dataclass, field
 from functools import lru_cache
 
 __all__ = [
@@ -101,6 +101,11 @@ class SheetRules:
         if any(min(row) < 0 for row in sizes):
             raise ValueError("hand sizes must not be negative")
         object.__setattr__(self, "hand_sizes", sizes)
+        # Every check looks its limits up by these rules: hash them once.
+        object.__setattr__(self, "_hash", hash(astuple(self)))
+
+    def __hash__(self) -> int:
+        return self._hash  # type: ignore[attr-defined, no-any-return]
 
     def all_tiles(self) -> list[Tile]:
         """Every tile in the set as (high, low), highest first."""
@@ -207,7 +212,7 @@ def _join_names(names: Sequence[str]) -> str:
 
 
 def _is_blank(value: object) -> bool:
-    return value is None or (isinstance(value, str) and value.strip() == "")
+    return value is None or (isinstance(value, str) and not value.strip())
 
 
 def _tile_text(tile: Tile) -> str:
@@ -227,6 +232,10 @@ def parse_whole_number(value: object) -> int:
     ("1e3") and words.  Numbers with more than nine digits come back as
     10**9, which is above any possible score.
     """
+    if type(value) is int:
+        return value
+    if isinstance(value, str):
+        return _parse_whole_text(value)
     if isinstance(value, bool) or value is None:
         raise ValueError("not a whole number")
     if isinstance(value, numbers.Integral):
@@ -235,16 +244,18 @@ def parse_whole_number(value: object) -> int:
         if value != value or value in (float("inf"), float("-inf")) or not value.is_integer():
             raise ValueError("not a whole number")
         return int(value)
-    if isinstance(value, str):
-        text = value.strip()
-        if not _WHOLE_RE.fullmatch(text):
-            raise ValueError("not a whole number")
-        sign = -1 if text.startswith("-") else 1
-        digits = text.lstrip("+-").lstrip("0") or "0"
-        if len(digits) > _MAX_DIGITS:
-            return sign * _HUGE
-        return sign * int(digits)
     raise ValueError("not a whole number")
+
+
+def _parse_whole_text(value: str) -> int:
+    text = value.strip()
+    if not _WHOLE_RE.fullmatch(text):
+        raise ValueError("not a whole number")
+    sign = -1 if text.startswith("-") else 1
+    digits = text.lstrip("+-").lstrip("0") or "0"
+    if len(digits) > _MAX_DIGITS:
+        return sign * _HUGE
+    return sign * int(digits)
 
 
 # Letters a quick thumb or an old keyboard habit puts in place of a digit.
@@ -350,6 +361,8 @@ def _went_out_ids(value: object) -> list[object]:
     without repeats, keeping order."""
     if value is None or isinstance(value, bool):
         return []
+    if type(value) is int:
+        return [value]
     items: Iterable[object] = value if isinstance(value, Iterable) else [value]
     if isinstance(value, str):
         items = [value]
@@ -383,7 +396,7 @@ class HandLimits:
     starting_hand_pips: int | None  # the best hand anyone can be dealt; None when unknown
 
 
-@lru_cache(maxsize=1024)
+@lru_cache(maxsize=4096)
 def hand_limits(rules: SheetRules, players: int, engine: int | None) -> HandLimits:
     """The limits for a table of ``players`` whose game started on double ``engine``.
 
@@ -460,20 +473,28 @@ def _read_engine(rules: SheetRules, value: object) -> tuple[int | None, str | No
     Returns (number, None) or (None, message)."""
     if _is_blank(value):
         return None, "Enter the engine: the double that started this game, like 12."
-    number: int | None = None
-    try:
-        number = parse_whole_number(value)
-    except ValueError:
-        if isinstance(value, str):
-            m = _TILE_RE.fullmatch(re.sub(r"\s*([-/])\s*", r"\1", value.strip()))
-            if m and m.group(1) == m.group(2) and len(m.group(1)) <= 3:
-                number = int(m.group(1))
+    number = _read_double(value) if isinstance(value, str) else None
+    if number is None:
+        try:
+            number = parse_whole_number(value)
+        except ValueError:
+            number = None
     if number is None:
         return None, (
             "The engine must be a whole number, like 12 for double 12 "
             f"(a double from {rules.highest_engine} down to {rules.lowest_engine})."
         )
     return number, None
+
+
+def _read_double(text: str) -> int | None:
+    """The number of a double typed as a tile ("9-9", "9 / 9"), else None."""
+    if "-" not in text and "/" not in text:
+        return None
+    m = _TILE_RE.fullmatch(re.sub(r"\s*([-/])\s*", r"\1", text.strip()))
+    if m and m.group(1) == m.group(2) and len(m.group(1)) <= 3:
+        return int(m.group(1))
+    return None
 
 
 # ---------------------------------------------------------------------------
@@ -534,24 +555,27 @@ class GameCheck(tuple[CleanGame | None, list[Problem]]):
         return self.clean is not None and not self.needs_recheck
 
 
-@dataclass(frozen=True)
+_NOBODY: frozenset[int] = frozenset()
+
+
 class _Table:
     """Who sits at the table for one game, and how messages name them."""
 
-    seated: Mapping[int, str]
-    withdrawn: frozenset[int]
-    game_number: int
+    __slots__ = ("seated", "withdrawn", "game_number", "playing")
+
+    def __init__(self, seated: Mapping[int, str], withdrawn: Collection[int], number: int):
+        self.seated = seated
+        self.withdrawn = frozenset(withdrawn) if withdrawn else _NOBODY
+        self.game_number = number
+        self.playing = [pid for pid in seated if pid not in self.withdrawn]
 
     def name_of(self, pid: object) -> str:
         if pid in self.seated:
             return self.seated[pid]  # type: ignore[index]
         return f"player {pid}"
 
-    def playing(self) -> list[int]:
-        return [pid for pid in self.seated if pid not in self.withdrawn]
 
-
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class _Outcome:
     """Who went out, as read from the sheet."""
 
@@ -583,10 +607,10 @@ def check_game(
     every problem found; ``.warnings`` and ``.needs_recheck`` carry the
     likely typos to confirm before saving.
     """
-    table = _Table(seated, frozenset(withdrawn), sheet.game_number)
+    table = _Table(seated, withdrawn, sheet.game_number)
     engine, problems = _check_engine(rules, sheet.engine, used_engines)
     on_table = _engine_on_table(rules, engine)
-    limits = hand_limits(rules, len(table.playing()), on_table)
+    limits = hand_limits(rules, len(table.playing), on_table)
 
     outcome, found = _check_outcome(table, sheet.went_out, sheet.blocked)
     problems += found
@@ -611,19 +635,20 @@ def check_game(
 def _clean_game(
     table: _Table,
     engine: int,
-    scores: Mapping[int, int],
+    scores: dict[int, int],
     outcome: _Outcome,
     blocked: bool,
     hands: Mapping[int, list[Tile]],
 ) -> CleanGame:
-    playing = table.playing()
+    """The game as stored.  With no problems, the scores and hands read are
+    exactly those of the players still playing, in seat order."""
     return CleanGame(
         game_number=table.game_number,
         engine=engine,
-        scores={pid: scores[pid] for pid in playing},
+        scores=scores,
         went_out=outcome.went_out,
         blocked=blocked,
-        tiles={pid: tuple(hands[pid]) for pid in playing if pid in hands},
+        tiles={pid: tuple(hand) for pid, hand in hands.items()},
     )
 
 
@@ -643,7 +668,7 @@ def _check_engine(
     assert engine is not None
     if not rules.lowest_engine <= engine <= rules.highest_engine:
         return engine, [Problem("engine", _engine_range_text(rules))]
-    if engine not in engine_choices(rules, used_engines):
+    if engine in used_engines:  # the rule of engine_choices: in range and unused
         text = f"Double {engine} was already the engine in an earlier game at this table today."
         return engine, [Problem("engine", text)]
     return engine, []
@@ -727,11 +752,13 @@ def _read_hands(
     Players come in seat order, then anyone else listed."""
     hands: dict[int, list[Tile]] = {}
     problems: list[Problem] = []
-    listed = list(table.seated) + [pid for pid in tiles if pid not in table.seated]
+    typed = {pid: raw for pid, raw in tiles.items() if not _is_blank(raw)}
+    if not typed:
+        return hands, problems
+    listed = [pid for pid in table.seated if pid in typed]
+    listed += [pid for pid in typed if pid not in table.seated]
     for pid in listed:
-        raw = tiles.get(pid)
-        if _is_blank(raw):
-            continue
+        raw = typed[pid]
         hand, hand_problems = _read_one_hand(rules, table, pid, raw, outcome)
         problems += hand_problems
         if hand:
@@ -804,6 +831,9 @@ def _at_table(limits: HandLimits) -> str:
 
 def _check_each_tile_once(table: _Table, hands: Mapping[int, list[Tile]]) -> list[Problem]:
     """A set holds one of each tile, so no tile is listed twice across the table."""
+    listed = [tile for hand in hands.values() for tile in hand]
+    if len(set(listed)) == len(listed):
+        return []
     holders: dict[Tile, list[int]] = {}
     for pid, hand in hands.items():
         for tile in hand:
@@ -865,6 +895,9 @@ def _read_scores(
             problems += _check_withdrawn_has_no_score(table, pid, raw)
             continue
         hand = hands.get(pid)
+        if hand is None and type(raw) is int and raw >= 0:
+            scores[pid] = raw  # a plain number and no tiles: nothing more to read
+            continue
         hand_value = tile_pips(hand, rules.double_blank_value) if hand else None
         value, problem = _read_one_score(table.seated[pid], pid, raw, hand_value)
         if value is not None:
@@ -894,27 +927,33 @@ def _read_one_score(
 
     A score that disagrees with the tiles is still returned (with its
     problem), so the table's other rules can look at it."""
-    field_name = f"score-{pid}"
-    if _is_blank(raw):
-        if hand_value is not None:
-            return hand_value, None
-        return None, Problem(field_name, f"Enter a score for {name}.")
     try:
         value = parse_whole_number(raw)
     except ValueError:
-        text = _letter_typo_text(raw, name) or (
-            f"{_possessive(name)} score must be a whole number, like 0 or 23."
-        )
-        return None, Problem(field_name, text)
+        return _read_unnumbered_score(name, pid, raw, hand_value)
+    if value >= 0 and (hand_value is None or hand_value == value):
+        return value, None
     if value < 0:
-        return None, Problem(field_name, f"{_possessive(name)} score cannot be negative.")
-    if hand_value is not None and hand_value != value:
-        text = (
-            f"{_possessive(name)} tiles add up to {_num(hand_value)}, "
-            f"but the score says {_num(value)}."
-        )
-        return value, Problem(field_name, text)
-    return value, None
+        return None, Problem(f"score-{pid}", f"{_possessive(name)} score cannot be negative.")
+    text = (
+        f"{_possessive(name)} tiles add up to {_num(hand_value or 0)}, "
+        f"but the score says {_num(value)}."
+    )
+    return value, Problem(f"score-{pid}", text)
+
+
+def _read_unnumbered_score(
+    name: str, pid: int, raw: object, hand_value: int | None
+) -> tuple[int | None, Problem | None]:
+    """A score left blank is worked out from the tiles; anything else is refused."""
+    if _is_blank(raw):
+        if hand_value is not None:
+            return hand_value, None
+        return None, Problem(f"score-{pid}", f"Enter a score for {name}.")
+    text = _letter_typo_text(raw, name) or (
+        f"{_possessive(name)} score must be a whole number, like 0 or 23."
+    )
+    return None, Problem(f"score-{pid}", text)
 
 
 # --- what the scores may be ----------------------------------------------------
@@ -926,17 +965,15 @@ def _check_score_values(
     outcome: _Outcome,
     limits: HandLimits,
 ) -> list[Problem]:
-    """The limits on the numbers: each player's in seat order, then the table's."""
+    """The limits on the numbers: the player out's, each hand's, then the table's."""
+    out = outcome.went_out
     problems: list[Problem] = []
-    too_high = False
-    for pid, value in scores.items():
-        if pid == outcome.went_out:
-            problems += _check_out_player_scores_zero(table, pid, value)
-            continue
-        over = _check_hand_ceiling(table, pid, value, limits)
-        too_high = too_high or bool(over)
-        problems += over
-    if not too_high:
+    if out is not None and out in scores:
+        problems += _check_out_player_scores_zero(table, out, scores[out])
+    over = [pid for pid, value in scores.items() if value > limits.hand_pips and pid != out]
+    for pid in over:
+        problems += _check_hand_ceiling(table, pid, scores[pid], limits)
+    if not over:
         problems += _check_table_total(table, scores, limits)
     return problems
 
@@ -1069,10 +1106,11 @@ def _likely_typos(
 ) -> list[Problem]:
     """At most one "please check" per player, for a score that is possible but unlikely."""
     warnings: list[Problem] = []
+    unremarkable = min(_JUMP_FLOOR - 1, limits.starting_hand_pips or limits.hand_pips)
     for pid in holding:
         value = scores[pid]
-        if value > limits.hand_pips:
-            continue  # already refused
+        if value <= unremarkable or value > limits.hand_pips:
+            continue  # nothing to ask, or already refused
         others = [scores[p] for p in holding if p != pid]
         warning = _beyond_starting_hand(table, pid, value, limits) or _jump(
             table, pid, value, others

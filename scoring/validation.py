@@ -151,6 +151,8 @@ class SheetRules:
 
 @dataclass(frozen=True)
 class Problem:
+    """A refusal, or a "please check" warning, next to one field of the sheet."""
+
     field: str
     message: str
 

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from django.db.models import Count, Max
 from django.utils import timezone
 
-from tournaments.models import Day, Seat, Table
+from tournaments.models import Day, Entry, Seat, Table
 
 from .models import LIVE_STATES, AuditEvent, Game, GameSheet, Score, SheetState, Source
 from .schedule import game_numbered
@@ -344,3 +344,32 @@ def last_game_entered(table: Table) -> int:
         GameSheet.objects.filter(table=table, state__in=LIVE_STATES)
         .aggregate(n=Max("game__number"))["n"]
     ) or 0
+
+
+@dataclass
+class WorkbookEvent:
+    """Everything in the tournament a workbook row may name, each looked up by its numbers."""
+
+    days: dict[int, Day]
+    entries: dict[int, Entry]  # by Player ID
+    tables: dict[tuple[int, int], Table]  # by (day, table)
+    seats: set[tuple[int, int]]  # (table id, entry id)
+    games: dict[tuple[int, int], Game]  # by (day, game)
+
+
+def workbook_event(tournament) -> WorkbookEvent:
+    """What a workbook import looks rows up in. Five queries, however many days and rows."""
+    days = {d.number: d for d in Day.objects.filter(tournament=tournament)}
+    for day in days.values():
+        day.tournament = tournament
+    games = {(g.day.number, g.number): g for g in
+             Game.objects.filter(day__tournament=tournament).select_related("day")}
+    return WorkbookEvent(
+        days=days,
+        entries={e.number: e for e in
+                 Entry.objects.filter(tournament=tournament).select_related("player")},
+        tables={(t.day.number, t.number): t for t in
+                Table.objects.filter(day__tournament=tournament).select_related(*TABLE_WITH_RULES)},
+        seats={(s.table_id, s.entry_id) for s in Seat.objects.filter(day__tournament=tournament)},
+        games=games,
+    )

@@ -15,12 +15,12 @@ from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
 from openpyxl.styles import Font, PatternFill
 from openpyxl.utils import get_column_letter
 
+from core.cells import keep_as_text, reads_as_formula
 from tournaments.models import TIE_BREAK_CHOICES
 
 from .standings import Standings, score_rows, seating_rows
 from .standings_columns import CLUB_COLUMNS, Output, club_lines, player_columns, value_table
 
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 HEADER_FONT = Font(bold=True)
 HEADER_FILL = PatternFill("solid", fgColor="DDE5EE")
 MIN_WIDTH, MAX_WIDTH = 6, 45
@@ -108,12 +108,9 @@ def _header_cell(sheet, title: str) -> WriteOnlyCell:
 def _text_cell(sheet, value: str):
     """Text as text: characters XML cannot hold are dropped, formula-like text is quoted."""
     value = ILLEGAL_CHARACTERS_RE.sub("", value)
-    if not value.startswith(FORMULA_STARTS):
+    if not reads_as_formula(value):
         return value
-    cell = WriteOnlyCell(sheet, value)
-    cell.data_type = "s"
-    cell.quotePrefix = True
-    return cell
+    return keep_as_text(WriteOnlyCell(sheet, value))
 
 
 def _widths(header: list[str], rows: list[list]) -> list[float]:

@@ -4,14 +4,15 @@ forms read what was typed, scoring.services writes, scoring.selectors reads.
 """
 import segno
 from django.contrib import messages
-from django.http import Http404, HttpResponse
+from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from core.errors import ServiceError
 from tournaments.access import desk_view, organiser_view
-from tournaments.page_selectors import tournament_days
+from core.reports import PDF, XLSX, Report, report_response
+from tournaments.selectors import tournament_days
 from tournaments.presenters import can_manage
 
 from . import services
@@ -250,10 +251,9 @@ def score_sheets(request, tournament, day):
     if problem:
         messages.error(request, problem)
         return redirect("organiser:scores_day", slug=tournament.slug, day=day.number)
-    response = HttpResponse(score_sheets_pdf(day, _base_url(request)), content_type="application/pdf")
-    response["Content-Disposition"] = (
-        f'inline; filename="{tournament.slug}-day{day.number}-score-sheets.pdf"')
-    return response
+    report = Report(f"{tournament.slug}-day{day.number}-score-sheets",
+                    {PDF: lambda: score_sheets_pdf(day, _base_url(request))})
+    return report_response(report, PDF)
 
 
 @desk_view
@@ -263,12 +263,8 @@ def export_workbook(request, tournament, day):
     if problem:
         messages.error(request, problem)
         return redirect("organiser:scores_day", slug=tournament.slug, day=day.number)
-    response = HttpResponse(
-        export_day(day),
-        content_type="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet")
-    response["Content-Disposition"] = (
-        f'attachment; filename="{tournament.slug}-day{day.number}-scores.xlsx"')
-    return response
+    report = Report(f"{tournament.slug}-day{day.number}-scores", {XLSX: lambda: export_day(day)})
+    return report_response(report, XLSX)
 
 
 @desk_view

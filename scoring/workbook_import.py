@@ -23,8 +23,7 @@ from core.spreadsheet_files import MAX_SHEET_ROWS, UnreadableFile, open_xlsx, re
 from tournaments.models import Day, Entry, Seat, Table
 
 from . import services
-from .schedule import day_games
-from .selectors import TABLE_WITH_RULES
+from .selectors import WorkbookEvent, workbook_event
 from .validation import TypedSheet, parse_whole_number
 from .workbook_export import HEADER
 
@@ -134,17 +133,6 @@ class _Row:
 
 
 @dataclass
-class _Event:
-    """Everything in the tournament a row may name, each looked up by its numbers."""
-
-    days: dict[int, Day]
-    entries: dict[int, Entry]  # by Player ID
-    tables: dict[tuple[int, int], Table]  # by (day, table)
-    seats: set[tuple[int, int]]  # (table id, entry id)
-    games: dict[tuple[int, int], object]  # by (day, game)
-
-
-@dataclass
 class _Plan:
     """The played games to save, by table, and where each game's rows are for messages."""
 
@@ -158,7 +146,7 @@ def import_workbook(tournament, data: bytes, *, user=None, reason: str = "") -> 
     All or nothing: on any problem nothing is stored and WorkbookRefused lists every bad row.
     """
     rows = read_rows(data)
-    event = _load_event(tournament)
+    event = workbook_event(tournament)
     lines: list[str] = []
     report = ImportReport()
     plan = _plan_games(_group_rows(rows, event, lines), event, report, lines)
@@ -168,25 +156,7 @@ def import_workbook(tournament, data: bytes, *, user=None, reason: str = "") -> 
     return report
 
 
-def _load_event(tournament) -> _Event:
-    days = {d.number: d for d in Day.objects.filter(tournament=tournament)}
-    games = {}
-    for day in days.values():
-        day.tournament = tournament
-        for game in day_games(day):
-            games[(day.number, game.number)] = game
-    return _Event(
-        days=days,
-        entries={e.number: e for e in
-                 Entry.objects.filter(tournament=tournament).select_related("player")},
-        tables={(t.day.number, t.number): t for t in
-                Table.objects.filter(day__tournament=tournament).select_related(*TABLE_WITH_RULES)},
-        seats={(s.table_id, s.entry_id) for s in Seat.objects.filter(day__tournament=tournament)},
-        games=games,
-    )
-
-
-def _group_rows(rows, event: _Event, lines: list[str]) -> OrderedDict[GameKey, dict[int, _Row]]:
+def _group_rows(rows, event: WorkbookEvent, lines: list[str]) -> OrderedDict[GameKey, dict[int, _Row]]:
     """Each game's rows, by entry id, in the file's order; a bad row adds a line and is left out."""
     grouped: OrderedDict[GameKey, dict[int, _Row]] = OrderedDict()
     for number, values in rows:
@@ -203,7 +173,7 @@ def _group_rows(rows, event: _Event, lines: list[str]) -> OrderedDict[GameKey, d
     return grouped
 
 
-def _check_row(number: int, values: tuple, event: _Event,
+def _check_row(number: int, values: tuple, event: WorkbookEvent,
                lines: list[str]) -> tuple[GameKey, _Row] | None:
     """The row's game and what it says, or None with the problem added to ``lines``."""
     day_no, table_no, game_no, engine, player_id, _name, score, out = values
@@ -225,7 +195,7 @@ def _check_row(number: int, values: tuple, event: _Event,
     return (day_n, table_n, game_n), _Row(number, entry, score, out_text in OUT_YES, engine)
 
 
-def _unknown_place(event: _Event, day_n: int, table_n: int, game_n: int, player_n: int) -> str:
+def _unknown_place(event: WorkbookEvent, day_n: int, table_n: int, game_n: int, player_n: int) -> str:
     """What the row names that the tournament does not have, checked in order; "" if nothing."""
     if day_n not in event.days:
         return f"there is no day {day_n} in this tournament."
@@ -243,7 +213,7 @@ def _unknown_place(event: _Event, day_n: int, table_n: int, game_n: int, player_
     return ""
 
 
-def _plan_games(grouped, event: _Event, report: ImportReport, lines: list[str]) -> _Plan:
+def _plan_games(grouped, event: WorkbookEvent, report: ImportReport, lines: list[str]) -> _Plan:
     """One typed game per played (table, game); games with no scores count as not played."""
     plan = _Plan()
     for key, game_rows in grouped.items():

@@ -1,7 +1,5 @@
-import json
 import os
 import shutil
-from pathlib import Path
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -13,9 +11,6 @@ os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
 PASSWORD = "a-long-test-password-9"
-# The file the presets migration reads: the tests load the same rows, not the migration module.
-RULE_PRESETS_FILE = Path(__file__).resolve().parents[1] / "fixtures" / "rule_presets.json"
-RULE_PRESET_ROWS = json.loads(RULE_PRESETS_FILE.read_text())
 
 # CI replays fixed examples with no saved ones, so its verdict never depends on luck; dev explores.
 hypothesis_settings.register_profile("ci", derandomize=True, database=None, deadline=None,
@@ -59,11 +54,10 @@ def rule_presets(request):
         return
     request.getfixturevalue("_django_db_helper")
     from tournaments.models import RulePreset
+    from tournaments.presets import preset_rows, store_presets
 
-    if RulePreset.objects.count() < len(RULE_PRESET_ROWS):
-        for row in RULE_PRESET_ROWS:
-            values = dict(row)
-            RulePreset.objects.update_or_create(key=values.pop("key"), defaults=values)
+    if RulePreset.objects.count() < len(preset_rows()):
+        store_presets(RulePreset)
 
 
 @pytest.fixture(scope="session")

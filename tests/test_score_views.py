@@ -403,7 +403,7 @@ def test_the_engine_defaults_to_the_next_lower_unused_double(world, client):
 
 
 def test_default_engine_rule():
-    from scoring.entry_selectors import default_engine
+    from scoring.selectors import default_engine
 
     assert default_engine(11, [12, 11, 10]) == 11
     assert default_engine(11, [12, 10, 9]) == 10
@@ -452,7 +452,7 @@ def test_an_error_is_announced_on_its_input(world, client):
 
 
 def test_saving_with_sheets_from_outside_a_locked_block_is_refused(world):
-    from scoring.entry_selectors import table_sheets, table_for
+    from scoring.selectors import table_sheets, table_for
 
     table = table_for(world.tournament, 1, world.tables[0].number)
     with services.locked_table(table) as current:

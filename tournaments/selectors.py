@@ -298,3 +298,13 @@ def tournament_day(slug: str, day_number: int | None):
         raise LookupError(f"{tournament.name} has no day {day_number}; it has {count} day"
                           f"{'' if count == 1 else 's'}.")
     return tournament, day
+
+
+def tournament_days(tournament) -> list[Day]:
+    """The tournament's days, first day first (the day tabs and download links)."""
+    return list(Day.objects.filter(tournament=tournament).order_by("number"))
+
+
+def public_tournaments():
+    """The tournaments whose public pages are on, for the public home page."""
+    return Tournament.objects.filter(public_pages=True)

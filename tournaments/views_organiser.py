@@ -2,13 +2,12 @@ from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from . import printouts, selectors
-from .page_selectors import tournament_days
+from .selectors import tournament_days
 from .presenters import (
     can_manage, chart_tables, entries_named, entry_status, import_summary, seating_summary,
     with_day_status, with_status, withdrawal_notes,
@@ -23,6 +22,7 @@ from .forms import (
 )
 from .models import Day, Entry, Player
 from core.errors import ServiceError
+from core.reports import PDF, Report, report_response
 
 
 @login_required
@@ -366,24 +366,23 @@ def swap_players(request, tournament, day_number):
     return _seating_page(request, tournament, day, data=data, swap_form=form, status=400)
 
 
-def _pdf(data: bytes, filename: str) -> HttpResponse:
-    response = HttpResponse(data, content_type="application/pdf")
-    response["Content-Disposition"] = f'attachment; filename="{filename}"'
-    return response
-
-
 @desk_view
 def seating_chart_pdf(request, tournament, day_number):
     day = _day(tournament, day_number)
     tables = chart_tables(selectors.day_tables(day))
-    data = printouts.seating_chart_pdf(title=tournament.name, day_number=day.number, tables=tables)
-    return _pdf(data, f"{tournament.slug}-day{day.number}-seating-chart.pdf")
+    report = Report(f"{tournament.slug}-day{day.number}-seating-chart", {
+        PDF: lambda: printouts.seating_chart_pdf(
+            title=tournament.name, day_number=day.number, tables=tables),
+    })
+    return report_response(report, PDF, disposition="attachment")
 
 
 @desk_view
 def find_table_pdf(request, tournament, day_number):
     day = _day(tournament, day_number)
-    data = printouts.find_table_pdf(
-        title=tournament.name, day_number=day.number, rows=selectors.find_table_rows(day)
-    )
-    return _pdf(data, f"{tournament.slug}-day{day.number}-find-your-table.pdf")
+    rows = selectors.find_table_rows(day)
+    report = Report(f"{tournament.slug}-day{day.number}-find-your-table", {
+        PDF: lambda: printouts.find_table_pdf(
+            title=tournament.name, day_number=day.number, rows=rows),
+    })
+    return report_response(report, PDF, disposition="attachment")

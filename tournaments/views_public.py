@@ -4,7 +4,7 @@ from django.views.decorators.http import require_safe
 from . import selectors
 from .access import public_view
 from .forms import FindTableForm
-from .page_selectors import public_tournaments
+from .selectors import public_tournaments
 
 
 @require_safe

@@ -1,26 +1,15 @@
-import json
-from pathlib import Path
-
 from django.db import migrations
 
-PRESETS_FILE = Path(__file__).resolve().parents[2] / "fixtures" / "rule_presets.json"
-
-
-def preset_rows() -> list[dict]:
-    return json.loads(PRESETS_FILE.read_text())
+from tournaments.presets import preset_rows, store_presets
 
 
 def load_presets(apps, schema_editor):
-    RulePreset = apps.get_model("tournaments", "RulePreset")
-    for preset in preset_rows():
-        key = preset.pop("key")
-        RulePreset.objects.update_or_create(key=key, defaults=preset)
+    store_presets(apps.get_model("tournaments", "RulePreset"))
 
 
 def remove_presets(apps, schema_editor):
     RulePreset = apps.get_model("tournaments", "RulePreset")
-    keys = [p["key"] for p in preset_rows()]
-    RulePreset.objects.filter(key__in=keys).delete()
+    RulePreset.objects.filter(key__in=[p["key"] for p in preset_rows()]).delete()
 
 
 class Migration(migrations.Migration):

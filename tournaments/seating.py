@@ -945,7 +945,8 @@ def seat(
     for table in tables:
         table.sort()
     _verify(tables, pins, set(apart), name)
-    repeats = sum(len(repeat_pairs_at(table, met)) for table in tables)
+    met_set = set(met)
+    repeats = sum(len(repeat_pairs_at(table, met_set)) for table in tables)
     return SeatingResult(tables=tables, repeat_pairs=repeats, lower_bound=lower, seed=seed)
 
 

@@ -21,6 +21,7 @@ Each database gets a fresh, throwaway store: a SQLite file in a temporary folder
 database ``entry_load_bench`` created on 127.0.0.1 and dropped at the end. ``--db both`` runs
 each database in its own child process, since Django binds its settings once per process.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -154,8 +155,9 @@ class Log:
 SCHEDULED = re.compile(r"Game (\d+) <span class=\"muted\">· engine double (\d+)</span>")
 
 
-def scorekeeper(port: int, table_number: int, token: str, games: int, log: Log, deadline: float,
-                seed: int) -> None:
+def scorekeeper(
+    port: int, table_number: int, token: str, games: int, log: Log, deadline: float, seed: int
+) -> None:
     """One table's phone: open the link, save every game in turn, as fast as the server answers."""
     rng = random.Random(seed)
     browser = Browser(port)
@@ -195,7 +197,11 @@ def scorekeeper(port: int, table_number: int, token: str, games: int, log: Log, 
                 # Valid scores for a fresh game: any refusal or server error is a failure.
                 failures += 1
                 problem = re.search(r'<div class="error"[^>]*>(.*?)</div>', response.body, re.S)
-                detail = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", problem.group(1)))[:200] if problem else ""
+                detail = (
+                    re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", problem.group(1)))[:200]
+                    if problem
+                    else ""
+                )
                 log.error(f"table {table_number} game {game}: POST {response.status} {detail}")
             page = log.count(browser.get(path))  # the redirect (or a fresh look after a failure)
             if page.status != 200:
@@ -214,17 +220,29 @@ def log_in(port: int, username: str, password: str, next_path: str) -> Browser:
     """A desk volunteer signs in through the login form (django-axes on), before the first game ends."""
     browser = Browser(port)
     login = browser.get("/accounts/login/")
-    response = browser.post("/accounts/login/", {
-        "csrfmiddlewaretoken": inputs(login.body)["csrfmiddlewaretoken"],
-        "username": username, "password": password, "next": next_path,
-    })
+    response = browser.post(
+        "/accounts/login/",
+        {
+            "csrfmiddlewaretoken": inputs(login.body)["csrfmiddlewaretoken"],
+            "username": username,
+            "password": password,
+            "next": next_path,
+        },
+    )
     if response.status != 302:
         raise RuntimeError(f"desk {username}: login answered {response.status}")
     return browser
 
 
-def desk(browser: Browser, index: int, username: str, slug: str, log: Log,
-         deadline: float, tables_done: threading.Event) -> None:
+def desk(
+    browser: Browser,
+    index: int,
+    username: str,
+    slug: str,
+    log: Log,
+    deadline: float,
+    tables_done: threading.Event,
+) -> None:
     """A desk volunteer: confirm every entered game at tables number % DESKS == index."""
     grid_path = f"/organiser/t/{slug}/day/1/scores/"
     try:
@@ -233,8 +251,11 @@ def desk(browser: Browser, index: int, username: str, slug: str, log: Log,
             if grid.status != 200:
                 log.error(f"desk {username}: grid {grid.status}")
                 return
-            mine = [(url, int(t), int(g)) for url, t, g in REVIEW.findall(grid.body)
-                    if int(t) % DESKS == index]
+            mine = [
+                (url, int(t), int(g))
+                for url, t, g in REVIEW.findall(grid.body)
+                if int(t) % DESKS == index
+            ]
             if not mine:
                 if tables_done.is_set():
                     # The phones are finished and nothing of ours is waiting: look once more
@@ -253,10 +274,17 @@ def desk(browser: Browser, index: int, username: str, slug: str, log: Log,
                 log.error(f"desk {username}: review of table {table} game {game}: {review.status}")
                 grid = log.count(browser.get(grid_path))
                 continue
-            response = log.count(browser.post(url, {
-                "csrfmiddlewaretoken": fields["csrfmiddlewaretoken"],
-                "base_version": fields["base_version"], "decision": "confirm", "reason": "",
-            }))
+            response = log.count(
+                browser.post(
+                    url,
+                    {
+                        "csrfmiddlewaretoken": fields["csrfmiddlewaretoken"],
+                        "base_version": fields["base_version"],
+                        "decision": "confirm",
+                        "reason": "",
+                    },
+                )
+            )
             if response.status == 302 and response.location == grid_path:
                 log.confirmed.append((table, game))
             else:
@@ -282,12 +310,30 @@ def free_port() -> int:
 def start_server(env: dict, port: int, log_path: Path) -> subprocess.Popen:
     log_file = open(log_path, "ab")
     process = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "config.wsgi", "--bind", f"127.0.0.1:{port}",
-         "--workers", str(WORKERS), "--timeout", "60", "--error-logfile", "-",
-         # Time spent inside a worker per request, to tell queueing from work when p95 is high.
-         "--access-logfile", str(log_path.with_name("access.log")),
-         "--access-logformat", "%(m)s %(U)s %(s)s %(L)s"],
-        cwd=ROOT, env=env, stdout=log_file, stderr=subprocess.STDOUT, start_new_session=True,
+        [
+            sys.executable,
+            "-m",
+            "gunicorn",
+            "config.wsgi",
+            "--bind",
+            f"127.0.0.1:{port}",
+            "--workers",
+            str(WORKERS),
+            "--timeout",
+            "60",
+            "--error-logfile",
+            "-",
+            # Time spent inside a worker per request, to tell queueing from work when p95 is high.
+            "--access-logfile",
+            str(log_path.with_name("access.log")),
+            "--access-logformat",
+            "%(m)s %(U)s %(s)s %(L)s",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=log_file,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
     )
     log_file.close()
     started = time.monotonic()
@@ -307,12 +353,15 @@ def start_server(env: dict, port: int, log_path: Path) -> subprocess.Popen:
 def warm_up(port: int, paths: list[str]) -> None:
     """Load every worker's code and templates before the clock starts, as on a server that has
     been up all morning: a few rounds of concurrent GETs, so each worker answers some."""
+
     def fetch(path):
         Browser(port).get(path)
 
     for _ in range(3):
-        threads = [threading.Thread(target=fetch, args=(path,))
-                   for path in ["/accounts/login/"] * WORKERS + paths]
+        threads = [
+            threading.Thread(target=fetch, args=(path,))
+            for path in ["/accounts/login/"] * WORKERS + paths
+        ]
         for thread in threads:
             thread.start()
         for thread in threads:
@@ -354,7 +403,9 @@ def run_one(db: str) -> bool:
     # a stray staticfiles/ in the project would shadow static/ for everyone's dev server.
     (work / "bench_settings.py").write_text(
         "from config.settings import *  # noqa: F401,F403\n"
-        f"STATIC_ROOT = {str(work / 'static')!r}\n", encoding="utf-8")
+        f"STATIC_ROOT = {str(work / 'static')!r}\n",
+        encoding="utf-8",
+    )
     if db == "sqlite":
         url = f"sqlite:///{work / 'bench.sqlite3'}"
     else:
@@ -418,9 +469,12 @@ def _run(db: str, work: Path, env: dict) -> bool:
         StaffRole.objects.create(tournament=tournament, user=user, role=StaffRole.DESK)
         desks.append((f"desk{index}", password))
     sizes = Counter(len(t) for t in outcome.tables)
-    print(f"seeded in {time.monotonic() - started:.1f} s: {len(tables)} tables "
-          f"({', '.join(f'{n} of {s}' for s, n in sorted(sizes.items(), reverse=True))}), "
-          f"{games} games each", flush=True)
+    print(
+        f"seeded in {time.monotonic() - started:.1f} s: {len(tables)} tables "
+        f"({', '.join(f'{n} of {s}' for s, n in sorted(sizes.items(), reverse=True))}), "
+        f"{games} games each",
+        flush=True,
+    )
     connections.close_all()
 
     port = free_port()
@@ -428,17 +482,23 @@ def _run(db: str, work: Path, env: dict) -> bool:
     server = start_server(env, port, work / "gunicorn.log")
     log = Log()
     try:
-        warm_up(port, [f"/table/{token}/" for token in list(tables.values())[:WORKERS * 2]])
+        warm_up(port, [f"/table/{token}/" for token in list(tables.values())[: WORKERS * 2]])
         grid_path = f"/organiser/t/{tournament.slug}/day/1/scores/"
         signed_in = [(name, log_in(port, name, password, grid_path)) for name, password in desks]
         deadline = time.monotonic() + RUN_SECONDS
         tables_done = threading.Event()
-        phones = [threading.Thread(target=scorekeeper,
-                                   args=(port, n, token, games, log, deadline, 1000 + n))
-                  for n, token in sorted(tables.items())]
-        desk_threads = [threading.Thread(target=desk, args=(browser, i, name, tournament.slug,
-                                                            log, deadline, tables_done))
-                        for i, (name, browser) in enumerate(signed_in)]
+        phones = [
+            threading.Thread(
+                target=scorekeeper, args=(port, n, token, games, log, deadline, 1000 + n)
+            )
+            for n, token in sorted(tables.items())
+        ]
+        desk_threads = [
+            threading.Thread(
+                target=desk, args=(browser, i, name, tournament.slug, log, deadline, tables_done)
+            )
+            for i, (name, browser) in enumerate(signed_in)
+        ]
         load_started = time.monotonic()
         client_cpu = time.process_time()
         for thread in desk_threads + phones:
@@ -457,14 +517,17 @@ def _run(db: str, work: Path, env: dict) -> bool:
     finally:
         stop_server(server)
     after = os.times()
-    server_cpu = (after.children_user + after.children_system
-                  - before.children_user - before.children_system)
+    server_cpu = (
+        after.children_user + after.children_system - before.children_user - before.children_system
+    )
     server_log = (work / "gunicorn.log").read_text(errors="replace")
     if "Traceback (most recent call last)" in server_log:  # the folder goes at the end: show it
-        print(server_log[server_log.index("Traceback (most recent call last)"):][:3000])
-    in_worker = [float(line.split()[3]) * 1000 for line in
-                 (work / "access.log").read_text().splitlines()
-                 if line.startswith("POST /table/")]
+        print(server_log[server_log.index("Traceback (most recent call last)") :][:3000])
+    in_worker = [
+        float(line.split()[3]) * 1000
+        for line in (work / "access.log").read_text().splitlines()
+        if line.startswith("POST /table/")
+    ]
     tracebacks = server_log.count("Traceback (most recent call last)")
 
     # --- what the database holds now ---
@@ -477,9 +540,14 @@ def _run(db: str, work: Path, env: dict) -> bool:
     stored_scores = {}
     for sheet in live.select_related("table", "game").prefetch_related("scores"):
         stored_scores[(sheet.table.number, sheet.game.number)] = (
-            {s.entry_id: s.points for s in sheet.scores.all()}, sheet.went_out_id)
-    lost = [key for key, scores in log.submitted.items()
-            if stored_scores.get(key) != (scores, log.outs[key])]
+            {s.entry_id: s.points for s in sheet.scores.all()},
+            sheet.went_out_id,
+        )
+    lost = [
+        key
+        for key, scores in log.submitted.items()
+        if stored_scores.get(key) != (scores, log.outs[key])
+    ]
     unexpected = [key for key in stored_scores if key not in log.submitted]
 
     # --- standings against a recomputation from what the clients sent ---
@@ -505,43 +573,64 @@ def _run(db: str, work: Path, env: dict) -> bool:
     expected_rank = {e: 1 + sum(1 for o in entries if key(o) < key(e)) for e in entries}
     table = standings(tournament, Cut(day=1))  # day 2 is not seated: the event so far
     mismatched = [
-        row.record.entry_id for row in table.rows
+        row.record.entry_id
+        for row in table.rows
         if (row.total, row.record.games_played, row.record.games_out, row.rank)
-        != (totals[row.record.entry_id], played[row.record.entry_id], outs[row.record.entry_id],
-            expected_rank[row.record.entry_id])
+        != (
+            totals[row.record.entry_id],
+            played[row.record.entry_id],
+            outs[row.record.entry_id],
+            expected_rank[row.record.entry_id],
+        )
     ]
-    standings_equal = (len(table.rows) == len(entries) == PLAYERS and not mismatched
-                       and table.is_final)
+    standings_equal = (
+        len(table.rows) == len(entries) == PLAYERS and not mismatched and table.is_final
+    )
 
     expected = len(tables) * games
     ms = log.score_post_ms
     p50 = statistics.median(ms) if ms else float("nan")
     p95 = percentile(ms, 0.95) if ms else float("nan")
-    print(f"load: phones done in {phones_seconds:.1f} s, desks done in {all_seconds:.1f} s "
-          f"({log.requests / all_seconds:.0f} requests/s); CPU used: server {server_cpu:.1f} s "
-          f"(gunicorn and its workers, start-up included), these clients {client_cpu:.1f} s, "
-          f"on {os.cpu_count()} CPUs")
+    print(
+        f"load: phones done in {phones_seconds:.1f} s, desks done in {all_seconds:.1f} s "
+        f"({log.requests / all_seconds:.0f} requests/s); CPU used: server {server_cpu:.1f} s "
+        f"(gunicorn and its workers, start-up included), these clients {client_cpu:.1f} s, "
+        f"on {os.cpu_count()} CPUs"
+    )
     print(f"requests:            {log.requests}")
-    print(f"errors:              {len(log.errors)}" + (f" (server tracebacks: {tracebacks})" if tracebacks else ""))
+    print(
+        f"errors:              {len(log.errors)}"
+        + (f" (server tracebacks: {tracebacks})" if tracebacks else "")
+    )
     for line in log.errors[:10]:
         print(f"  - {line}")
     print(f"games expected:      {expected} ({len(tables)} tables x {games})")
     print(f"games submitted:     {len(log.submitted)} (POST answered with the redirect)")
-    print(f"live sheets stored:  {stored} ({confirmed} confirmed; desk confirmed {len(log.confirmed)})")
+    print(
+        f"live sheets stored:  {stored} ({confirmed} confirmed; desk confirmed {len(log.confirmed)})"
+    )
     print(f"duplicates:          {duplicates}")
     print(f"lost games:          {len(lost)}" + (f" e.g. {lost[:5]}" if lost else ""))
     print(f"unexpected sheets:   {len(unexpected)}")
-    print(f"score POSTs:         {len(ms)}, p50 {p50:.0f} ms, p95 {p95:.0f} ms, max {max(ms or [0]):.0f} ms")
+    print(
+        f"score POSTs:         {len(ms)}, p50 {p50:.0f} ms, p95 {p95:.0f} ms, max {max(ms or [0]):.0f} ms"
+    )
     if in_worker:
-        print(f"  of which in a worker: p50 {statistics.median(in_worker):.0f} ms, "
-              f"p95 {percentile(in_worker, 0.95):.0f} ms (the rest is waiting for a free worker)")
-    print(f"standings:           {len(table.rows)} rows, {len(mismatched)} differ from the "
-          f"recomputation; status: {table.status_line}")
+        print(
+            f"  of which in a worker: p50 {statistics.median(in_worker):.0f} ms, "
+            f"p95 {percentile(in_worker, 0.95):.0f} ms (the rest is waiting for a free worker)"
+        )
+    print(
+        f"standings:           {len(table.rows)} rows, {len(mismatched)} differ from the "
+        f"recomputation; status: {table.status_line}"
+    )
 
     targets = [
         ("0 errors", not log.errors and not tracebacks),
-        ("every game stored, 0 lost", stored == expected and len(log.submitted) == expected
-         and not lost and not unexpected),
+        (
+            "every game stored, 0 lost",
+            stored == expected and len(log.submitted) == expected and not lost and not unexpected,
+        ),
         ("0 duplicates", duplicates == 0),
         ("every game confirmed by the desk", confirmed == expected),
         ("standings equal the recomputation", standings_equal),

@@ -75,11 +75,18 @@ def target_day2_unconstrained(ns):
             t2000 = secs
         if n in sample:
             row(n, 2, res, secs)
-    print(f"N in {ns[0]}..{ns[-1]}: repeats == bound for {hits}/{len(ns)} values of N; "
-          f"worst day-2 time {worst[0]:.4f} s (N={worst[1]}); N=2000 day 2 {t2000:.4f} s")
+    print(
+        f"N in {ns[0]}..{ns[-1]}: repeats == bound for {hits}/{len(ns)} values of N; "
+        f"worst day-2 time {worst[0]:.4f} s (N={worst[1]}); N=2000 day 2 {t2000:.4f} s"
+    )
     ok = hits == len(ns) and t2000 is not None and t2000 < 0.2
-    results.append(("day 2 unconstrained: repeats == bound for every N, N=2000 < 0.2 s", ok,
-                    f"{hits}/{len(ns)} at bound, N=2000 {t2000:.4f} s"))
+    results.append(
+        (
+            "day 2 unconstrained: repeats == bound for every N, N=2000 < 0.2 s",
+            ok,
+            f"{hits}/{len(ns)} at bound, N=2000 {t2000:.4f} s",
+        )
+    )
 
 
 # ---------------------------------------------------------------------------
@@ -94,8 +101,9 @@ def make_constraints(n, rng):
     tables = rng.sample(range(1, k + 1), min(5, k))
     pinned = {p: tables[i % len(tables)] for i, p in enumerate(pinned_players)}
     # a pinned keep-apart pair on the same table would be refused: drop such pairs
-    pairs = sorted((a, b) for a, b in pairs
-                   if not (a in pinned and b in pinned and pinned[a] == pinned[b]))
+    pairs = sorted(
+        (a, b) for a, b in pairs if not (a in pinned and b in pinned and pinned[a] == pinned[b])
+    )
     return pairs, pinned
 
 
@@ -110,8 +118,9 @@ def target_constraints(ns):
         d1, s1 = timed_seat(players, seed=n, keep_apart=apart, pinned=pinned)
         check_valid(d1, players, [], apart, pinned)
         row(n, 1, d1, s1)
-        res, secs = timed_seat(players, seed=n + 1, history=[d1.tables], keep_apart=apart,
-                               pinned=pinned)
+        res, secs = timed_seat(
+            players, seed=n + 1, history=[d1.tables], keep_apart=apart, pinned=pinned
+        )
         check_valid(res, players, [d1.tables], apart, pinned)
         row(n, 2, res, secs)
         if n >= 43 and res.repeat_pairs != res.lower_bound:
@@ -119,8 +128,13 @@ def target_constraints(ns):
         if n == 2000:
             t2000 = secs
     ok = ok and t2000 is not None and t2000 < 0.5
-    results.append(("constraints: none broken, day-2 repeats == bound (N>=43), N=2000 < 0.5 s",
-                    ok, f"N=2000 day 2 {t2000:.4f} s"))
+    results.append(
+        (
+            "constraints: none broken, day-2 repeats == bound (N>=43), N=2000 < 0.5 s",
+            ok,
+            f"N=2000 day 2 {t2000:.4f} s",
+        )
+    )
 
 
 # ---------------------------------------------------------------------------
@@ -149,8 +163,13 @@ def target_four_days(ns):
             total2000 = sum(s for _, s in out)
     print(f"N=2000 all four days: {total2000:.4f} s")
     ok = ok and total2000 is not None and total2000 < 1.0
-    results.append(("four days: zero repeats every day, N=2000 four days < 1 s", ok,
-                    f"N=2000 total {total2000:.4f} s"))
+    results.append(
+        (
+            "four days: zero repeats every day, N=2000 four days < 1 s",
+            ok,
+            f"N=2000 total {total2000:.4f} s",
+        )
+    )
 
 
 # ---------------------------------------------------------------------------
@@ -163,8 +182,7 @@ def brute_force_two_tables(players, history):
     for combo in itertools.combinations(rest, half - 1):
         a = (first,) + combo
         b = [p for p in rest if p not in combo]
-        c = sum(1 for t in (a, b) for x, y in itertools.combinations(sorted(t), 2)
-                if (x, y) in met)
+        c = sum(1 for t in (a, b) for x, y in itertools.combinations(sorted(t), 2) if (x, y) in met)
         best = c if best is None else min(best, c)
     return best
 
@@ -194,8 +212,13 @@ def target_small_fields():
         if d > 1:
             got42.append(res.repeat_pairs)
     ok42 = all(g <= lim for g, lim in zip(got42, [6, 7, 12]))
-    results.append(("small fields: N=14 -> 18, 21, 38; N=42 -> <= 6, 7, 12; each day < 2 s",
-                    ok and ok14 and ok42, f"N=14 {got14}, N=42 {got42}"))
+    results.append(
+        (
+            "small fields: N=14 -> 18, 21, 38; N=42 -> <= 6, 7, 12; each day < 2 s",
+            ok and ok14 and ok42,
+            f"N=14 {got14}, N=42 {got42}",
+        )
+    )
 
 
 def main():

@@ -9,6 +9,7 @@ median of several runs. One PASS/FAIL line per target.
 With no DATABASE_URL the event goes in a throwaway SQLite file; with DATABASE_URL set
 (PostgreSQL, say) a throwaway test database is created beside it and dropped at the end.
 """
+
 from __future__ import annotations
 
 import os
@@ -48,7 +49,10 @@ from scoring.ranking import rank_clubs, rank_players  # noqa: E402
 from scoring.schedule import build_schedule  # noqa: E402
 from scoring.standings import score_rows, seating_rows, standings  # noqa: E402
 from scoring.standings_pdf import (  # noqa: E402
-    MARGIN, PAGE_SIZE, player_table_rows, render_standings_pdf,
+    MARGIN,
+    PAGE_SIZE,
+    player_table_rows,
+    render_standings_pdf,
 )
 from scoring.standings_xlsx import standings_workbook, workbook_sheets  # noqa: E402
 from tournaments.models import Entry, Player, Seat, Table as SeatingTable, Tournament  # noqa: E402
@@ -96,26 +100,40 @@ def build_event(slug: str, players: int, days: int = 2, seed: int = 1) -> Tourna
         rng.shuffle(order)
         sizes = table_sizes(players, tournament.rules.max_table_size)
         tables = SeatingTable.objects.bulk_create(
-            SeatingTable(day=day, number=n) for n in range(1, len(sizes) + 1))
+            SeatingTable(day=day, number=n) for n in range(1, len(sizes) + 1)
+        )
         groups, start = [], 0
         for size in sizes:
-            groups.append(order[start:start + size])
+            groups.append(order[start : start + size])
             start += size
         Seat.objects.bulk_create(
             Seat(day=day, table=table, entry=e, position=i)
-            for table, group in zip(tables, groups) for i, e in enumerate(group, start=1)
+            for table, group in zip(tables, groups)
+            for i, e in enumerate(group, start=1)
         )
-        plan = [(table, group, game, rng.choice(group)) for table, group in zip(tables, groups)
-                for game in games]
+        plan = [
+            (table, group, game, rng.choice(group))
+            for table, group in zip(tables, groups)
+            for game in games
+        ]
         sheets = GameSheet.objects.bulk_create(
-            GameSheet(table=table, game=game, state=SheetState.CONFIRMED,
-                      engine_used=game.scheduled_engine, went_out=out, blocked=False,
-                      source=Source.DESK, entered_at=now, confirmed_at=now)
+            GameSheet(
+                table=table,
+                game=game,
+                state=SheetState.CONFIRMED,
+                engine_used=game.scheduled_engine,
+                went_out=out,
+                blocked=False,
+                source=Source.DESK,
+                entered_at=now,
+                confirmed_at=now,
+            )
             for table, group, game, out in plan
         )
         Score.objects.bulk_create(
             Score(sheet=sheet, entry=e, points=0 if e == out else rng.randint(1, 120))
-            for sheet, (_, group, _, out) in zip(sheets, plan) for e in group
+            for sheet, (_, group, _, out) in zip(sheets, plan)
+            for e in group
         )
     return Tournament.objects.select_related("rules").get(pk=tournament.pk)
 
@@ -137,8 +155,14 @@ def bare_group_by(day_ids: list[int]) -> list:
 
 def bare_pdf(header, body) -> bytes:
     buffer = BytesIO()
-    doc = SimpleDocTemplate(buffer, pagesize=PAGE_SIZE, leftMargin=MARGIN, rightMargin=MARGIN,
-                            topMargin=MARGIN, bottomMargin=MARGIN)
+    doc = SimpleDocTemplate(
+        buffer,
+        pagesize=PAGE_SIZE,
+        leftMargin=MARGIN,
+        rightMargin=MARGIN,
+        topMargin=MARGIN,
+        bottomMargin=MARGIN,
+    )
     doc.build([Table([header, *body], repeatRows=1)])
     return buffer.getvalue()
 
@@ -181,16 +205,20 @@ def main() -> None:
 def run() -> None:
     import openpyxl
 
-    print(f"database: {connection.vendor} ({connection.settings_dict['NAME']}); openpyxl writes "
-          f"XML with {'lxml' if openpyxl.LXML else 'et_xmlfile (pure Python; lxml is faster)'}")
+    print(
+        f"database: {connection.vendor} ({connection.settings_dict['NAME']}); openpyxl writes "
+        f"XML with {'lxml' if openpyxl.LXML else 'et_xmlfile (pure Python; lxml is faster)'}"
+    )
     started = time.perf_counter()
     small = build_event("bench-20", 20)
     large = build_event("bench-2000", 2000, seed=2)
     with connection.cursor() as cursor:
         # A live database has planner statistics (autovacuum keeps them); a bulk load has none.
         cursor.execute("ANALYZE")
-    print(f"built events in {time.perf_counter() - started:.1f} s: "
-          f"{Score.objects.filter(entry__tournament=large).count()} scores at 2,000 players")
+    print(
+        f"built events in {time.perf_counter() - started:.1f} s: "
+        f"{Score.objects.filter(entry__tournament=large).count()} scores at 2,000 players"
+    )
 
     counts = {}
     for label, event in (("20", small), ("2000", large)):
@@ -199,8 +227,11 @@ def run() -> None:
         counts[label] = len(queries)
         assert len(result.rows) == int(label)
     print(f"selector queries: 20 players {counts['20']}, 2,000 players {counts['2000']}")
-    check("selector queries equal at 20 and 2,000 players, at most 5",
-          counts["20"] == counts["2000"] <= 5, f"{counts['20']} and {counts['2000']}")
+    check(
+        "selector queries equal at 20 and 2,000 players, at most 5",
+        counts["20"] == counts["2000"] <= 5,
+        f"{counts['20']} and {counts['2000']}",
+    )
 
     for label, fn in (("scores sheet", score_rows), ("seating sheet", seating_rows)):
         sizes = []
@@ -214,14 +245,19 @@ def run() -> None:
     day_ids = list(large.days.values_list("pk", flat=True))
     selector, bare = paired_medians(lambda: standings(large), lambda: bare_group_by(day_ids), runs)
     ratio = selector / bare
-    print(f"selector {selector * 1000:.1f} ms, bare GROUP BY sum {bare * 1000:.1f} ms, "
-          f"ratio {ratio:.2f}x")
+    print(
+        f"selector {selector * 1000:.1f} ms, bare GROUP BY sum {bare * 1000:.1f} ms, "
+        f"ratio {ratio:.2f}x"
+    )
     check("selector at most 3x a bare GROUP BY sum", ratio <= 3, f"{ratio:.2f}x")
     records = [row.record for row in standings(large).rows]
-    pure, bare = paired_medians(lambda: rank_clubs(rank_players(records, ())),
-                                lambda: bare_group_by(day_ids), runs)
-    print(f"  of which the pure ranking (rank_players + rank_clubs, no database) "
-          f"{pure * 1000:.1f} ms, {pure / bare:.2f}x the bare sum")
+    pure, bare = paired_medians(
+        lambda: rank_clubs(rank_players(records, ())), lambda: bare_group_by(day_ids), runs
+    )
+    print(
+        f"  of which the pure ranking (rank_players + rank_clubs, no database) "
+        f"{pure * 1000:.1f} ms, {pure / bare:.2f}x the bare sum"
+    )
 
     client = Client()
     url = reverse("public:standings", args=[large.slug])
@@ -234,22 +270,34 @@ def run() -> None:
     result = standings(large)
     header, body = player_table_rows(result)
     pdf, bare_pdf_time = paired_medians(
-        lambda: render_standings_pdf(standings(large)), lambda: bare_pdf(header, body), 3)
-    print(f"PDF of 2,000 rows (selector included) {pdf:.2f} s, bare reportlab table "
-          f"{bare_pdf_time:.2f} s, ratio {pdf / bare_pdf_time:.2f}x")
+        lambda: render_standings_pdf(standings(large)), lambda: bare_pdf(header, body), 3
+    )
+    print(
+        f"PDF of 2,000 rows (selector included) {pdf:.2f} s, bare reportlab table "
+        f"{bare_pdf_time:.2f} s, ratio {pdf / bare_pdf_time:.2f}x"
+    )
     check("PDF of 2,000 players under 2 s", pdf < 2, f"{pdf:.2f} s")
-    check("PDF at most 1.5x a bare reportlab table", pdf / bare_pdf_time <= 1.5,
-          f"{pdf / bare_pdf_time:.2f}x")
+    check(
+        "PDF at most 1.5x a bare reportlab table",
+        pdf / bare_pdf_time <= 1.5,
+        f"{pdf / bare_pdf_time:.2f}x",
+    )
 
     sheets = workbook_sheets(result, score_rows(large), seating_rows(large))
     rows = sum(len(r) for _, _, r in sheets)
     xlsx, bare_xlsx = paired_medians(
-        lambda: standings_workbook(standings(large)), lambda: bare_workbook(sheets), 3)
-    print(f"workbook, {rows} rows in 5 sheets (queries included) {xlsx:.2f} s, "
-          f"bare write-only sheets {bare_xlsx:.2f} s, ratio {xlsx / bare_xlsx:.2f}x")
+        lambda: standings_workbook(standings(large)), lambda: bare_workbook(sheets), 3
+    )
+    print(
+        f"workbook, {rows} rows in 5 sheets (queries included) {xlsx:.2f} s, "
+        f"bare write-only sheets {bare_xlsx:.2f} s, ratio {xlsx / bare_xlsx:.2f}x"
+    )
     check("workbook under 3 s", xlsx < 3, f"{xlsx:.2f} s")
-    check("workbook at most 1.5x bare openpyxl write-only", xlsx / bare_xlsx <= 1.5,
-          f"{xlsx / bare_xlsx:.2f}x")
+    check(
+        "workbook at most 1.5x bare openpyxl write-only",
+        xlsx / bare_xlsx <= 1.5,
+        f"{xlsx / bare_xlsx:.2f}x",
+    )
 
 
 if __name__ == "__main__":

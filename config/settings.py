@@ -6,6 +6,7 @@ DJANGO_DEBUG        1 (default, for the venue laptop and development) or 0.
 DJANGO_ALLOWED_HOSTS comma-separated; defaults to local addresses plus "*" in debug.
 DJANGO_VENUE_MODE   1 lets phones log in over plain HTTP on a local network (see README).
 """
+
 import os
 import tempfile
 from pathlib import Path
@@ -31,7 +32,9 @@ if not SECRET_KEY:
         raise RuntimeError("Set DJANGO_SECRET_KEY when DJANGO_DEBUG=0.")
     SECRET_KEY = "insecure-development-key-only-for-the-venue-laptop-demo-x9f3k2"
 
-ALLOWED_HOSTS = [h.strip() for h in os.environ.get("DJANGO_ALLOWED_HOSTS", "").split(",") if h.strip()]
+ALLOWED_HOSTS = [
+    h.strip() for h in os.environ.get("DJANGO_ALLOWED_HOSTS", "").split(",") if h.strip()
+]
 if not ALLOWED_HOSTS:
     ALLOWED_HOSTS = ["127.0.0.1", "localhost", "[::1]"] + (["*"] if DEBUG or VENUE_MODE else [])
 

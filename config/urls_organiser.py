@@ -1,4 +1,5 @@
 """Organiser and desk pages: every view here requires a login and a role in the tournament."""
+
 from scoring import urls_organiser as scoring_urls
 from tournaments import urls_organiser as tournament_urls
 

@@ -1,4 +1,5 @@
 """Read-only pages for players and spectators."""
+
 from scoring import urls_public as scoring_urls
 from tournaments import urls_public as tournament_urls
 

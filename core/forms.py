@@ -1,4 +1,5 @@
 """Form pieces both apps share."""
+
 from django import forms
 from django.conf import settings
 

@@ -4,6 +4,7 @@ DejaVu Sans (Debian's fonts-dejavu) covers accents, Greek, Cyrillic, Hebrew and 
 is not installed the built-in Helvetica still prints Western European names. Characters the
 font cannot draw (emoji, say) print as "?" rather than a blank box.
 """
+
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path

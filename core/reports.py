@@ -5,6 +5,7 @@ returns the file's bytes, so a report changes or gains a format by swapping or a
 views, commands and tests ask for the bytes the same way. ``report_response`` is the one place
 that sets a download's content type and ``Content-Disposition``.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
@@ -23,7 +24,8 @@ class FileFormat:
 
 PDF = FileFormat("pdf", "application/pdf", "inline")
 XLSX = FileFormat(
-    "xlsx", "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", "attachment")
+    "xlsx", "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", "attachment"
+)
 
 
 @dataclass(frozen=True)
@@ -49,12 +51,15 @@ class Report:
         return f"{self.name}.{file_format.extension}"
 
 
-def report_response(report: Report, file_format: FileFormat, *,
-                    disposition: str | None = None) -> HttpResponse:
+def report_response(
+    report: Report, file_format: FileFormat, *, disposition: str | None = None
+) -> HttpResponse:
     """The report as a download; ``disposition`` overrides the format's usual one."""
     disposition = disposition or file_format.disposition
     return HttpResponse(
-        report.render(file_format), content_type=file_format.content_type,
-        headers={"Content-Disposition":
-                 f'{disposition}; filename="{report.filename(file_format)}"'},
+        report.render(file_format),
+        content_type=file_format.content_type,
+        headers={
+            "Content-Disposition": f'{disposition}; filename="{report.filename(file_format)}"'
+        },
     )

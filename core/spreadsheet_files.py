@@ -5,6 +5,7 @@ An .xlsx file is a zip archive. Python's zipfile never returns more bytes for a 
 size the archive declares, so summing the declared sizes before anything is unpacked bounds what
 openpyxl can unpack afterwards. openpyxl parses the XML through defusedxml when it is installed.
 """
+
 import io
 import zipfile
 
@@ -12,7 +13,7 @@ import zipfile
 OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
 PASSWORD_OR_OLD_EXCEL = (
     "This workbook is protected by a password, or is an old Excel file (.xls). Open it in your "
-    "spreadsheet program, remove the password, save it as \"Excel Workbook (.xlsx)\" and try again."
+    'spreadsheet program, remove the password, save it as "Excel Workbook (.xlsx)" and try again.'
 )
 MAX_ZIP_MEMBERS = 500
 MAX_PACK_RATIO = 100  # real workbooks pack 5 to 20 times; a bomb packs thousands of times

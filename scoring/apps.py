@@ -16,6 +16,7 @@ class ScoringConfig(AppConfig):
         from .selectors import last_game_entered
 
         hooks.day_seated.connect(build_schedule_for_seated_day, dispatch_uid="scoring-schedule")
-        post_save.connect(build_schedules_for_rules, sender=RuleSet,
-                          dispatch_uid="scoring-schedule-rules")
+        post_save.connect(
+            build_schedules_for_rules, sender=RuleSet, dispatch_uid="scoring-schedule-rules"
+        )
         hooks.answer_last_game_entered(last_game_entered)

@@ -3,6 +3,7 @@
 It goes through the same services as a real event: players entered and checked in, each day
 seated at the recorded tables, every card keyed at the desk, the day closed.
 """
+
 import datetime
 import json
 from pathlib import Path
@@ -32,8 +33,11 @@ def load_demo(organiser) -> Tournament:
     data = demo_data()
     info = data["tournament"]
     tournament = create_tournament(
-        slug=info["slug"], name=info["name"], preset_key=info["preset"],
-        start_date=datetime.date.fromisoformat(info["start_date"]), organiser=organiser,
+        slug=info["slug"],
+        name=info["name"],
+        preset_key=info["preset"],
+        start_date=datetime.date.fromisoformat(info["start_date"]),
+        organiser=organiser,
         venue=info.get("venue", ""),
     )
     entries = {}
@@ -48,15 +52,18 @@ def load_demo(organiser) -> Tournament:
 
 def _play_day(day, day_data: dict, entries: dict, organiser) -> None:
     outcome = seat_day_with_tables(
-        day, [[entries[p] for p in members] for members in day_data["tables"]],
-        seed=day_data["seed"], organiser=organiser,
+        day,
+        [[entries[p] for p in members] for members in day_data["tables"]],
+        seed=day_data["seed"],
+        organiser=organiser,
     )
     games = {g.number: g for g in day_games(day)}
     tables = {t.number: t for t in day.tables.all()}
     cards: dict[int, list[GameInput]] = {}
     for sheet in day_data["sheets"]:
         typed = TypedSheet(
-            game_number=sheet["game"], engine=sheet["engine"],
+            game_number=sheet["game"],
+            engine=sheet["engine"],
             scores={entries[int(p)].pk: points for p, points in sheet["scores"].items()},
             went_out=entries[sheet["out"]].pk if sheet["out"] else None,
             blocked=sheet["blocked"],

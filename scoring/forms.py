@@ -1,6 +1,7 @@
 """Forms for score entry. They only read what was typed; the rules live in scoring.validation
 and the writes in scoring.services. A refusal from the service is put back next to its field.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -37,7 +38,9 @@ SCORE_INPUT = {"inputmode": "numeric", "autocomplete": "off", "class": "score"}
 def _score_field(label: str, name: str) -> forms.CharField:
     # Long input goes on to the checks ("more than any hand can hold"); only absurd input stops here.
     return forms.CharField(
-        label=label, required=False, max_length=100,
+        label=label,
+        required=False,
+        max_length=100,
         error_messages={"max_length": f"{name}'s score must be a whole number, like 0 or 23."},
         widget=forms.TextInput(attrs=SCORE_INPUT),
     )
@@ -64,8 +67,9 @@ class GameForm(_ProblemsMixin, forms.Form):
     out-<entry id> ("<name> went out") per player, blocked, base_version; reason when asked.
     """
 
-    base_version = forms.IntegerField(min_value=0, widget=forms.HiddenInput,
-                                      error_messages=VERSION_ERRORS)
+    base_version = forms.IntegerField(
+        min_value=0, widget=forms.HiddenInput, error_messages=VERSION_ERRORS
+    )
     engine = forms.CharField(label="Engine used", required=False, max_length=ENGINE_MAX)
     blocked = forms.BooleanField(label=BLOCKED_LABEL, required=False)
 
@@ -74,8 +78,10 @@ class GameForm(_ProblemsMixin, forms.Form):
         self.game = game
         live = sheets.live.get(game.number)
         self.live = live
-        initial = {"base_version": live.version if live else 0,
-                   "engine": sheets.engine_default(game)}
+        initial = {
+            "base_version": live.version if live else 0,
+            "engine": sheets.engine_default(game),
+        }
         if live is not None:
             initial["blocked"] = live.blocked
             for score in live.score_rows():
@@ -90,12 +96,15 @@ class GameForm(_ProblemsMixin, forms.Form):
             self.fields[f"score-{seat.entry_id}"] = _score_field(name, name)
             if with_tiles:
                 self.fields[f"tiles-{seat.entry_id}"] = forms.CharField(
-                    label=f"{name}: tiles left (optional)", required=False, max_length=TILES_MAX)
+                    label=f"{name}: tiles left (optional)", required=False, max_length=TILES_MAX
+                )
             self.fields[f"out-{seat.entry_id}"] = forms.BooleanField(
-                label=f"{name} went out", required=False)
+                label=f"{name} went out", required=False
+            )
         if with_reason:
             self.fields["reason"] = forms.CharField(
-                label="Reason for the change", max_length=REASON_MAX, required=False)
+                label="Reason for the change", max_length=REASON_MAX, required=False
+            )
         self.engine_options = sheets.free_engines(game.number)
 
     def shown(self, name: str) -> dict:
@@ -106,34 +115,48 @@ class GameForm(_ProblemsMixin, forms.Form):
         """
         field = self.fields[name]
         value = self[name].value()
-        return {"value": "" if value is None else str(value), "checked": value is True,
-                "label": field.label, "max_length": getattr(field, "max_length", None),
-                "errors": self.errors.get(name, []) if self.is_bound else []}
+        return {
+            "value": "" if value is None else str(value),
+            "checked": value is True,
+            "label": field.label,
+            "max_length": getattr(field, "max_length", None),
+            "errors": self.errors.get(name, []) if self.is_bound else [],
+        }
 
     def player_rows(self) -> list[dict]:
         rows = []
         for seat in self.players:
             pk = seat.entry_id
             tiles = f"tiles-{pk}"
-            rows.append({
-                "pk": pk,
-                "name": seat.entry.player.name,
-                "score": self.shown(f"score-{pk}"),
-                "out": self.shown(f"out-{pk}"),
-                "tiles": self.shown(tiles) if tiles in self.fields else None,
-            })
+            rows.append(
+                {
+                    "pk": pk,
+                    "name": seat.entry.player.name,
+                    "score": self.shown(f"score-{pk}"),
+                    "out": self.shown(f"out-{pk}"),
+                    "tiles": self.shown(tiles) if tiles in self.fields else None,
+                }
+            )
         return rows
 
     def engine_choices(self) -> list[dict]:
         chosen = self.shown("engine")["value"]
-        return [{"value": engine, "selected": str(engine) == chosen,
-                 "scheduled": engine == self.game.scheduled_engine}
-                for engine in self.engine_options]
+        return [
+            {
+                "value": engine,
+                "selected": str(engine) == chosen,
+                "scheduled": engine == self.game.scheduled_engine,
+            }
+            for engine in self.engine_options
+        ]
 
     def fields_shown(self) -> dict:
         """The form-wide fields as the page shows them (see shown())."""
-        return {name: self.shown(name) for name in ("engine", "blocked", "reason", "base_version")
-                if name in self.fields}
+        return {
+            name: self.shown(name)
+            for name in ("engine", "blocked", "reason", "base_version")
+            if name in self.fields
+        }
 
     def field_for(self, problem_field):
         if problem_field == "outcome":
@@ -161,8 +184,9 @@ class GameSubmission:
     refusal: str = ""  # a refusal that belongs to no field (the day closed, say)
 
 
-def submit_game_form(request, table, game, *, games, source: str, sheets=None,
-                     **form_options) -> GameSubmission:
+def submit_game_form(
+    request, table, game, *, games, source: str, sheets=None, **form_options
+) -> GameSubmission:
     """Bind a game form to the request and save it through the service.
 
     A GET draws the form from ``sheets``, what the page has read. A POST locks the table and
@@ -180,9 +204,16 @@ def submit_game_form(request, table, game, *, games, source: str, sheets=None,
         if not form.is_valid():
             return result
         try:
-            services.submit_game(table, game, form.typed(), form.cleaned_data["base_version"],
-                                 source=source, user=user, reason=form.cleaned_data.get("reason", ""),
-                                 current=current)
+            services.submit_game(
+                table,
+                game,
+                form.typed(),
+                form.cleaned_data["base_version"],
+                source=source,
+                user=user,
+                reason=form.cleaned_data.get("reason", ""),
+                current=current,
+            )
         except services.SheetRefused as refused:
             form.add_refusals(refused.refusals)
         except services.VersionConflict as clash:
@@ -210,35 +241,50 @@ class CardForm(_ProblemsMixin, forms.Form):
         super().__init__(*args, **kwargs)
         self.sheets = sheets
         self.row_errors: dict[int, list[str]] = {}
-        self.open_games = [g for g in sheets.games
-                           if g.number not in sheets.live
-                           or sheets.live[g.number].state != "confirmed"]
+        self.open_games = [
+            g
+            for g in sheets.games
+            if g.number not in sheets.live or sheets.live[g.number].state != "confirmed"
+        ]
         names = sheets.names
         for game in self.open_games:
             n = game.number
             live = sheets.live.get(n)
             self.fields[f"g{n}-base"] = forms.IntegerField(
-                min_value=0, widget=forms.HiddenInput, initial=live.version if live else 0,
-                error_messages=VERSION_ERRORS)
+                min_value=0,
+                widget=forms.HiddenInput,
+                initial=live.version if live else 0,
+                error_messages=VERSION_ERRORS,
+            )
             self.fields[f"g{n}-engine"] = forms.CharField(
-                label=f"Engine in game {n}", required=False, max_length=ENGINE_MAX,
-                initial="" if live else sheets.engine_default(game))
+                label=f"Engine in game {n}",
+                required=False,
+                max_length=ENGINE_MAX,
+                initial="" if live else sheets.engine_default(game),
+            )
             self.fields[f"g{n}-out"] = forms.CharField(
-                label=f"Who went out in game {n}", required=False, max_length=20)
+                label=f"Who went out in game {n}", required=False, max_length=20
+            )
             for seat in sheets.playing(n):
                 self.fields[f"g{n}-score-{seat.entry_id}"] = _score_field(
-                    f"{names[seat.entry_id]}, game {n}", names[seat.entry_id])
+                    f"{names[seat.entry_id]}, game {n}", names[seat.entry_id]
+                )
         for entry_id, name in names.items():
             self.fields[f"total-{entry_id}"] = forms.CharField(
-                label=f"{name}, total", required=False, max_length=20,
-                widget=forms.TextInput(attrs=SCORE_INPUT))
+                label=f"{name}, total",
+                required=False,
+                max_length=20,
+                widget=forms.TextInput(attrs=SCORE_INPUT),
+            )
 
     def add_problem(self, game, field, message):
         if game is None:
             name = field if field in self.fields else None
             self.add_error(name, message)
             return
-        name = "" if field in ("", "reason") else f"g{game}-{'out' if field == 'outcome' else field}"
+        name = (
+            "" if field in ("", "reason") else f"g{game}-{'out' if field == 'outcome' else field}"
+        )
         if name and name in self.fields:
             self.add_error(name, message)
         else:
@@ -257,24 +303,29 @@ class CardForm(_ProblemsMixin, forms.Form):
             if not self._filled(n):
                 continue
             out = data.get(f"g{n}-out") or ""
-            result.append(GameInput(
-                game=game,
-                typed=TypedSheet(
-                    game_number=n,
-                    engine=data.get(f"g{n}-engine"),
-                    scores={s.entry_id: data.get(f"g{n}-score-{s.entry_id}")
-                            for s in self.sheets.playing(n)},
-                    went_out=None if out in ("", BLOCKED) else out,
-                    blocked=out == BLOCKED,
-                ),
-                base_version=data.get(f"g{n}-base"),
-            ))
+            result.append(
+                GameInput(
+                    game=game,
+                    typed=TypedSheet(
+                        game_number=n,
+                        engine=data.get(f"g{n}-engine"),
+                        scores={
+                            s.entry_id: data.get(f"g{n}-score-{s.entry_id}")
+                            for s in self.sheets.playing(n)
+                        },
+                        went_out=None if out in ("", BLOCKED) else out,
+                        blocked=out == BLOCKED,
+                    ),
+                    base_version=data.get(f"g{n}-base"),
+                )
+            )
         return result
 
     def left_blank(self) -> bool:
         """Nothing typed anywhere on the card: no game and no written total."""
-        return (not any(self._filled(game.number) for game in self.open_games)
-                and all(is_blank(v) for v in self.written_totals().values()))
+        return not any(self._filled(game.number) for game in self.open_games) and all(
+            is_blank(v) for v in self.written_totals().values()
+        )
 
     def written_totals(self) -> dict:
         return {pk: self.cleaned_data.get(f"total-{pk}") for pk in self.sheets.names}
@@ -288,27 +339,37 @@ class CardForm(_ProblemsMixin, forms.Form):
             cells = []
             for cell in row["cells"]:
                 key = f"g{n}-score-{cell['seat'].entry_id}"
-                cells.append({**cell, "field": self[key] if editable and key in self.fields else None})
+                cells.append(
+                    {**cell, "field": self[key] if editable and key in self.fields else None}
+                )
             out_field = self[f"g{n}-out"] if editable else None
             out_value = str(out_field.value() or "") if out_field else ""
-            result.append({
-                **row,
-                "editable": editable,
-                "cells": cells,
-                "engine": self[f"g{n}-engine"] if editable else None,
-                "out": out_field,
-                "out_value": out_value,
-                "out_options": self._out_options(n, out_value) if editable else [],
-                "base": self[f"g{n}-base"] if editable else None,
-                "errors": self.row_errors.get(n, []),
-                "players": self.sheets.playing(n),
-            })
+            result.append(
+                {
+                    **row,
+                    "editable": editable,
+                    "cells": cells,
+                    "engine": self[f"g{n}-engine"] if editable else None,
+                    "out": out_field,
+                    "out_value": out_value,
+                    "out_options": self._out_options(n, out_value) if editable else [],
+                    "base": self[f"g{n}-base"] if editable else None,
+                    "errors": self.row_errors.get(n, []),
+                    "players": self.sheets.playing(n),
+                }
+            )
         return result
 
     def _out_options(self, n: int, chosen: str) -> list[dict]:
         """The "who went out" choices of game ``n``: each player of the game, then blocked."""
-        options = [{"value": seat.entry_id, "label": seat.entry.player.name,
-                    "selected": chosen == str(seat.entry_id)} for seat in self.sheets.playing(n)]
+        options = [
+            {
+                "value": seat.entry_id,
+                "label": seat.entry.player.name,
+                "selected": chosen == str(seat.entry_id),
+            }
+            for seat in self.sheets.playing(n)
+        ]
         options.append({"value": BLOCKED, "label": BLOCKED_LABEL, "selected": chosen == BLOCKED})
         return options
 
@@ -319,15 +380,19 @@ class CardForm(_ProblemsMixin, forms.Form):
 class ReviewForm(forms.Form):
     """Confirm a table's entry as it stands, or mark it wrong."""
 
-    base_version = forms.IntegerField(min_value=1, widget=forms.HiddenInput,
-                                      error_messages=VERSION_ERRORS)
+    base_version = forms.IntegerField(
+        min_value=1, widget=forms.HiddenInput, error_messages=VERSION_ERRORS
+    )
     decision = forms.ChoiceField(choices=[("confirm", "Confirm"), ("wrong", "Wrong")])
-    reason = forms.CharField(label="What is wrong (optional)", required=False,
-                             max_length=REASON_MAX)
+    reason = forms.CharField(
+        label="What is wrong (optional)", required=False, max_length=REASON_MAX
+    )
 
 
 class WorkbookUploadForm(CappedUploadForm):
     file = forms.FileField(label="Score workbook (.xlsx)")
     reason = forms.CharField(
-        label="Reason, if this changes confirmed scores (organisers only)", required=False,
-        max_length=REASON_MAX)
+        label="Reason, if this changes confirmed scores (organisers only)",
+        required=False,
+        max_length=REASON_MAX,
+    )

@@ -3,6 +3,7 @@
 Games are written when a day is seated (the ``day_seated`` signal) and when the rules change;
 pages, printouts and exports only read them.
 """
+
 from django.db import transaction
 
 from tournaments.models import Day

@@ -4,6 +4,7 @@ Table number large, players' names across, a row per game with its scheduled eng
 for the engine used, a totals row, a signature line, the hand size for the table's player count,
 and the table's private link as a QR code (an embedded PNG image).
 """
+
 from __future__ import annotations
 
 import io
@@ -18,8 +19,8 @@ from reportlab.pdfgen.canvas import Canvas
 
 from core.pdf_fonts import pdf_fonts, printable
 
-from .selectors import day_tables_with_seats
 from .schedule import day_games
+from .selectors import day_tables_with_seats
 
 DEFAULT_BASE_URL = "http://127.0.0.1:8000"
 
@@ -90,16 +91,22 @@ def _draw_heading(canvas: Canvas, day, table, seats, rules, height: float) -> No
     canvas.drawString(MARGIN, height - MARGIN - 40, f"Table {table.number}")
     canvas.setFont(pdf_fonts().regular, 13)
     event = printable(f"{tournament.name} - day {day.number}")
-    canvas.drawString(MARGIN, height - MARGIN - 62,
-                      event + (f", {day.date:%A %d %B %Y}" if day.date else ""))
+    canvas.drawString(
+        MARGIN, height - MARGIN - 62, event + (f", {day.date:%A %d %B %Y}" if day.date else "")
+    )
     hand = rules.hand_size(len(seats))
     canvas.drawString(
-        MARGIN, height - MARGIN - 80,
-        f"{len(seats)} players: each draws {hand} tiles." if hand else f"{len(seats)} players.")
+        MARGIN,
+        height - MARGIN - 80,
+        f"{len(seats)} players: each draws {hand} tiles." if hand else f"{len(seats)} players.",
+    )
     canvas.setFont(pdf_fonts().regular, 10)
     blank = rules.double_blank_value
-    canvas.drawString(MARGIN, height - MARGIN - 95,
-                      f"Double blank counts {blank}. Write each player's points after every game.")
+    canvas.drawString(
+        MARGIN,
+        height - MARGIN - 95,
+        f"Double blank counts {blank}. Write each player's points after every game.",
+    )
 
 
 def _draw_qr(canvas: Canvas, link: str, width: float, height: float) -> None:
@@ -125,8 +132,9 @@ def _grid(width: float, height: float, players: int, games: int) -> _Grid:
     xs = [x0, x0 + label_w, x0 + label_w + engine_w, x0 + label_w + engine_w + used_w]
     xs += [xs[3] + col_w * (i + 1) for i in range(players)]
     bottom = top - header_h - rows * row_h
-    return _Grid(xs=xs, top=top, bottom=bottom, header_h=header_h, row_h=row_h, col_w=col_w,
-                 rows=rows)
+    return _Grid(
+        xs=xs, top=top, bottom=bottom, header_h=header_h, row_h=row_h, col_w=col_w, rows=rows
+    )
 
 
 def _draw_grid_lines(canvas: Canvas, grid: _Grid) -> None:
@@ -148,8 +156,11 @@ def _draw_grid_lines(canvas: Canvas, grid: _Grid) -> None:
 def _draw_column_heads(canvas: Canvas, grid: _Grid, seats) -> None:
     xs, top, header_h = grid.xs, grid.top, grid.header_h
     canvas.setFont(pdf_fonts().bold, 10)
-    for text, left, right in (("Game", xs[0], xs[1]), ("Engine", xs[1], xs[2]),
-                              ("Engine used", xs[2], xs[3])):
+    for text, left, right in (
+        ("Game", xs[0], xs[1]),
+        ("Engine", xs[1], xs[2]),
+        ("Engine used", xs[2], xs[3]),
+    ):
         canvas.drawCentredString((left + right) / 2, top - header_h / 2 - 3, text)
     for i, seat in enumerate(seats):
         lines, size = _fit_lines(printable(seat.entry.player.name), grid.col_w - 6, 11)
@@ -170,8 +181,11 @@ def _draw_game_rows(canvas: Canvas, grid: _Grid, seats, games) -> None:
         canvas.setFont(pdf_fonts().bold, size)
         canvas.drawCentredString((xs[0] + xs[1]) / 2, y - row_h / 2 - 5, str(game.number))
         canvas.setFont(pdf_fonts().regular, size)
-        canvas.drawCentredString((xs[1] + xs[2]) / 2, y - row_h / 2 - 5,
-                                 f"{game.scheduled_engine}-{game.scheduled_engine}")
+        canvas.drawCentredString(
+            (xs[1] + xs[2]) / 2,
+            y - row_h / 2 - 5,
+            f"{game.scheduled_engine}-{game.scheduled_engine}",
+        )
         for i, seat in enumerate(seats):
             if not seat.plays_game(game.number):
                 canvas.setFont(pdf_fonts().regular, 9)

@@ -2,6 +2,7 @@
 
 Each function runs a fixed number of queries whatever the size of the event.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -76,7 +77,9 @@ class TableSheets:
     rules: object = None
     names: dict[int, str] = field(default_factory=dict)  # entry id -> player name, seat order
     locked: bool = False  # read under the table's lock (scoring.services.locked_table)
-    latest: dict[int, GameSheet] = field(default_factory=dict)  # game number -> last version, any state
+    latest: dict[int, GameSheet] = field(
+        default_factory=dict
+    )  # game number -> last version, any state
 
     @property
     def day(self) -> Day:
@@ -113,7 +116,7 @@ class TableSheets:
         return next((g for g in self.games if g.number not in self.live), None)
 
     def totals(self) -> dict[int, int]:
-        sums = {entry_id: 0 for entry_id in self.names}
+        sums = dict.fromkeys(self.names, 0)
         for sheet in self.live.values():
             for score in sheet.score_rows():
                 sums[score.entry_id] = sums.get(score.entry_id, 0) + score.points
@@ -135,17 +138,24 @@ class TableSheets:
             points = {}
             if sheet is not None:
                 points = {s.entry_id: s.points for s in sheet.score_rows()}
-            rows.append({
-                "game": game,
-                "sheet": sheet,
-                "cells": [
-                    {"seat": seat, "points": points.get(seat.entry_id),
-                     "plays": seat.plays_game(game.number),
-                     "out": sheet is not None and sheet.went_out_id == seat.entry_id}
-                    for seat in self.seats
-                ],
-                "out_name": self.names.get(sheet.went_out_id) if sheet and sheet.went_out_id else "",
-            })
+            rows.append(
+                {
+                    "game": game,
+                    "sheet": sheet,
+                    "cells": [
+                        {
+                            "seat": seat,
+                            "points": points.get(seat.entry_id),
+                            "plays": seat.plays_game(game.number),
+                            "out": sheet is not None and sheet.went_out_id == seat.entry_id,
+                        }
+                        for seat in self.seats
+                    ],
+                    "out_name": self.names.get(sheet.went_out_id)
+                    if sheet and sheet.went_out_id
+                    else "",
+                }
+            )
         return rows
 
 
@@ -162,7 +172,9 @@ def table_sheets(table: Table, games: list[Game] | None = None) -> TableSheets:
     ``table`` comes with its day, tournament and rules loaded (TABLE_WITH_RULES), as every
     caller has just read it; they are not read again here.
     """
-    seats = list(Seat.objects.filter(table=table).select_related("entry__player").order_by("position"))
+    seats = list(
+        Seat.objects.filter(table=table).select_related("entry__player").order_by("position")
+    )
     if games is None:
         games = list(Game.objects.filter(day=table.day_id).order_by("number"))
     by_game = {g.pk: g for g in games}
@@ -183,8 +195,13 @@ def table_sheets(table: Table, games: list[Game] | None = None) -> TableSheets:
     for sheet in live.values():
         sheet.attach_scores(scores[sheet.pk])
     return TableSheets(
-        table=table, seats=seats, games=games, live=live, rules=table.day.tournament.rules,
-        names={s.entry_id: s.entry.player.name for s in seats}, latest=latest,
+        table=table,
+        seats=seats,
+        games=games,
+        live=live,
+        rules=table.day.tournament.rules,
+        names={s.entry_id: s.entry.player.name for s in seats},
+        latest=latest,
     )
 
 
@@ -216,7 +233,9 @@ def table_for(tournament, day_number: int, table_number: int) -> Table | None:
 
 def current_day(tournament) -> Day | None:
     """The day the desk most likely wants: the first seated day still open, else the last day."""
-    days = list(Day.objects.filter(tournament=tournament).annotate(n=Count("tables")).order_by("number"))
+    days = list(
+        Day.objects.filter(tournament=tournament).annotate(n=Count("tables")).order_by("number")
+    )
     for day in days:
         if day.n and day.closed_at is None:
             return day
@@ -235,9 +254,9 @@ def day_grid(day: Day, games: list[Game] | None = None) -> dict:
     if games is None:
         games = list(Game.objects.filter(day=day).order_by("number"))
     tables = list(
-        Table.objects.filter(day=day).annotate(
-            players=Count("seats", distinct=True), last_entry=Max("sheets__entered_at")
-        ).order_by("number")
+        Table.objects.filter(day=day)
+        .annotate(players=Count("seats", distinct=True), last_entry=Max("sheets__entered_at"))
+        .order_by("number")
     )
     live = {
         (row["table_id"], row["game_id"]): row
@@ -258,8 +277,14 @@ def day_grid(day: Day, games: list[Game] | None = None) -> dict:
                 moment = sheet["confirmed_at"] or sheet["entered_at"]
             cells.append({"game": game, "state": state, "time": local_time(moment)})
         done = all(c["state"] == SheetState.CONFIRMED for c in cells)
-        rows.append({"table": table, "cells": cells, "last_entry": local_time(table.last_entry),
-                     "done": done})
+        rows.append(
+            {
+                "table": table,
+                "cells": cells,
+                "last_entry": local_time(table.last_entry),
+                "done": done,
+            }
+        )
     return {"day": day, "games": games, "rows": rows, "counts": counts}
 
 
@@ -283,7 +308,8 @@ def games_waiting(day: Day) -> int:
 def table_history(table: Table) -> list[AuditEvent]:
     """Every audit event for one table, oldest first: 1 query."""
     return list(
-        AuditEvent.objects.filter(table=table).select_related("game", "sheet", "actor")
+        AuditEvent.objects.filter(table=table)
+        .select_related("game", "sheet", "actor")
         .order_by("at", "pk")
     )
 
@@ -292,11 +318,14 @@ def day_workbook_rows(day: Day) -> list[dict]:
     """One row per seated player per game, in table, game, seat order: 4 queries."""
     games = list(Game.objects.filter(day=day).order_by("number"))
     seats = list(
-        Seat.objects.filter(day=day).select_related("entry__player", "table")
+        Seat.objects.filter(day=day)
+        .select_related("entry__player", "table")
         .order_by("table__number", "position")
     )
     sheets = {}
-    for sheet in GameSheet.objects.filter(table__day=day, state__in=LIVE_STATES).prefetch_related("scores"):
+    for sheet in GameSheet.objects.filter(table__day=day, state__in=LIVE_STATES).prefetch_related(
+        "scores"
+    ):
         sheets[(sheet.table_id, sheet.game_id)] = sheet
     points = {
         (key, score.entry_id): score.points
@@ -315,16 +344,18 @@ def day_workbook_rows(day: Day) -> list[dict]:
             for seat in table_seats:
                 if not seat.plays_game(game.number):
                     continue
-                rows.append({
-                    "day": day.number,
-                    "table": table_number,
-                    "game": game.number,
-                    "engine": sheet.engine_used if sheet else game.scheduled_engine,
-                    "player_id": seat.entry.number,
-                    "player": seat.entry.player.name,
-                    "score": points.get(((table.pk, game.pk), seat.entry_id)),
-                    "out": bool(sheet and sheet.went_out_id == seat.entry_id),
-                })
+                rows.append(
+                    {
+                        "day": day.number,
+                        "table": table_number,
+                        "game": game.number,
+                        "engine": sheet.engine_used if sheet else game.scheduled_engine,
+                        "player_id": seat.entry.number,
+                        "player": seat.entry.player.name,
+                        "score": points.get(((table.pk, game.pk), seat.entry_id)),
+                        "out": bool(sheet and sheet.went_out_id == seat.entry_id),
+                    }
+                )
     return rows
 
 
@@ -341,9 +372,13 @@ def day_tables_with_seats(day: Day) -> list[dict]:
 def last_game_entered(table: Table) -> int:
     """The highest game number the table has a live sheet for (entered or confirmed); 0 if none."""
     return (
-        GameSheet.objects.filter(table=table, state__in=LIVE_STATES)
-        .aggregate(n=Max("game__number"))["n"]
-    ) or 0
+        (
+            GameSheet.objects.filter(table=table, state__in=LIVE_STATES).aggregate(
+                n=Max("game__number")
+            )["n"]
+        )
+        or 0
+    )
 
 
 @dataclass
@@ -362,14 +397,22 @@ def workbook_event(tournament) -> WorkbookEvent:
     days = {d.number: d for d in Day.objects.filter(tournament=tournament)}
     for day in days.values():
         day.tournament = tournament
-    games = {(g.day.number, g.number): g for g in
-             Game.objects.filter(day__tournament=tournament).select_related("day")}
+    games = {
+        (g.day.number, g.number): g
+        for g in Game.objects.filter(day__tournament=tournament).select_related("day")
+    }
     return WorkbookEvent(
         days=days,
-        entries={e.number: e for e in
-                 Entry.objects.filter(tournament=tournament).select_related("player")},
-        tables={(t.day.number, t.number): t for t in
-                Table.objects.filter(day__tournament=tournament).select_related(*TABLE_WITH_RULES)},
+        entries={
+            e.number: e
+            for e in Entry.objects.filter(tournament=tournament).select_related("player")
+        },
+        tables={
+            (t.day.number, t.number): t
+            for t in Table.objects.filter(day__tournament=tournament).select_related(
+                *TABLE_WITH_RULES
+            )
+        },
         seats={(s.table_id, s.entry_id) for s in Seat.objects.filter(day__tournament=tournament)},
         games=games,
     )

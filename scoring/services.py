@@ -8,6 +8,7 @@ append-only versions. Each action runs in one transaction that first locks the t
 live sheets and compares the versions the caller's form was based on. The partial unique
 constraints on GameSheet are the backstop: an IntegrityError becomes the same conflict.
 """
+
 from __future__ import annotations
 
 from contextlib import contextmanager
@@ -16,18 +17,32 @@ from dataclasses import dataclass, field
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from core.errors import ServiceError
 from tournaments.access import account_of, role_in
 from tournaments.models import Day, StaffRole, Table, new_table_token
-from core.errors import ServiceError
 
-from .selectors import local_time, sheet_rules, table_sheets, who_label
 from .models import AuditEvent, Game, GameSheet, Score, SheetState, Source
+from .selectors import local_time, sheet_rules, table_sheets, who_label
 from .validation import CleanGame, Problem, TypedSheet, check_card_totals, check_game
 
 __all__ = [
-    "GameInput", "Refusal", "SheetRefused", "VersionConflict", "CurrentSheet", "Outcome",
-    "save_games", "locked_table", "submit_game", "save_card", "import_games", "confirm_game",
-    "reject_game", "close_day", "reopen_day", "regenerate_table_link", "values_of_sheet",
+    "GameInput",
+    "Refusal",
+    "SheetRefused",
+    "VersionConflict",
+    "CurrentSheet",
+    "Outcome",
+    "save_games",
+    "locked_table",
+    "submit_game",
+    "save_card",
+    "import_games",
+    "confirm_game",
+    "reject_game",
+    "close_day",
+    "reopen_day",
+    "regenerate_table_link",
+    "values_of_sheet",
 ]
 
 
@@ -83,7 +98,9 @@ class Values:
 
 def values_of_sheet(sheet: GameSheet) -> Values:
     return Values(
-        sheet.engine_used, sheet.went_out_id, sheet.blocked,
+        sheet.engine_used,
+        sheet.went_out_id,
+        sheet.blocked,
         {s.entry_id: s.points for s in sheet.score_rows()},
     )
 
@@ -143,11 +160,23 @@ def _changes(names: dict[int, str], old: Values | None, new: Values | None) -> l
     for entry_id in list(names) + [e for e in {**old_scores, **new_scores} if e not in names]:
         before, after = old_scores.get(entry_id), new_scores.get(entry_id)
         if before != after:
-            rows.append({"entry": entry_id, "name": names.get(entry_id, f"player {entry_id}"),
-                         "from": before, "to": after})
+            rows.append(
+                {
+                    "entry": entry_id,
+                    "name": names.get(entry_id, f"player {entry_id}"),
+                    "from": before,
+                    "to": after,
+                }
+            )
     if (old.engine if old else None) != (new.engine if new else None):
-        rows.append({"field": "engine", "name": "Engine",
-                     "from": old.engine if old else None, "to": new.engine if new else None})
+        rows.append(
+            {
+                "field": "engine",
+                "name": "Engine",
+                "from": old.engine if old else None,
+                "to": new.engine if new else None,
+            }
+        )
     before = _outcome_text(names, old.went_out, old.blocked) if old else None
     after = _outcome_text(names, new.went_out, new.blocked) if new else None
     if before != after:
@@ -159,20 +188,30 @@ def _difference_problems(names: dict[int, str], entered: Values, typed: Values) 
     """Where a blind retype differs from what the table entered, field by field."""
     problems = []
     if entered.engine != typed.engine:
-        problems.append(Problem(
-            "engine", f"The table entered double {entered.engine} as the engine; "
-            f"you typed double {typed.engine}."))
+        problems.append(
+            Problem(
+                "engine",
+                f"The table entered double {entered.engine} as the engine; "
+                f"you typed double {typed.engine}.",
+            )
+        )
     if (entered.went_out, entered.blocked) != (typed.went_out, typed.blocked):
-        problems.append(Problem(
-            "outcome",
-            f"The table entered {_outcome_text(names, entered.went_out, entered.blocked) or 'nothing'}; "
-            f"you typed {_outcome_text(names, typed.went_out, typed.blocked) or 'nothing'}."))
+        problems.append(
+            Problem(
+                "outcome",
+                f"The table entered {_outcome_text(names, entered.went_out, entered.blocked) or 'nothing'}; "
+                f"you typed {_outcome_text(names, typed.went_out, typed.blocked) or 'nothing'}.",
+            )
+        )
     for entry_id, name in names.items():
         before, after = entered.scores.get(entry_id), typed.scores.get(entry_id)
         if before != after:
-            problems.append(Problem(
-                f"score-{entry_id}",
-                f"The table entered {before} for {name}; you typed {after}."))
+            problems.append(
+                Problem(
+                    f"score-{entry_id}",
+                    f"The table entered {before} for {name}; you typed {after}.",
+                )
+            )
     return problems
 
 
@@ -182,20 +221,29 @@ def _current(sheets, game: Game, base_version: int | None) -> CurrentSheet:
     last_change = sheets.latest.get(n)
     if live is None:
         if last_change is not None and last_change.state == SheetState.REJECTED:
-            message = (f"Game {n} was marked wrong by the desk at "
-                       f"{local_time(last_change.confirmed_at or last_change.entered_at)}; "
-                       "it needs entering again.")
+            message = (
+                f"Game {n} was marked wrong by the desk at "
+                f"{local_time(last_change.confirmed_at or last_change.entered_at)}; "
+                "it needs entering again."
+            )
         else:
             message = f"Game {n} has no scores now: someone removed them. Enter it again."
         return CurrentSheet(sheets.table.number, n, 0, "empty", message)
-    if live.state == SheetState.CONFIRMED and live.confirmed_by_id and live.confirmed_by_id != live.entered_by_id:
+    if (
+        live.state == SheetState.CONFIRMED
+        and live.confirmed_by_id
+        and live.confirmed_by_id != live.entered_by_id
+    ):
         what, moment = f"confirmed by {who_label(live, confirming=True)}", live.confirmed_at
     elif base_version == 0:
         what, moment = f"entered by {who_label(live)}", live.entered_at
     else:
         what, moment = f"changed by {who_label(live)}", live.entered_at
     return CurrentSheet(
-        table=sheets.table.number, game=n, version=live.version, state=live.state,
+        table=sheets.table.number,
+        game=n,
+        version=live.version,
+        state=live.state,
         message=f"Game {n} was {what} at {local_time(moment)}; here is what it says now.",
         engine=live.engine_used,
         outcome=_outcome_text(sheets.names, live.went_out_id, live.blocked),
@@ -211,8 +259,12 @@ def _lock_tables(tables: list[Table]) -> list[Table]:
     day row that every other table of the day shares.
     """
     given = {t.pk: t for t in tables}
-    locked = list(Table.objects.select_for_update(of=("self",)).select_related("day")
-                  .filter(pk__in=sorted(given)).order_by("pk"))
+    locked = list(
+        Table.objects.select_for_update(of=("self",))
+        .select_related("day")
+        .filter(pk__in=sorted(given))
+        .order_by("pk")
+    )
     for table in locked:
         table.day.tournament = given[table.pk].day.tournament
     return locked
@@ -278,15 +330,18 @@ def save_games(
     if not batches:
         return []
     if current is not None and not (
-        current.locked and transaction.get_connection().in_atomic_block
+        current.locked
+        and transaction.get_connection().in_atomic_block
         and [table.pk for table, _ in batches] == [current.table.pk]
     ):
-        raise ValueError("current must come from an open locked_table() block, for the one "
-                         "table being saved")
+        raise ValueError(
+            "current must come from an open locked_table() block, for the one table being saved"
+        )
     try:
         with transaction.atomic():
-            return _save_games_locked(batches, source, user, reason.strip(), written_totals or {},
-                                      current)
+            return _save_games_locked(
+                batches, source, user, reason.strip(), written_totals or {}, current
+            )
     except IntegrityError:
         # Another save got in between our read and our write (the unique constraints on live
         # sheets and versions are the backstop for the row lock): report it as a conflict.
@@ -315,12 +370,18 @@ def _save_games_locked(batches, source, user, reason, written_totals, current) -
         if source == Source.TABLE_LINK and sheets.day.closed_at is not None:
             raise ServiceError("This table link no longer works: ask the desk.")
         if source != Source.TABLE_LINK and role is None:
-            raise ServiceError("Only the tournament's organisers and desk staff can enter scores here.")
+            raise ServiceError(
+                "Only the tournament's organisers and desk staff can enter scores here."
+            )
 
         # Version check first: a stale form's values are not worth checking.
-        stale = [item for item in inputs if item.base_version is not None
-                 and item.base_version != (sheets.live[item.game.number].version
-                                           if item.game.number in sheets.live else 0)]
+        stale = [
+            item
+            for item in inputs
+            if item.base_version is not None
+            and item.base_version
+            != (sheets.live[item.game.number].version if item.game.number in sheets.live else 0)
+        ]
         if stale:
             conflicts += [_current(sheets, i.game, i.base_version) for i in stale]
             continue
@@ -334,24 +395,33 @@ def _save_games_locked(batches, source, user, reason, written_totals, current) -
         for item in sorted(inputs, key=lambda i: i.game.number):
             n = item.game.number
             clean, problems = check_game(
-                rules, sheets.names, item.typed, used_engines=used,
+                rules,
+                sheets.names,
+                item.typed,
+                used_engines=used,
                 withdrawn=sheets.withdrawn(n),
             )
-            refusals += [Refusal(sheets.day.number, table.number, n, p.field, p.message) for p in problems]
+            refusals += [
+                Refusal(sheets.day.number, table.number, n, p.field, p.message) for p in problems
+            ]
             if clean is None:
                 continue
             used.append(clean.engine)
             cleans[n] = clean
             plan, problems = _decide(sheets, item.game, clean, source, user, role, reason)
-            refusals += [Refusal(sheets.day.number, table.number, n, p.field, p.message) for p in problems]
+            refusals += [
+                Refusal(sheets.day.number, table.number, n, p.field, p.message) for p in problems
+            ]
             if plan is not None:
                 plans.append(plan)
 
         totals = written_totals.get(table.pk)
         if totals:
             games = [cleans[n] for n in sorted(cleans)]
-            refusals += [Refusal(sheets.day.number, table.number, None, p.field, p.message)
-                         for p in check_card_totals(games, totals, sheets.names)]
+            refusals += [
+                Refusal(sheets.day.number, table.number, None, p.field, p.message)
+                for p in check_card_totals(games, totals, sheets.names)
+            ]
 
     if conflicts:
         raise VersionConflict(conflicts)
@@ -362,9 +432,12 @@ def _save_games_locked(batches, source, user, reason, written_totals, current) -
 
 def _clean_from_sheet(sheet: GameSheet) -> CleanGame:
     return CleanGame(
-        game_number=sheet.game.number, engine=sheet.engine_used,
+        game_number=sheet.game.number,
+        engine=sheet.engine_used,
         scores={s.entry_id: s.points for s in sheet.score_rows()},
-        went_out=sheet.went_out_id, blocked=sheet.blocked, tiles={},
+        went_out=sheet.went_out_id,
+        blocked=sheet.blocked,
+        tiles={},
     )
 
 
@@ -378,9 +451,14 @@ def _decide(sheets, game, clean, source, user, role, reason) -> tuple[_Plan | No
         if live is None:
             return _Plan(sheets, game, clean, "entered", None), []
         if live.state == SheetState.CONFIRMED:
-            return None, [Problem("", f"Game {n} was confirmed by the desk at "
-                                      f"{local_time(live.confirmed_at)}. Ask the desk if it "
-                                      "needs changing.")]
+            return None, [
+                Problem(
+                    "",
+                    f"Game {n} was confirmed by the desk at "
+                    f"{local_time(live.confirmed_at)}. Ask the desk if it "
+                    "needs changing.",
+                )
+            ]
         if same:
             return None, []
         return _Plan(sheets, game, clean, "corrected", live), []
@@ -389,8 +467,13 @@ def _decide(sheets, game, clean, source, user, role, reason) -> tuple[_Plan | No
         if role != StaffRole.ORGANISER:
             return None, [Problem("", "Only an organiser can change a confirmed score.")]
         if live is None or live.state != SheetState.CONFIRMED:
-            return None, [Problem("", f"Game {n} is not confirmed yet: confirm it at the desk "
-                                      "or mark it wrong instead of correcting it.")]
+            return None, [
+                Problem(
+                    "",
+                    f"Game {n} is not confirmed yet: confirm it at the desk "
+                    "or mark it wrong instead of correcting it.",
+                )
+            ]
         if same:
             return None, [Problem("", f"Nothing in game {n} was changed.")]
         if not reason:
@@ -403,9 +486,14 @@ def _decide(sheets, game, clean, source, user, role, reason) -> tuple[_Plan | No
     if live.state == SheetState.ENTERED:
         if not same:
             problems = _difference_problems(sheets.names, values_of_sheet(live), new)
-            problems.insert(0, Problem(
-                "", f"Game {n} does not match what the table entered, so it was not confirmed. "
-                    "Check the card, or mark the table's entry wrong."))
+            problems.insert(
+                0,
+                Problem(
+                    "",
+                    f"Game {n} does not match what the table entered, so it was not confirmed. "
+                    "Check the card, or mark the table's entry wrong.",
+                ),
+            )
             return None, problems
         refusal = own_entry_refusal(live, user)
         if refusal:
@@ -414,11 +502,17 @@ def _decide(sheets, game, clean, source, user, role, reason) -> tuple[_Plan | No
     if same:
         return None, []
     if role != StaffRole.ORGANISER:
-        return None, [Problem("", f"Game {n} is already confirmed. Only an organiser can change "
-                                  "it, and must give a reason.")]
+        return None, [
+            Problem(
+                "",
+                f"Game {n} is already confirmed. Only an organiser can change "
+                "it, and must give a reason.",
+            )
+        ]
     if not reason:
-        return None, [Problem("reason", f"Game {n} is already confirmed: give a reason for "
-                                        "changing it.")]
+        return None, [
+            Problem("reason", f"Game {n} is already confirmed: give a reason for changing it.")
+        ]
     return _Plan(sheets, game, clean, "corrected", live), []
 
 
@@ -440,23 +534,38 @@ def _write(plans: list[_Plan], source, user, reason, now) -> list[Outcome]:
         provisional = source == Source.TABLE_LINK
         version = sheets.next_version(game.number)  # read under this save's lock
         sheet = GameSheet.objects.create(
-            table=table, game=game, version=version,
+            table=table,
+            game=game,
+            version=version,
             state=SheetState.ENTERED if provisional else SheetState.CONFIRMED,
-            engine_used=clean.engine, went_out_id=clean.went_out, blocked=clean.blocked,
-            source=source, entered_by=account_of(user), entered_at=now,
+            engine_used=clean.engine,
+            went_out_id=clean.went_out,
+            blocked=clean.blocked,
+            source=source,
+            entered_by=account_of(user),
+            entered_at=now,
             confirmed_by=None if provisional else account_of(user),
             confirmed_at=None if provisional else now,
         )
         Score.objects.bulk_create(
-            Score(sheet=sheet, entry_id=entry_id, points=points,
-                  tiles=" ".join(f"{a}-{b}" for a, b in clean.tiles.get(entry_id, ())))
+            Score(
+                sheet=sheet,
+                entry_id=entry_id,
+                points=points,
+                tiles=" ".join(f"{a}-{b}" for a, b in clean.tiles.get(entry_id, ())),
+            )
             for entry_id, points in clean.scores.items()
         )
         old = values_of_sheet(live) if live is not None else None
         AuditEvent.objects.create(
-            sheet=sheet, table=table, game=game,
+            sheet=sheet,
+            table=table,
+            game=game,
             action=AuditEvent.ENTERED if live is None else AuditEvent.CORRECTED,
-            source=source, actor=account_of(user), actor_label=label, at=now,
+            source=source,
+            actor=account_of(user),
+            actor_label=label,
+            at=now,
             reason=reason if live is not None else "",
             changes=_changes(sheets.names, old, Values.of_clean(clean)),
         )
@@ -469,25 +578,41 @@ def _write(plans: list[_Plan], source, user, reason, now) -> list[Outcome]:
 # ---------------------------------------------------------------------------
 
 
-def submit_game(table: Table, game: Game, typed: TypedSheet, base_version: int, *,
-                source: str, user=None, reason: str = "", current=None) -> Outcome | None:
+def submit_game(
+    table: Table,
+    game: Game,
+    typed: TypedSheet,
+    base_version: int,
+    *,
+    source: str,
+    user=None,
+    reason: str = "",
+    current=None,
+) -> Outcome | None:
     """Save one game at one table. Returns None when it was identical to what is stored.
 
     ``current``: the table's sheets from an open locked_table() block, as for save_games.
     """
-    outcomes = save_games([(table, [GameInput(game, typed, base_version)])],
-                          source=source, user=user, reason=reason, current=current)
+    outcomes = save_games(
+        [(table, [GameInput(game, typed, base_version)])],
+        source=source,
+        user=user,
+        reason=reason,
+        current=current,
+    )
     return outcomes[0] if outcomes else None
 
 
 def save_card(table: Table, inputs: list[GameInput], written_totals: dict, user) -> list[Outcome]:
     """The desk keys in a paper card: every filled game row at once, and the written totals."""
-    return save_games([(table, inputs)], source=Source.DESK, user=user,
-                      written_totals={table.pk: written_totals})
+    return save_games(
+        [(table, inputs)], source=Source.DESK, user=user, written_totals={table.pk: written_totals}
+    )
 
 
-def import_games(batches: list[tuple[Table, list[GameInput]]], *, user,
-                 reason: str = "") -> list[Outcome]:
+def import_games(
+    batches: list[tuple[Table, list[GameInput]]], *, user, reason: str = ""
+) -> list[Outcome]:
     """A filled-in workbook: all of its games or none. ``user`` is the desk user, or
     COMMAND_LINE for the import command."""
     return save_games(batches, source=Source.WORKBOOK, user=user, reason=reason)
@@ -495,9 +620,11 @@ def import_games(batches: list[tuple[Table, list[GameInput]]], *, user,
 
 def _live_for_review(table: Table, game: Game, base_version: int) -> tuple[Table, GameSheet]:
     locked = _lock_tables([table])[0]
-    live = (GameSheet.objects.select_for_update()
-            .filter(table=locked, game=game, state__in=[SheetState.ENTERED, SheetState.CONFIRMED])
-            .first())
+    live = (
+        GameSheet.objects.select_for_update()
+        .filter(table=locked, game=game, state__in=[SheetState.ENTERED, SheetState.CONFIRMED])
+        .first()
+    )
     if live is None or live.version != base_version:
         raise VersionConflict([_current(table_sheets(locked), game, base_version)])
     return locked, live
@@ -541,8 +668,14 @@ def _confirm(live: GameSheet, table: Table, game: Game, user, source: str, now) 
     live.confirmed_at = now
     live.save(update_fields=["state", "confirmed_by", "confirmed_at"])
     AuditEvent.objects.create(
-        sheet=live, table=table, game=game, action=AuditEvent.CONFIRMED, source=source,
-        actor=account_of(user), actor_label=_actor_label(user, table, source), at=now,
+        sheet=live,
+        table=table,
+        game=game,
+        action=AuditEvent.CONFIRMED,
+        source=source,
+        actor=account_of(user),
+        actor_label=_actor_label(user, table, source),
+        at=now,
     )
 
 
@@ -553,15 +686,23 @@ def reject_game(table: Table, game: Game, base_version: int, user, reason: str =
         raise ServiceError("Only the tournament's organisers and desk staff can do that.")
     table, live = _live_for_review(table, game, base_version)
     if live.state != SheetState.ENTERED:
-        raise ServiceError(f"Game {game.number} is already confirmed: an organiser can "
-                           "correct it instead.")
+        raise ServiceError(
+            f"Game {game.number} is already confirmed: an organiser can correct it instead."
+        )
     now = timezone.now()
     live.state = SheetState.REJECTED
     live.save(update_fields=["state"])
     sheets = table_sheets(table)
     AuditEvent.objects.create(
-        sheet=live, table=table, game=game, action=AuditEvent.REJECTED, source=Source.DESK,
-        actor=account_of(user), actor_label=user.get_username(), at=now, reason=reason.strip(),
+        sheet=live,
+        table=table,
+        game=game,
+        action=AuditEvent.REJECTED,
+        source=Source.DESK,
+        actor=account_of(user),
+        actor_label=user.get_username(),
+        at=now,
+        reason=reason.strip(),
         changes=_changes(sheets.names, values_of_sheet(live), None),
     )
     return live
@@ -592,8 +733,11 @@ def _set_closed(day: Day, user, *, closed: bool) -> Day:
     day = Day.objects.select_for_update().select_related("tournament").get(pk=day.pk)
     _require_organiser(user, day.tournament)
     if (day.closed_at is not None) == closed:
-        raise ServiceError(f"Day {day.number} is already closed." if closed
-                           else f"Day {day.number} is open already.")
+        raise ServiceError(
+            f"Day {day.number} is already closed."
+            if closed
+            else f"Day {day.number} is open already."
+        )
     day.closed_at = timezone.now() if closed else None
     day.save(update_fields=["closed_at"])
     return day

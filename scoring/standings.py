@@ -6,6 +6,7 @@ GROUP BY entry over the confirmed scores in scope, and the entries with their pl
 whether they sat at a table. The ranking itself is the pure ``scoring.ranking`` module; this
 file only adapts rows to it. The columns every output shows are in ``scoring.standings_columns``.
 """
+
 from __future__ import annotations
 
 from collections.abc import Mapping
@@ -154,16 +155,29 @@ def standings(tournament: Tournament, cut: Cut = Cut()) -> Standings:
         entry = entries.pop(row[0], None)
         if entry is not None:
             entry_id, number, status, name, club, _ = entry
-            records.append(PlayerRecord(entry_id, number, name, club, row[1:days + 1],
-                                        row[days + 1], row[days + 3], row[days + 2],
-                                        status == withdrawn))
+            records.append(
+                PlayerRecord(
+                    entry_id,
+                    number,
+                    name,
+                    club,
+                    row[1 : days + 1],
+                    row[days + 1],
+                    row[days + 3],
+                    row[days + 2],
+                    status == withdrawn,
+                )
+            )
     # Left in ``entries``: players without a counted game. Registered but never at a table (a
     # no-show): a total of 0 is not a score, so once tables are seated those without a seat
     # are left out.
     for entry_id, number, status, name, club, seated in entries.values():
         if seated:
-            records.append(PlayerRecord(entry_id, number, name, club, (0,) * days, 0, 0, None,
-                                        status == withdrawn))
+            records.append(
+                PlayerRecord(
+                    entry_id, number, name, club, (0,) * days, 0, 0, None, status == withdrawn
+                )
+            )
     rows = rank_players(records, rules.tie_breaks or ())
 
     expected = confirmed = 0
@@ -190,6 +204,7 @@ def standings(tournament: Tournament, cut: Cut = Cut()) -> Standings:
 # of the request next to running them (bench/standings.py compares against a bare GROUP BY).
 # They are plain SQL that PostgreSQL and SQLite (3.30 or later, for FILTER) run alike.
 
+
 def _progress_by_day(tournament, cut: Cut, rules) -> dict[int, tuple[int, int, int]]:
     """{day number: (tables seated, (table, game) sheets confirmed, day id)} for seated days
     in scope."""
@@ -215,8 +230,9 @@ def _progress_by_day(tournament, cut: Cut, rules) -> dict[int, tuple[int, int, i
         """,
         [SheetState.CONFIRMED, *game_params, tournament.pk, *day_params],
     )
-    return {number: (tables, confirmed, day_id)
-            for number, day_id, tables, confirmed in rows if tables}
+    return {
+        number: (tables, confirmed, day_id) for number, day_id, tables, confirmed in rows if tables
+    }
 
 
 def _totals_by_entry(progress, day_numbers, cut: Cut, rules) -> list[tuple]:
@@ -266,8 +282,10 @@ def _entries(tournament, day_ids: list[int]) -> list[tuple]:
     in scope; with none seated yet, everyone counts as seated."""
     seated, params = "1", []
     if day_ids:
-        seated = (f"EXISTS (SELECT 1 FROM tournaments_seat s WHERE s.entry_id = e.id"
-                  f" AND s.day_id IN ({', '.join(['%s'] * len(day_ids))}))")
+        seated = (
+            f"EXISTS (SELECT 1 FROM tournaments_seat s WHERE s.entry_id = e.id"
+            f" AND s.day_id IN ({', '.join(['%s'] * len(day_ids))}))"
+        )
         params = list(day_ids)
     return _rows(
         f"""
@@ -287,6 +305,7 @@ def _rows(sql: str, params) -> list[tuple]:
 
 # --- Reads for the extra Excel sheets: one query each, whatever the size of the event. ---
 
+
 def score_rows(tournament: Tournament) -> list[tuple]:
     """Every player's score on every live sheet (entered or confirmed), in play order.
 
@@ -295,12 +314,23 @@ def score_rows(tournament: Tournament) -> list[tuple]:
     states = dict(SheetState.choices)
     rows = (
         Score.objects.filter(sheet__state__in=LIVE_STATES, sheet__table__day__tournament=tournament)
-        .order_by("sheet__table__day__number", "sheet__table__number", "sheet__game__number",
-                  "entry__number")
+        .order_by(
+            "sheet__table__day__number",
+            "sheet__table__number",
+            "sheet__game__number",
+            "entry__number",
+        )
         .values_list(
-            "sheet__table__day__number", "sheet__table__number", "sheet__game__number",
-            "sheet__engine_used", "entry__number", "entry__player__name", "points",
-            "sheet__went_out_id", "entry_id", "sheet__state",
+            "sheet__table__day__number",
+            "sheet__table__number",
+            "sheet__game__number",
+            "sheet__engine_used",
+            "entry__number",
+            "entry__player__name",
+            "points",
+            "sheet__went_out_id",
+            "entry_id",
+            "sheet__state",
         )
     )
     return [

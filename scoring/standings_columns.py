@@ -6,6 +6,7 @@ withdrawn player's rank is an empty cell); the page, the projector board, the PD
 command line print it as text. Outputs differ only where a column says so: a heading of their
 own, what a blank cell reads, an extra HTML class, bold in print.
 """
+
 from __future__ import annotations
 
 from collections import Counter
@@ -54,8 +55,9 @@ class Column:
         return text or self.blank.get(output, "")
 
     def cell_class(self, output: Output) -> str:
-        return " ".join(name for name in ("num" if self.numeric else "", self.css.get(output, ""))
-                        if name)
+        return " ".join(
+            name for name in ("num" if self.numeric else "", self.css.get(output, "")) if name
+        )
 
     def sort_key(self, row: Any) -> Any:
         """Numbers by value, text by its case-folded form (a missing club sorts as "")."""
@@ -81,6 +83,7 @@ class ColumnSet:
 
 # --- The players' table ----------------------------------------------------------------------
 
+
 def _status(row: RankedRow) -> str:
     if row.record.withdrawn:
         return "withdrawn"
@@ -89,21 +92,40 @@ def _status(row: RankedRow) -> str:
 
 # A withdrawn player has no rank: the page spells it out, the narrower outputs print the mark
 # their legend explains.
-_NO_RANK = {Output.PAGE: "withdrawn", Output.PROJECTOR: WITHDRAWN_MARK,
-            Output.PDF: WITHDRAWN_MARK, Output.COMMAND: WITHDRAWN_MARK}
+_NO_RANK = {
+    Output.PAGE: "withdrawn",
+    Output.PROJECTOR: WITHDRAWN_MARK,
+    Output.PDF: WITHDRAWN_MARK,
+    Output.COMMAND: WITHDRAWN_MARK,
+}
 _NOT_ON_THE_BOARD = EVERY_OUTPUT - {Output.PROJECTOR}
 
 PLAYERS_BEFORE_DAYS = (
-    Column("rank", "Rank", lambda row: row.rank, text=rank_label, blank=_NO_RANK,
-           css={Output.PAGE: "rank"}),
-    Column("number", "No.", lambda row: row.record.player_number,
-           headings={Output.WORKBOOK: "Player ID"}),
+    Column(
+        "rank",
+        "Rank",
+        lambda row: row.rank,
+        text=rank_label,
+        blank=_NO_RANK,
+        css={Output.PAGE: "rank"},
+    ),
+    Column(
+        "number",
+        "No.",
+        lambda row: row.record.player_number,
+        headings={Output.WORKBOOK: "Player ID"},
+    ),
     Column("name", "Player", lambda row: row.record.name, numeric=False),
     Column("club", "Club", lambda row: row.record.club, numeric=False),
 )
 PLAYERS_AFTER_DAYS = (
-    Column("total", "Total", lambda row: row.total, bold=True,
-           css={Output.PAGE: "total", Output.PROJECTOR: "total"}),
+    Column(
+        "total",
+        "Total",
+        lambda row: row.total,
+        bold=True,
+        css={Output.PAGE: "total", Output.PROJECTOR: "total"},
+    ),
     Column("outs", "Outs", lambda row: row.record.games_out, outputs=_NOT_ON_THE_BOARD),
     Column("games", "Games", lambda row: row.record.games_played, outputs=_NOT_ON_THE_BOARD),
     Column("status", "Status", _status, numeric=False, outputs=frozenset({Output.WORKBOOK})),
@@ -122,6 +144,7 @@ def player_columns(day_numbers: Sequence[int]) -> ColumnSet:
 
 # --- The clubs' table ------------------------------------------------------------------------
 
+
 class ClubLine(NamedTuple):
     """A ranked club with its rank as printed, which depends on the other clubs' ranks."""
 
@@ -132,22 +155,39 @@ class ClubLine(NamedTuple):
 def club_lines(result: Standings) -> list[ClubLine]:
     """Club ranks as printed, "=2" where clubs share a rank (same averages)."""
     shared = Counter(club.rank for club in result.clubs)
-    return [ClubLine(f"{TIE_MARK}{club.rank}" if shared[club.rank] > 1 else str(club.rank), club)
-            for club in result.clubs]
+    return [
+        ClubLine(f"{TIE_MARK}{club.rank}" if shared[club.rank] > 1 else str(club.rank), club)
+        for club in result.clubs
+    ]
 
 
 _CLUB_OUTPUTS = EVERY_OUTPUT - {Output.COMMAND}
 
 CLUB_COLUMNS = ColumnSet(
     (
-        Column("rank", "Rank", lambda line: line.club.rank, text=lambda line: line.rank_label,
-               outputs=_CLUB_OUTPUTS),
+        Column(
+            "rank",
+            "Rank",
+            lambda line: line.club.rank,
+            text=lambda line: line.rank_label,
+            outputs=_CLUB_OUTPUTS,
+        ),
         Column("club", "Club", lambda line: line.club.club, numeric=False, outputs=_CLUB_OUTPUTS),
         Column("players", "Players", lambda line: line.club.players, outputs=_CLUB_OUTPUTS),
-        Column("total", "Total", lambda line: line.club.total, outputs=_CLUB_OUTPUTS,
-               css={Output.PROJECTOR: "total"}),
-        Column("average", "Average", lambda line: round(line.club.average, 2),
-               text=lambda line: f"{line.club.average:.1f}", outputs=_CLUB_OUTPUTS),
+        Column(
+            "total",
+            "Total",
+            lambda line: line.club.total,
+            outputs=_CLUB_OUTPUTS,
+            css={Output.PROJECTOR: "total"},
+        ),
+        Column(
+            "average",
+            "Average",
+            lambda line: round(line.club.average, 2),
+            text=lambda line: f"{line.club.average:.1f}",
+            outputs=_CLUB_OUTPUTS,
+        ),
     ),
     # The board shows what clubs are ranked by, the average, before their total.
     orders={Output.PROJECTOR: ("rank", "club", "players", "average", "total")},
@@ -156,15 +196,18 @@ CLUB_COLUMNS = ColumnSet(
 
 # --- Tables as each output needs them --------------------------------------------------------
 
-def text_table(columns: Sequence[Column], rows: Iterable[Any], output: Output
-               ) -> tuple[list[str], list[list[str]]]:
+
+def text_table(
+    columns: Sequence[Column], rows: Iterable[Any], output: Output
+) -> tuple[list[str], list[list[str]]]:
     """Header and rows as printed text: the PDF, the command line."""
     header = [column.heading_in(output) for column in columns]
     return header, [[column.printed(row, output) for column in columns] for row in rows]
 
 
-def value_table(columns: Sequence[Column], rows: Iterable[Any], output: Output
-                ) -> tuple[list[str], list[list[Any]]]:
+def value_table(
+    columns: Sequence[Column], rows: Iterable[Any], output: Output
+) -> tuple[list[str], list[list[Any]]]:
     """Header and rows of typed values: the workbook."""
     header = [column.heading_in(output) for column in columns]
     return header, [[column.value(row) for column in columns] for row in rows]
@@ -177,10 +220,14 @@ class HtmlCell(NamedTuple):
 
 
 def html_header(columns: Sequence[Column], output: Output) -> list[HtmlCell]:
-    return [HtmlCell("num" if column.numeric else "", column.heading_in(output), column.numeric)
-            for column in columns]
+    return [
+        HtmlCell("num" if column.numeric else "", column.heading_in(output), column.numeric)
+        for column in columns
+    ]
 
 
 def html_cells(columns: Sequence[Column], row: Any, output: Output) -> list[HtmlCell]:
-    return [HtmlCell(column.cell_class(output), column.printed(row, output), column.numeric)
-            for column in columns]
+    return [
+        HtmlCell(column.cell_class(output), column.printed(row, output), column.numeric)
+        for column in columns
+    ]

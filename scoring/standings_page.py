@@ -4,6 +4,7 @@ The role views decide who may ask and what the page offers them (the organiser's
 the switch for the public pages); everything here reads through ``scoring.standings.standings``
 and never writes.
 """
+
 from __future__ import annotations
 
 from urllib.parse import urlencode
@@ -61,23 +62,28 @@ def standings_page(request, tournament, *, namespace: str, can_publish: bool) ->
         address = reverse(f"{namespace}:{name}", args=[tournament.slug])
         return f"{address}?{cut_query}" if cut_query else address
 
-    return render(request, "scoring/standings.html", {
-        "tournament": tournament,
-        "result": result,
-        "table": standings_table(result, request, query, None if show_all else PER_PAGE),
-        "clubs": ClubTable(result),
-        "query": query,
-        "show_all": show_all,
-        "per_page": PER_PAGE,
-        "per_page_url": _other_paging_url(request, show_all),
-        "legend": TIE_LEGEND,
-        "organiser_page": namespace == "organiser",
-        "can_publish": can_publish,
-        "public_pages": tournament.public_pages,
-        "day_choices": [(day, day == result.cut.day) for day in range(1, rules.days + 1)],
-        "game_choices": [(game, game == result.cut.game)
-                         for game in range(1, rules.games_per_day + 1)],
-        "pdf_url": url("standings_pdf"),
-        "xlsx_url": url("standings_xlsx"),
-        "projector_url": reverse("public:projector", args=[tournament.slug]),
-    })
+    return render(
+        request,
+        "scoring/standings.html",
+        {
+            "tournament": tournament,
+            "result": result,
+            "table": standings_table(result, request, query, None if show_all else PER_PAGE),
+            "clubs": ClubTable(result),
+            "query": query,
+            "show_all": show_all,
+            "per_page": PER_PAGE,
+            "per_page_url": _other_paging_url(request, show_all),
+            "legend": TIE_LEGEND,
+            "organiser_page": namespace == "organiser",
+            "can_publish": can_publish,
+            "public_pages": tournament.public_pages,
+            "day_choices": [(day, day == result.cut.day) for day in range(1, rules.days + 1)],
+            "game_choices": [
+                (game, game == result.cut.game) for game in range(1, rules.games_per_day + 1)
+            ],
+            "pdf_url": url("standings_pdf"),
+            "xlsx_url": url("standings_xlsx"),
+            "projector_url": reverse("public:projector", args=[tournament.slug]),
+        },
+    )

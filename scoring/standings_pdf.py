@@ -4,6 +4,7 @@ the columns ``scoring.standings_columns`` defines for print.
 Table cells are plain strings, never Paragraph markup, so a name like ``<b>Ann & "Bo"</b>``
 prints as typed and 2,000 rows stay fast; only the heading uses Paragraphs, with escaping.
 """
+
 from __future__ import annotations
 
 import datetime
@@ -72,8 +73,7 @@ def player_table_rows(result: Standings) -> tuple[list[str], list[list[str]]]:
     return _printed_table(_player_columns(result), result.rows)
 
 
-def _column_widths(header, body, text_columns, font, bold, available
-                   ) -> tuple[float, list[float]]:
+def _column_widths(header, body, text_columns, font, bold, available) -> tuple[float, list[float]]:
     """Largest font size whose number columns leave the text columns (the first of them the
     player's name) at least 45 % of the row."""
     width = pdfmetrics.stringWidth
@@ -92,8 +92,10 @@ def _column_widths(header, body, text_columns, font, bold, available
         max((width(r[i], font, size) for r in body), default=0.0) + 2 * PADDING
         for i in text_columns
     ]
-    natural = [max(n, width(header[i], bold, size) + 2 * PADDING)
-               for n, i in zip(natural, text_columns, strict=True)]
+    natural = [
+        max(n, width(header[i], bold, size) + 2 * PADDING)
+        for n, i in zip(natural, text_columns, strict=True)
+    ]
     first, others = text_columns[0], list(zip(text_columns[1:], natural[1:], strict=True))
     # When everything fits the player column takes the slack, so the table spans the page;
     # when not, the other text columns are held to 40 % of the room and the player gets the rest.
@@ -171,8 +173,14 @@ def _player_table(result: Standings, font: str, bold: str) -> Table:
         if row.rank is None:
             style.append(("TEXTCOLOR", (0, i), (-1, i), colors.HexColor("#666666")))
 
-    return Table([header, *body], colWidths=widths, rowHeights=heights, repeatRows=1,
-                 style=TableStyle(style), hAlign="LEFT")
+    return Table(
+        [header, *body],
+        colWidths=widths,
+        rowHeights=heights,
+        repeatRows=1,
+        style=TableStyle(style),
+        hAlign="LEFT",
+    )
 
 
 def render_standings_pdf(
@@ -188,8 +196,11 @@ def render_standings_pdf(
     if result.cut_label:
         heading += f" {result.cut_label}"
     when = printed_at or timezone.localtime()
-    facts = [f"{tournament.start_date:%-d %B %Y}" if tournament.start_date else "",
-             tournament.venue, f"printed {when:%-d %b %Y %H:%M}"]
+    facts = [
+        f"{tournament.start_date:%-d %B %Y}" if tournament.start_date else "",
+        tournament.venue,
+        f"printed {when:%-d %b %Y %H:%M}",
+    ]
     story = [
         Paragraph(_markup(tournament.name), styles["title"]),
         Paragraph(_markup(heading), styles["heading"]),
@@ -197,22 +208,39 @@ def render_standings_pdf(
     ]
     if not result.is_final:
         story.append(Paragraph(_markup(result.status_line), styles["warning"]))
-    story.append(Paragraph(
-        _markup(f"{TIE_LEGEND} {WITHDRAWN_LEGEND} "
-                "Totals count confirmed games only."), styles["small"]))
+    story.append(
+        Paragraph(
+            _markup(f"{TIE_LEGEND} {WITHDRAWN_LEGEND} Totals count confirmed games only."),
+            styles["small"],
+        )
+    )
     story += [Spacer(1, 6), players]
     if result.clubs:
-        story += [Spacer(1, 14), Paragraph("Clubs", styles["heading"]),
-                  _club_table(result, font, bold)]
+        story += [
+            Spacer(1, 14),
+            Paragraph("Clubs", styles["heading"]),
+            _club_table(result, font, bold),
+        ]
 
     buffer = BytesIO()
     doc = SimpleDocTemplate(
-        buffer, pagesize=PAGE_SIZE, leftMargin=MARGIN, rightMargin=MARGIN, topMargin=MARGIN,
-        bottomMargin=MARGIN, title=f"{tournament.name}: {heading}", author="Mexican Train",
+        buffer,
+        pagesize=PAGE_SIZE,
+        leftMargin=MARGIN,
+        rightMargin=MARGIN,
+        topMargin=MARGIN,
+        bottomMargin=MARGIN,
+        title=f"{tournament.name}: {heading}",
+        author="Mexican Train",
     )
-    footer = type("Footer", (_FooterCanvas,), {
-        "footer_text": printable(f"{tournament.name}: {heading}"), "footer_font": font,
-    })
+    footer = type(
+        "Footer",
+        (_FooterCanvas,),
+        {
+            "footer_text": printable(f"{tournament.name}: {heading}"),
+            "footer_font": font,
+        },
+    )
     doc.build(story, canvasmaker=footer)
     return buffer.getvalue()
 
@@ -226,21 +254,38 @@ def _paragraph_styles(font: str, bold: str) -> dict[str, ParagraphStyle]:
         "title": ParagraphStyle("title", fontName=bold, fontSize=16, leading=20, spaceAfter=2),
         "heading": ParagraphStyle("heading", fontName=bold, fontSize=12, leading=15, spaceAfter=2),
         "small": ParagraphStyle("small", fontName=font, fontSize=8.5, leading=11),
-        "warning": ParagraphStyle("warning", fontName=bold, fontSize=10, leading=13,
-                                  backColor=colors.HexColor("#fff4d6"), borderPadding=3,
-                                  spaceBefore=3, spaceAfter=3),
+        "warning": ParagraphStyle(
+            "warning",
+            fontName=bold,
+            fontSize=10,
+            leading=13,
+            backColor=colors.HexColor("#fff4d6"),
+            borderPadding=3,
+            spaceBefore=3,
+            spaceAfter=3,
+        ),
     }
 
 
 def _club_table(result: Standings, font: str, bold: str) -> Table:
     columns = CLUB_COLUMNS.for_output(Output.PDF)
     header, body = _printed_table(columns, club_lines(result))
-    return Table([header, *body], repeatRows=1, hAlign="LEFT", style=TableStyle([
-        ("FONT", (0, 0), (-1, 0), bold, 9),
-        ("FONT", (0, 1), (-1, -1), font, 9),
-        ("ALIGN", (0, 0), (-1, -1), "RIGHT"),
-        *(("ALIGN", (i, 0), (i, -1), "LEFT") for i, column in enumerate(columns)
-          if not column.numeric),
-        ("LINEBELOW", (0, 0), (-1, 0), 1, colors.black),
-        ("LINEBELOW", (0, 1), (-1, -1), 0.25, GRID),
-    ]))
+    return Table(
+        [header, *body],
+        repeatRows=1,
+        hAlign="LEFT",
+        style=TableStyle(
+            [
+                ("FONT", (0, 0), (-1, 0), bold, 9),
+                ("FONT", (0, 1), (-1, -1), font, 9),
+                ("ALIGN", (0, 0), (-1, -1), "RIGHT"),
+                *(
+                    ("ALIGN", (i, 0), (i, -1), "LEFT")
+                    for i, column in enumerate(columns)
+                    if not column.numeric
+                ),
+                ("LINEBELOW", (0, 0), (-1, 0), 1, colors.black),
+                ("LINEBELOW", (0, 1), (-1, -1), 0.25, GRID),
+            ]
+        ),
+    )

@@ -1,4 +1,5 @@
 """The standings as a downloadable report: the PDF and the workbook under one file name."""
+
 from __future__ import annotations
 
 from functools import partial
@@ -14,7 +15,10 @@ def standings_report(result: Standings) -> Report:
     """File names say the event and the cut: ``spring-standings-after-day-1.pdf``."""
     cut = "-".join(f"{k.replace('_', '-')}-{v}" for k, v in result.cut.as_params().items())
     name = f"{result.tournament.slug}-standings{'-' + cut if cut else ''}"
-    return Report(name, {
-        PDF: partial(render_standings_pdf, result),
-        XLSX: partial(standings_workbook, result),
-    })
+    return Report(
+        name,
+        {
+            PDF: partial(render_standings_pdf, result),
+            XLSX: partial(standings_workbook, result),
+        },
+    )

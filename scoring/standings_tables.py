@@ -3,6 +3,7 @@
 The rows are ``scoring.standings`` rows, already ranked and in memory; tables2 adds the
 headers, sorting by ``?sort=`` and pagination.
 """
+
 from __future__ import annotations
 
 from typing import Any, NamedTuple
@@ -35,7 +36,8 @@ def search_rows(rows: list[PageRow], query: str) -> list[PageRow]:
         return [r for r in rows if r.row.record.player_number == number]
     needle = query.casefold()
     return [
-        r for r in rows
+        r
+        for r in rows
         if needle in r.row.record.name.casefold() or needle in (r.row.record.club or "").casefold()
     ]
 
@@ -70,8 +72,12 @@ def _tables2_columns(columns: list[Column], orderable: bool) -> list[tuple[str, 
             attrs["th"] = {"class": "num"}
         if column.cell_class(Output.PAGE):
             attrs["td"] = {"class": column.cell_class(Output.PAGE)}
-        made.append((column.key, tables.Column(column.heading_in(Output.PAGE),
-                                               orderable=orderable, attrs=attrs)))
+        made.append(
+            (
+                column.key,
+                tables.Column(column.heading_in(Output.PAGE), orderable=orderable, attrs=attrs),
+            )
+        )
     return made
 
 
@@ -86,8 +92,12 @@ class PlainCellsTable(tables.Table):
 
     def __init__(self, data, columns: list[Column], *, orderable: bool, **kwargs):
         self.definitions = columns
-        super().__init__(data, extra_columns=_tables2_columns(columns, orderable),
-                         sequence=[column.key for column in columns], **kwargs)
+        super().__init__(
+            data,
+            extra_columns=_tables2_columns(columns, orderable),
+            sequence=[column.key for column in columns],
+            **kwargs,
+        )
 
     @staticmethod
     def source(record: Any) -> Any:
@@ -100,8 +110,10 @@ class PlainCellsTable(tables.Table):
         body = []
         for row in rows:
             source = self.source(row.record)
-            cells = [(html, column.printed(source, Output.PAGE))
-                     for html, column in zip(attrs, self.definitions, strict=True)]
+            cells = [
+                (html, column.printed(source, Output.PAGE))
+                for html, column in zip(attrs, self.definitions, strict=True)
+            ]
             body.append((row.attrs.as_html(), cells))
         return body
 
@@ -137,8 +149,9 @@ class ClubTable(PlainCellsTable):
         template_name = "scoring/standings_table.html"
 
     def __init__(self, result: Standings, **kwargs):
-        super().__init__(club_lines(result), CLUB_COLUMNS.for_output(Output.PAGE),
-                         orderable=False, **kwargs)
+        super().__init__(
+            club_lines(result), CLUB_COLUMNS.for_output(Output.PAGE), orderable=False, **kwargs
+        )
 
 
 def standings_table(result: Standings, request, query: str, per_page: int | None):

@@ -4,6 +4,7 @@ Sheets: Standings (first), Clubs, Scores, Seating, Rules. Every text cell that a
 could take for a formula (starting =, +, - or @) is stored as text with Excel's quote prefix,
 so a player typed as ``=HYPERLINK(...)`` stays a name.
 """
+
 from __future__ import annotations
 
 import json
@@ -39,15 +40,21 @@ def standings_sheet_rows(result: Standings) -> tuple[list[str], list[list]]:
 
 def workbook_sheets(result: Standings, scores: list[tuple], seating: list[tuple]):
     """(title, header, rows) per sheet, in order: what the workbook holds, cell for cell."""
-    clubs = value_table(CLUB_COLUMNS.for_output(Output.WORKBOOK), club_lines(result),
-                        Output.WORKBOOK)
-    score_sheet = [[day, table, game, engine, number, name, points, "yes" if out else "", state]
-                   for day, table, game, engine, number, name, points, out, state in scores]
+    clubs = value_table(
+        CLUB_COLUMNS.for_output(Output.WORKBOOK), club_lines(result), Output.WORKBOOK
+    )
+    score_sheet = [
+        [day, table, game, engine, number, name, points, "yes" if out else "", state]
+        for day, table, game, engine, number, name, points, out, state in scores
+    ]
     return [
         ("Standings", *standings_sheet_rows(result)),
         ("Clubs", *clubs),
-        ("Scores", ["Day", "Table", "Game", "Engine used", "Player ID", "Player", "Score", "Out",
-                    "State"], score_sheet),
+        (
+            "Scores",
+            ["Day", "Table", "Game", "Engine used", "Player ID", "Player", "Score", "Out", "State"],
+            score_sheet,
+        ),
         ("Seating", ["Day", "Table", "Player ID", "Player"], [list(r) for r in seating]),
         ("Rules", ["Setting", "Value"], _rule_rows(result)),
     ]
@@ -74,7 +81,8 @@ def _rule_rows(result: Standings) -> list[list]:
     for name, value in rules.rule_values().items():
         if name == "tie_breaks":
             value = ", ".join(TIE_BREAK_CHOICES.get(v, v) for v in value) or (
-                "none (ties share a rank)")
+                "none (ties share a rank)"
+            )
         elif isinstance(value, (list, dict)):
             value = json.dumps(value)
         elif isinstance(value, bool):
@@ -94,8 +102,9 @@ def _write_sheet(sheet, header: list[str], rows: list[list]) -> None:
     for row in rows:
         # Empty text is no cell at all rather than an empty one: most players did not go out,
         # so most of the Scores sheet's Out cells need not be written.
-        sheet.append([(_text_cell(sheet, v) if v else None) if isinstance(v, str) else v
-                      for v in row])
+        sheet.append(
+            [(_text_cell(sheet, v) if v else None) if isinstance(v, str) else v for v in row]
+        )
 
 
 def _header_cell(sheet, title: str) -> WriteOnlyCell:

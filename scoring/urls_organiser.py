@@ -1,4 +1,5 @@
 """Score entry and standings for organisers and desk staff, mounted in the "organiser" namespace."""
+
 from django.urls import path
 
 from . import views_desk as views, views_organiser
@@ -24,6 +25,7 @@ urlpatterns = [
     path(T + "standings/", views_organiser.standings, name="standings"),
     path(T + "standings.pdf", views_organiser.standings_pdf, name="standings_pdf"),
     path(T + "standings.xlsx", views_organiser.standings_xlsx, name="standings_xlsx"),
-    path(T + "standings/public/", views_organiser.public_pages_toggle,
-         name="standings_public_pages"),
+    path(
+        T + "standings/public/", views_organiser.public_pages_toggle, name="standings_public_pages"
+    ),
 ]

@@ -1,4 +1,5 @@
 """Read-only standings for players and spectators, mounted in the "public" namespace."""
+
 from django.urls import path
 
 from . import views_public as views

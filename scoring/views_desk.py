@@ -2,6 +2,7 @@
 history, closing a day, table links, printouts and the workbook. Views only parse and hand over:
 forms read what was typed, scoring.services writes, scoring.selectors reads.
 """
+
 import segno
 from django.contrib import messages
 from django.http import Http404
@@ -10,21 +11,29 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from core.errors import ServiceError
-from tournaments.access import desk_view, organiser_view
 from core.reports import PDF, XLSX, Report, report_response
-from tournaments.selectors import tournament_days
+from tournaments.access import desk_view, organiser_view
 from tournaments.presenters import can_manage
+from tournaments.selectors import tournament_days
 
 from . import services
-from .selectors import (
-    current_day, day_for, day_grid, day_tables_with_seats, games_waiting, local_time, not_seated,
-    table_for, table_history, table_sheets,
-)
 from .forms import CardForm, ReviewForm, WorkbookUploadForm, submit_game_form
 from .models import SheetState, Source
 from .presenters import current_sheet, grid_cell, is_provisional, review_scores
 from .schedule import day_games
 from .score_sheets_pdf import score_sheets_pdf, table_link
+from .selectors import (
+    current_day,
+    day_for,
+    day_grid,
+    day_tables_with_seats,
+    games_waiting,
+    local_time,
+    not_seated,
+    table_for,
+    table_history,
+    table_sheets,
+)
 from .workbook_export import export_day
 from .workbook_import import WorkbookRefused, import_workbook
 
@@ -85,12 +94,21 @@ def scores_day(request, tournament, day):
     for row in grid["rows"]:
         number = row["table"].number
         row["card_url"], row["history_url"] = card(table=number), history(table=number)
-        row["cells"] = [grid_cell(cell, lambda game, n=number: review(table=n, game=game))
-                        for cell in row["cells"]]
-    return render(request, "scoring/day_grid.html", {
-        "tournament": tournament, "day": day, "grid": grid,
-        "days": tournament_days(tournament), "can_manage": can_manage(request),
-    })
+        row["cells"] = [
+            grid_cell(cell, lambda game, n=number: review(table=n, game=game))
+            for cell in row["cells"]
+        ]
+    return render(
+        request,
+        "scoring/day_grid.html",
+        {
+            "tournament": tournament,
+            "day": day,
+            "grid": grid,
+            "days": tournament_days(tournament),
+            "can_manage": can_manage(request),
+        },
+    )
 
 
 @desk_view
@@ -104,8 +122,7 @@ def score_card(request, tournament, day, table):
             messages.warning(request, "The card was empty: nothing was saved.")
             return redirect(request.path)
         try:
-            outcomes = services.save_card(table, form.inputs(), form.written_totals(),
-                                          request.user)
+            outcomes = services.save_card(table, form.inputs(), form.written_totals(), request.user)
         except services.SheetRefused as refused:
             form.add_refusals(refused.refusals)
         except services.VersionConflict as clash:
@@ -116,10 +133,19 @@ def score_card(request, tournament, day, table):
             done = ", ".join(f"game {o.game} {o.action}" for o in outcomes) or "no changes"
             messages.success(request, f"Table {table.number} saved: {done}.")
             return redirect(request.path)
-    return render(request, "scoring/card.html", {
-        "tournament": tournament, "day": sheets.day, "table": table, "sheets": sheets,
-        "form": form, "conflicts": conflicts, "can_manage": can_manage(request),
-    })
+    return render(
+        request,
+        "scoring/card.html",
+        {
+            "tournament": tournament,
+            "day": sheets.day,
+            "table": table,
+            "sheets": sheets,
+            "form": form,
+            "conflicts": conflicts,
+            "can_manage": can_manage(request),
+        },
+    )
 
 
 @desk_view
@@ -128,8 +154,7 @@ def review_game(request, tournament, day, table, game):
     sheets = table_sheets(table)
     game = _game(sheets, game)
     live = sheets.live.get(game.number)
-    form = ReviewForm(request.POST or None,
-                      initial={"base_version": live.version if live else 0})
+    form = ReviewForm(request.POST or None, initial={"base_version": live.version if live else 0})
     conflict = None
     if request.method == "POST" and form.is_valid():
         base = form.cleaned_data["base_version"]
@@ -139,8 +164,11 @@ def review_game(request, tournament, day, table, game):
                 messages.success(request, f"Table {table.number}, game {game.number} is confirmed.")
             else:
                 services.reject_game(table, game, base, request.user, form.cleaned_data["reason"])
-                messages.success(request, f"Table {table.number}, game {game.number} is marked "
-                                          "wrong. The table can enter it again.")
+                messages.success(
+                    request,
+                    f"Table {table.number}, game {game.number} is marked "
+                    "wrong. The table can enter it again.",
+                )
         except services.VersionConflict as clash:
             conflict = clash.current[0]
             sheets = table_sheets(table)
@@ -150,15 +178,25 @@ def review_game(request, tournament, day, table, game):
             form.add_error(None, str(error))
         else:
             return redirect("organiser:scores_day", slug=tournament.slug, day=sheets.day.number)
-    return render(request, "scoring/review.html", {
-        "tournament": tournament, "day": sheets.day, "table": table, "game": game, "live": live,
-        "scores": review_scores(sheets.seats, live), "form": form,
-        "conflict": current_sheet(conflict), "sheets": sheets,
-        "provisional": is_provisional(live),
-        "went_out_name": sheets.names.get(live.went_out_id, "") if live else "",
-        "entered_at": local_time(live.entered_at) if live else "",
-        "own_entry": services.own_entry_refusal(live, request.user),
-    })
+    return render(
+        request,
+        "scoring/review.html",
+        {
+            "tournament": tournament,
+            "day": sheets.day,
+            "table": table,
+            "game": game,
+            "live": live,
+            "scores": review_scores(sheets.seats, live),
+            "form": form,
+            "conflict": current_sheet(conflict),
+            "sheets": sheets,
+            "provisional": is_provisional(live),
+            "went_out_name": sheets.names.get(live.went_out_id, "") if live else "",
+            "entered_at": local_time(live.entered_at) if live else "",
+            "own_entry": services.own_entry_refusal(live, request.user),
+        },
+    )
 
 
 @organiser_view
@@ -168,28 +206,54 @@ def correct_game(request, tournament, day, table, game):
     game = _game(sheets, game)
     live = sheets.live.get(game.number)
     if live is None or live.state != SheetState.CONFIRMED:
-        messages.warning(request, f"Game {game.number} at table {table.number} is not confirmed: "
-                                  "there is nothing to correct yet.")
+        messages.warning(
+            request,
+            f"Game {game.number} at table {table.number} is not confirmed: "
+            "there is nothing to correct yet.",
+        )
         return redirect("organiser:score_card", slug=tournament.slug, day=day, table=table.number)
-    submission = submit_game_form(request, table, game, games=sheets.games, sheets=sheets,
-                                  source=Source.CORRECTION, with_tiles=False, with_reason=True)
+    submission = submit_game_form(
+        request,
+        table,
+        game,
+        games=sheets.games,
+        sheets=sheets,
+        source=Source.CORRECTION,
+        with_tiles=False,
+        with_reason=True,
+    )
     if submission.saved:
         messages.success(request, f"Game {game.number} at table {table.number} is corrected.")
-        return redirect("organiser:table_history", slug=tournament.slug, day=day,
-                        table=table.number)
-    return render(request, "scoring/correct.html", {
-        "tournament": tournament, "day": sheets.day, "table": table, "game": game,
-        "form": submission.form, "conflict": current_sheet(submission.conflict),
-    })
+        return redirect(
+            "organiser:table_history", slug=tournament.slug, day=day, table=table.number
+        )
+    return render(
+        request,
+        "scoring/correct.html",
+        {
+            "tournament": tournament,
+            "day": sheets.day,
+            "table": table,
+            "game": game,
+            "form": submission.form,
+            "conflict": current_sheet(submission.conflict),
+        },
+    )
 
 
 @organiser_view
 def history(request, tournament, day, table):
     table = _table(tournament, day, table)
-    return render(request, "scoring/history.html", {
-        "tournament": tournament, "day": table.day, "table": table,
-        "events": table_history(table),
-    })
+    return render(
+        request,
+        "scoring/history.html",
+        {
+            "tournament": tournament,
+            "day": table.day,
+            "table": table,
+            "events": table_history(table),
+        },
+    )
 
 
 @organiser_view
@@ -202,8 +266,12 @@ def close_day(request, tournament, day):
         messages.error(request, str(error))
     else:
         waiting = games_waiting(day)
-        note = (f" {waiting} game{'s are' if waiting != 1 else ' is'} still waiting for the desk "
-                "to confirm." if waiting else "")
+        note = (
+            f" {waiting} game{'s are' if waiting != 1 else ' is'} still waiting for the desk "
+            "to confirm."
+            if waiting
+            else ""
+        )
         messages.success(request, f"Day {day.number} is closed: table links no longer work.{note}")
     return redirect("organiser:scores_day", slug=tournament.slug, day=day.number)
 
@@ -226,8 +294,11 @@ def reopen_day(request, tournament, day):
 def regenerate_link(request, tournament, day, table):
     table = _table(tournament, day, table)
     services.regenerate_table_link(table, request.user)
-    messages.success(request, f"Table {table.number} has a new link; the old one no longer works. "
-                              "Print its sheet again or show the new code to the scorekeeper.")
+    messages.success(
+        request,
+        f"Table {table.number} has a new link; the old one no longer works. "
+        "Print its sheet again or show the new code to the scorekeeper.",
+    )
     return redirect("organiser:table_links", slug=tournament.slug, day=day)
 
 
@@ -238,10 +309,18 @@ def table_links(request, tournament, day):
     items = []
     for item in day_tables_with_seats(day):
         link = table_link(base, item["table"])
-        items.append({**item, "link": link, "qr": segno.make(link, error="m").svg_data_uri(scale=3)})
-    return render(request, "scoring/table_links.html", {
-        "tournament": tournament, "day": day, "items": items,
-    })
+        items.append(
+            {**item, "link": link, "qr": segno.make(link, error="m").svg_data_uri(scale=3)}
+        )
+    return render(
+        request,
+        "scoring/table_links.html",
+        {
+            "tournament": tournament,
+            "day": day,
+            "items": items,
+        },
+    )
 
 
 @desk_view
@@ -251,8 +330,10 @@ def score_sheets(request, tournament, day):
     if problem:
         messages.error(request, problem)
         return redirect("organiser:scores_day", slug=tournament.slug, day=day.number)
-    report = Report(f"{tournament.slug}-day{day.number}-score-sheets",
-                    {PDF: lambda: score_sheets_pdf(day, _base_url(request))})
+    report = Report(
+        f"{tournament.slug}-day{day.number}-score-sheets",
+        {PDF: lambda: score_sheets_pdf(day, _base_url(request))},
+    )
     return report_response(report, PDF)
 
 
@@ -273,8 +354,12 @@ def upload_workbook(request, tournament):
     problems = []
     if request.method == "POST" and form.is_valid():
         try:
-            report = import_workbook(tournament, form.cleaned_data["file"].read(),
-                                     user=request.user, reason=form.cleaned_data["reason"])
+            report = import_workbook(
+                tournament,
+                form.cleaned_data["file"].read(),
+                user=request.user,
+                reason=form.cleaned_data["reason"],
+            )
         except WorkbookRefused as refused:
             problems = refused.lines
         except ServiceError as error:
@@ -282,7 +367,13 @@ def upload_workbook(request, tournament):
         else:
             messages.success(request, f"Workbook imported: {report.summary()}")
             return redirect(reverse("organiser:scores", args=[tournament.slug]))
-    return render(request, "scoring/upload.html", {
-        "tournament": tournament, "form": form, "problems": problems,
-        "days": tournament_days(tournament),
-    })
+    return render(
+        request,
+        "scoring/upload.html",
+        {
+            "tournament": tournament,
+            "form": form,
+            "problems": problems,
+            "days": tournament_days(tournament),
+        },
+    )

@@ -3,6 +3,7 @@
 Desk staff see the standings and download them; only the organiser turns the public pages on
 and off. Score entry for the desk is in ``views_desk``.
 """
+
 from django.contrib import messages
 from django.shortcuts import redirect
 from django.views.decorators.http import require_POST, require_safe
@@ -41,7 +42,8 @@ def public_pages_toggle(request, tournament):
     set_public_pages(tournament, on)
     messages.success(
         request,
-        "Standings and the projector are now public." if on else
-        "Public pages are off: only staff can see standings.",
+        "Standings and the projector are now public."
+        if on
+        else "Public pages are off: only staff can see standings.",
     )
     return redirect("organiser:standings", tournament.slug)

@@ -3,6 +3,7 @@
 Every view here is a ``public_view``: read-only (GET and HEAD only), and 404 when the organiser
 has closed the public pages.
 """
+
 from typing import Any
 from urllib.parse import urlencode
 
@@ -58,8 +59,9 @@ def _board_table(result: Standings, screen: int, pages: Paginator) -> dict:
         lines = [("", line) for line in club_lines(result)]
     else:
         columns = player_columns(result.day_numbers).for_output(Output.PROJECTOR)
-        lines = [("withdrawn" if row.rank is None else "", row)
-                 for row in pages.page(screen).object_list]
+        lines = [
+            ("withdrawn" if row.rank is None else "", row) for row in pages.page(screen).object_list
+        ]
     return {
         "headings": html_header(columns, Output.PROJECTOR),
         "rows": [(css, html_cells(columns, row, Output.PROJECTOR)) for css, row in lines],
@@ -88,17 +90,21 @@ def projector(request, tournament):
         return f"{request.path}?{urlencode(params)}"
 
     showing_clubs = screen > pages.num_pages
-    return render(request, "scoring/projector.html", {
-        "tournament": tournament,
-        "result": result,
-        "board": _board_table(result, screen, pages),
-        "board_id": "board-clubs" if showing_clubs else "board-players",
-        "empty_text": "No players yet.",
-        "showing_clubs": showing_clubs,
-        "screen": screen,
-        "screens": screens,
-        "seconds": seconds,
-        "legend": f"{TIE_LEGEND} {WITHDRAWN_LEGEND}",
-        "next_url": screen_url(screen % screens + 1),
-        "previous_url": screen_url((screen - 2) % screens + 1),
-    })
+    return render(
+        request,
+        "scoring/projector.html",
+        {
+            "tournament": tournament,
+            "result": result,
+            "board": _board_table(result, screen, pages),
+            "board_id": "board-clubs" if showing_clubs else "board-players",
+            "empty_text": "No players yet.",
+            "showing_clubs": showing_clubs,
+            "screen": screen,
+            "screens": screens,
+            "seconds": seconds,
+            "legend": f"{TIE_LEGEND} {WITHDRAWN_LEGEND}",
+            "next_url": screen_url(screen % screens + 1),
+            "previous_url": screen_url((screen - 2) % screens + 1),
+        },
+    )

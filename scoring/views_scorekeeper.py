@@ -1,14 +1,15 @@
 """The scorekeeper's private table link: no login, one table only, CSRF on."""
+
 from django.contrib import messages
 from django.shortcuts import redirect, render
 from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_protect
 
-from .selectors import table_by_link, table_sheets
 from .forms import submit_game_form
 from .models import SheetState, Source
 from .presenters import current_sheet, table_page_row
 from .schedule import day_games, game_numbered
+from .selectors import table_by_link, table_sheets
 
 
 def link_dead(request):
@@ -51,20 +52,32 @@ def table_page(request, token):
     form = None
     conflict = None
     if game is not None:
-        submission = submit_game_form(request, table, game, games=games, sheets=sheets,
-                                      source=Source.TABLE_LINK)
+        submission = submit_game_form(
+            request, table, game, games=games, sheets=sheets, source=Source.TABLE_LINK
+        )
         if submission.refusal:
             return link_dead(request)  # the day closed or the link changed while typing
         if submission.saved:
-            messages.success(request, f"Game {game.number} is saved. The desk will check it "
-                                      "against your card.")
+            messages.success(
+                request, f"Game {game.number} is saved. The desk will check it against your card."
+            )
             return redirect("scorekeeper:table", token=token)
         form, conflict, sheets = submission.form, submission.conflict, submission.sheets
         if conflict is not None and conflict.state == SheetState.CONFIRMED:
             form = None  # the desk has it now: nothing left to fix here
-    return render(request, "scoring/table_page.html", {
-        "table": table, "day": sheets.day, "tournament": sheets.day.tournament, "sheets": sheets,
-        "rows": [table_page_row(row) for row in sheets.rows()], "game": game, "form": form,
-        "conflict": current_sheet(conflict), "token": token,
-        "hand_size": sheets.rules.hand_size(len(sheets.seats)),
-    })
+    return render(
+        request,
+        "scoring/table_page.html",
+        {
+            "table": table,
+            "day": sheets.day,
+            "tournament": sheets.day.tournament,
+            "sheets": sheets,
+            "rows": [table_page_row(row) for row in sheets.rows()],
+            "game": game,
+            "form": form,
+            "conflict": current_sheet(conflict),
+            "token": token,
+            "hand_size": sheets.rules.hand_size(len(sheets.seats)),
+        },
+    )

@@ -19,8 +19,16 @@ COLUMN_WIDTHS = (6, 7, 7, 8, 10, 28, 8, 6)
 
 
 def _values(row: dict) -> list:
-    return [row["day"], row["table"], row["game"], row["engine"], row["player_id"],
-            row["player"], row["score"], "yes" if row["out"] else None]
+    return [
+        row["day"],
+        row["table"],
+        row["game"],
+        row["engine"],
+        row["player_id"],
+        row["player"],
+        row["score"],
+        "yes" if row["out"] else None,
+    ]
 
 
 def export_day(day: Day) -> bytes:

@@ -20,7 +20,7 @@ from django.conf import settings
 from core.cells import is_blank
 from core.errors import ServiceError
 from core.spreadsheet_files import MAX_SHEET_ROWS, UnreadableFile, open_xlsx, refuse_if_too_big
-from tournaments.models import Day, Entry, Seat, Table
+from tournaments.models import Entry, Table
 
 from . import services
 from .selectors import WorkbookEvent, workbook_event
@@ -58,8 +58,12 @@ def read_rows(data: bytes) -> list[tuple[int, tuple]]:
     """(row number as the spreadsheet shows it, values) for every non-empty row after the header."""
     try:
         refuse_if_too_big(len(data), settings.UPLOAD_MAX_BYTES)
-        wb = open_xlsx(data, not_a_workbook=NOT_A_WORKBOOK, holds="a score workbook",
-                       max_unpacked=max_unpacked_bytes())
+        wb = open_xlsx(
+            data,
+            not_a_workbook=NOT_A_WORKBOOK,
+            holds="a score workbook",
+            max_unpacked=max_unpacked_bytes(),
+        )
     except UnreadableFile as refusal:
         raise WorkbookRefused([str(refusal)]) from None
     try:
@@ -83,7 +87,8 @@ def _sheet_rows(ws) -> list[tuple[int, tuple]]:
     for number, values in enumerate(ws.iter_rows(values_only=True, max_col=width), start=1):
         if number > MAX_SHEET_ROWS + 1:
             raise WorkbookRefused(
-                [f"The sheet has more than {MAX_SHEET_ROWS:,} rows: is it the right file?"])
+                [f"The sheet has more than {MAX_SHEET_ROWS:,} rows: is it the right file?"]
+            )
         values = tuple(values[:width]) + (None,) * (width - len(values))
         if header is None:
             header = [str(v).strip() if v is not None else "" for v in values]
@@ -99,10 +104,15 @@ def _sheet_rows(ws) -> list[tuple[int, tuple]]:
 
 def _check_header(header: list[str]) -> None:
     if header != HEADER:
-        raise WorkbookRefused([
-            "Row 1: the columns must be " + ", ".join(HEADER) + " (found "
-            + ", ".join(h or "(blank)" for h in header) + ")."
-        ])
+        raise WorkbookRefused(
+            [
+                "Row 1: the columns must be "
+                + ", ".join(HEADER)
+                + " (found "
+                + ", ".join(h or "(blank)" for h in header)
+                + ")."
+            ]
+        )
 
 
 # ---------------------------------------------------------------------------
@@ -119,8 +129,10 @@ class ImportReport:
     not_played: int = 0
 
     def summary(self) -> str:
-        return (f"{self.entered} games entered, {self.confirmed} confirmed, {self.corrected} "
-                f"corrected, {self.unchanged} unchanged, {self.not_played} not played yet.")
+        return (
+            f"{self.entered} games entered, {self.confirmed} confirmed, {self.corrected} "
+            f"corrected, {self.unchanged} unchanged, {self.not_played} not played yet."
+        )
 
 
 @dataclass
@@ -156,7 +168,9 @@ def import_workbook(tournament, data: bytes, *, user=None, reason: str = "") -> 
     return report
 
 
-def _group_rows(rows, event: WorkbookEvent, lines: list[str]) -> OrderedDict[GameKey, dict[int, _Row]]:
+def _group_rows(
+    rows, event: WorkbookEvent, lines: list[str]
+) -> OrderedDict[GameKey, dict[int, _Row]]:
     """Each game's rows, by entry id, in the file's order; a bad row adds a line and is left out."""
     grouped: OrderedDict[GameKey, dict[int, _Row]] = OrderedDict()
     for number, values in rows:
@@ -166,15 +180,18 @@ def _group_rows(rows, event: WorkbookEvent, lines: list[str]) -> OrderedDict[Gam
         key, row = checked
         game_rows = grouped.setdefault(key, {})
         if row.entry.pk in game_rows:
-            lines.append(f"Row {number}: {row.entry.player.name} is listed twice for table "
-                         f"{key[1]}, game {key[2]} (also row {game_rows[row.entry.pk].number}).")
+            lines.append(
+                f"Row {number}: {row.entry.player.name} is listed twice for table "
+                f"{key[1]}, game {key[2]} (also row {game_rows[row.entry.pk].number})."
+            )
             continue
         game_rows[row.entry.pk] = row
     return grouped
 
 
-def _check_row(number: int, values: tuple, event: WorkbookEvent,
-               lines: list[str]) -> tuple[GameKey, _Row] | None:
+def _check_row(
+    number: int, values: tuple, event: WorkbookEvent, lines: list[str]
+) -> tuple[GameKey, _Row] | None:
     """The row's game and what it says, or None with the problem added to ``lines``."""
     day_no, table_no, game_no, engine, player_id, _name, score, out = values
     day_n = _whole(day_no, "Day", number, lines)
@@ -195,7 +212,9 @@ def _check_row(number: int, values: tuple, event: WorkbookEvent,
     return (day_n, table_n, game_n), _Row(number, entry, score, out_text in OUT_YES, engine)
 
 
-def _unknown_place(event: WorkbookEvent, day_n: int, table_n: int, game_n: int, player_n: int) -> str:
+def _unknown_place(
+    event: WorkbookEvent, day_n: int, table_n: int, game_n: int, player_n: int
+) -> str:
     """What the row names that the tournament does not have, checked in order; "" if nothing."""
     if day_n not in event.days:
         return f"there is no day {day_n} in this tournament."
@@ -208,8 +227,10 @@ def _unknown_place(event: WorkbookEvent, day_n: int, table_n: int, game_n: int, 
     if entry is None:
         return f"there is no player with Player ID {player_n}."
     if (table.pk, entry.pk) not in event.seats:
-        return (f"{entry.player.name} (Player ID {player_n}) is not seated at table {table_n} "
-                f"on day {day_n}.")
+        return (
+            f"{entry.player.name} (Player ID {player_n}) is not seated at table {table_n} "
+            f"on day {day_n}."
+        )
     return ""
 
 
@@ -227,13 +248,15 @@ def _plan_games(grouped, event: WorkbookEvent, report: ImportReport, lines: list
             continue
         table = event.tables[(day_n, table_n)]
         typed = TypedSheet(
-            game_number=game_n, engine=engine,
+            game_number=game_n,
+            engine=engine,
             scores={pk: r.score for pk, r in game_rows.items()},
             went_out=[pk for pk, r in game_rows.items() if r.out],
             blocked=not any(r.out for r in game_rows.values()),
         )
         plan.batches.setdefault(table.pk, (table, []))[1].append(
-            services.GameInput(game=event.games[(day_n, game_n)], typed=typed, base_version=None))
+            services.GameInput(game=event.games[(day_n, game_n)], typed=typed, base_version=None)
+        )
         plan.rows_of[key] = {
             "first": min(r.number for r in game_rows.values()),
             "outs": [r.number for r in game_rows.values() if r.out],
@@ -250,8 +273,10 @@ def _one_engine(game_rows: dict[int, _Row], table_n: int, game_n: int) -> tuple[
             engines.setdefault(_engine_key(r.engine), r.number)
     if len(engines) > 1:
         (a, row_a), (b, row_b) = sorted(engines.items(), key=lambda kv: kv[1])[:2]
-        return None, (f"Row {row_b}: the engine says {b}, but row {row_a} says {a} for the "
-                      f"same game (table {table_n}, game {game_n}). A game has one engine.")
+        return None, (
+            f"Row {row_b}: the engine says {b}, but row {row_a} says {a} for the "
+            f"same game (table {table_n}, game {game_n}). A game has one engine."
+        )
     return next(iter(engines), None), ""
 
 

@@ -13,8 +13,9 @@ CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
 PASSWORD = "a-long-test-password-9"
 
 # CI replays fixed examples with no saved ones, so its verdict never depends on luck; dev explores.
-hypothesis_settings.register_profile("ci", derandomize=True, database=None, deadline=None,
-                                     print_blob=True)
+hypothesis_settings.register_profile(
+    "ci", derandomize=True, database=None, deadline=None, print_blob=True
+)
 hypothesis_settings.register_profile("dev", deadline=None)
 hypothesis_settings.load_profile("ci" if os.environ.get("CI") else "dev")
 
@@ -27,7 +28,9 @@ def pytest_collection_modifyitems(config, items):
     if not browser_items:
         return
     if os.environ.get("CI"):
-        raise pytest.UsageError(f"Chromium is missing at {CHROMIUM}; CI must run the browser tests.")
+        raise pytest.UsageError(
+            f"Chromium is missing at {CHROMIUM}; CI must run the browser tests."
+        )
     skip = pytest.mark.skip(reason=f"Chromium not installed at {CHROMIUM}")
     for item in browser_items:
         item.add_marker(skip)
@@ -42,8 +45,9 @@ def login_throttle(request, settings):
 
 def _uses_database(request) -> bool:
     names = request.fixturenames
-    return (request.node.get_closest_marker("django_db") is not None
-            or any(name in names for name in ("db", "transactional_db", "live_server")))
+    return request.node.get_closest_marker("django_db") is not None or any(
+        name in names for name in ("db", "transactional_db", "live_server")
+    )
 
 
 @pytest.fixture(autouse=True)
@@ -66,8 +70,13 @@ def browser_type_launch_args(browser_type_launch_args):
         **browser_type_launch_args,
         "executable_path": CHROMIUM,
         "args": [
-            "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-            "--disable-background-networking", "--disable-component-update", "--disable-sync",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
         ],
     }
 
@@ -100,8 +109,11 @@ def make_tournament(db):
 
     def make(slug="spring", preset="tournament", organiser=None, **kwargs):
         return create_tournament(
-            slug=slug, name=kwargs.pop("name", slug.title()), preset_key=preset,
-            organiser=organiser, **kwargs
+            slug=slug,
+            name=kwargs.pop("name", slug.title()),
+            preset_key=preset,
+            organiser=organiser,
+            **kwargs,
         )
 
     return make
@@ -130,6 +142,7 @@ def world(db):
     """The shared seated day (scoring_factories.seated_day) with its staff: desk users ``desk``
     and ``desk2`` and an organiser ``boss``."""
     from scoring_factories import seated_day, staff
+
     from tournaments.models import StaffRole
 
     w = seated_day()

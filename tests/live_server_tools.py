@@ -6,6 +6,7 @@ SIGKILL to the whole group (master and worker), like a power cut, and ``start()`
 on the same database. ``Browser`` is a plain http.client user agent with its own cookie jar, so
 requests go through the login form and CSRF exactly as a browser's would.
 """
+
 from __future__ import annotations
 
 import http.client
@@ -68,10 +69,24 @@ class Server:
     def start(self) -> None:
         with open(self.log_path, "ab") as log:
             self.process = subprocess.Popen(
-                [sys.executable, "-m", "gunicorn", "config.wsgi",
-                 "--bind", f"127.0.0.1:{self.port}", "--workers", str(self.workers),
-                 "--timeout", "120", "--error-logfile", "-"],
-                cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT,
+                [
+                    sys.executable,
+                    "-m",
+                    "gunicorn",
+                    "config.wsgi",
+                    "--bind",
+                    f"127.0.0.1:{self.port}",
+                    "--workers",
+                    str(self.workers),
+                    "--timeout",
+                    "120",
+                    "--error-logfile",
+                    "-",
+                ],
+                cwd=ROOT,
+                env=self.env,
+                stdout=log,
+                stderr=subprocess.STDOUT,
                 start_new_session=True,
             )
         deadline = time.monotonic() + 30
@@ -115,8 +130,9 @@ class Browser:
         self.timeout = timeout
         self.cookies: dict[str, str] = {}
 
-    def request(self, method: str, path: str, body: bytes | None = None,
-                content_type: str | None = None) -> Response:
+    def request(
+        self, method: str, path: str, body: bytes | None = None, content_type: str | None = None
+    ) -> Response:
         headers = {"Host": f"127.0.0.1:{self.port}"}
         if self.cookies:
             headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
@@ -143,20 +159,30 @@ class Browser:
         return self.request("GET", path)
 
     def post(self, path: str, fields: dict) -> Response:
-        return self.request("POST", path, urlencode(fields).encode(),
-                            "application/x-www-form-urlencoded")
+        return self.request(
+            "POST", path, urlencode(fields).encode(), "application/x-www-form-urlencoded"
+        )
 
-    def post_file(self, path: str, fields: dict, field: str, filename: str, data: bytes) -> Response:
+    def post_file(
+        self, path: str, fields: dict, field: str, filename: str, data: bytes
+    ) -> Response:
         boundary = uuid.uuid4().hex
         parts = []
         for name, value in fields.items():
-            parts.append(f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"\r\n\r\n'
-                         f"{value}\r\n".encode())
-        parts.append(f'--{boundary}\r\nContent-Disposition: form-data; name="{field}"; '
-                     f'filename="{filename}"\r\nContent-Type: application/octet-stream\r\n\r\n'.encode()
-                     + data + b"\r\n")
+            parts.append(
+                f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"\r\n\r\n'
+                f"{value}\r\n".encode()
+            )
+        parts.append(
+            f'--{boundary}\r\nContent-Disposition: form-data; name="{field}"; '
+            f'filename="{filename}"\r\nContent-Type: application/octet-stream\r\n\r\n'.encode()
+            + data
+            + b"\r\n"
+        )
         parts.append(f"--{boundary}--\r\n".encode())
-        return self.request("POST", path, b"".join(parts), f"multipart/form-data; boundary={boundary}")
+        return self.request(
+            "POST", path, b"".join(parts), f"multipart/form-data; boundary={boundary}"
+        )
 
     def csrf(self, path: str) -> str:
         page = self.get(path)
@@ -167,9 +193,15 @@ class Browser:
 
     def login(self, username: str, password: str) -> None:
         token = self.csrf("/accounts/login/")
-        response = self.post("/accounts/login/", {
-            "csrfmiddlewaretoken": token, "username": username, "password": password, "next": "",
-        })
+        response = self.post(
+            "/accounts/login/",
+            {
+                "csrfmiddlewaretoken": token,
+                "username": username,
+                "password": password,
+                "next": "",
+            },
+        )
         assert response.status == 302, f"login failed: {response.status}"
 
 
@@ -190,8 +222,13 @@ class WriteWatch:
             import psycopg
 
             self.conn = psycopg.connect(
-                host=s["HOST"] or "127.0.0.1", port=s["PORT"] or 5432, user=s["USER"],
-                password=s.get("PASSWORD") or None, dbname=s["NAME"], autocommit=True)
+                host=s["HOST"] or "127.0.0.1",
+                port=s["PORT"] or 5432,
+                user=s["USER"],
+                password=s.get("PASSWORD") or None,
+                dbname=s["NAME"],
+                autocommit=True,
+            )
 
     def writing(self) -> bool:
         if self.sqlite:
@@ -201,9 +238,12 @@ class WriteWatch:
                 return True
             self.conn.execute("ROLLBACK")
             return False
-        return bool(self.conn.execute(
-            "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
-            "AND pid <> pg_backend_pid() AND backend_xid IS NOT NULL").fetchone()[0])
+        return bool(
+            self.conn.execute(
+                "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+                "AND pid <> pg_backend_pid() AND backend_xid IS NOT NULL"
+            ).fetchone()[0]
+        )
 
     def wait_until_quiet(self, timeout: float = 15) -> bool:
         """Wait until no other connection is writing: after a kill, PostgreSQL notices the dead
@@ -221,7 +261,9 @@ class WriteWatch:
             return None
         row = self.conn.execute(
             "SELECT last_value FROM pg_sequences WHERE schemaname = 'public' AND "
-            "sequencename = split_part(pg_get_serial_sequence(%s, 'id'), '.', 2)", [table]).fetchone()
+            "sequencename = split_part(pg_get_serial_sequence(%s, 'id'), '.', 2)",
+            [table],
+        ).fetchone()
         return row[0] or 0 if row else 0  # last_value is NULL until the first nextval
 
     def close(self) -> None:

@@ -1,6 +1,7 @@
 """Test data every test module builds the same way: seated days without the seating pages,
 sheets stored past the services' checks, snapshots of the database for "nothing changed", and
 player files as a club would upload them."""
+
 from __future__ import annotations
 
 import csv
@@ -21,21 +22,29 @@ from tournaments.services.registration import register_player
 DEFAULT_TABLES = (("Ann Lee", "Bob Roe", "Cy Doe", "Di Fox"), ("Ed Poe", "Flo Ng", "Gus Ray"))
 
 
-def seated_day(*, slug="cup", preset="tournament", tables=DEFAULT_TABLES, day_number=1,
-               organiser=None):
+def seated_day(
+    *, slug="cup", preset="tournament", tables=DEFAULT_TABLES, day_number=1, organiser=None
+):
     """A tournament with one day seated: players numbered 1.. in table order, games scheduled.
 
     The rule presets it needs are in place for every database test: conftest's autouse
     ``rule_presets`` fixture loads them again after a transactional test's flush."""
-    tournament = create_tournament(slug=slug, name=slug.title(), preset_key=preset,
-                                   organiser=organiser)
+    tournament = create_tournament(
+        slug=slug, name=slug.title(), preset_key=preset, organiser=organiser
+    )
     day = tournament.days.get(number=day_number)
     added = iter(add_entries(tournament, [name for names in tables for name in names]))
     groups = [[next(added) for _ in names] for names in tables]
     games, table_rows = seat_tables(day, groups)
     entries = {entry.player.name: entry for group in groups for entry in group}
-    return SimpleNamespace(tournament=tournament, day=day, tables=table_rows, entries=entries,
-                           games=games, rules=tournament.rules)
+    return SimpleNamespace(
+        tournament=tournament,
+        day=day,
+        tables=table_rows,
+        entries=entries,
+        games=games,
+        rules=tournament.rules,
+    )
 
 
 def register(tournament, *names, count=0, prefix="Player"):
@@ -51,9 +60,14 @@ def add_entries(tournament, players) -> list[Entry]:
     entries = []
     for number, player in enumerate(players, start=1):
         name, club = (player, "") if isinstance(player, str) else player
-        entries.append(Entry.objects.create(
-            tournament=tournament, player=Player.objects.create(name=name, club=club),
-            number=number, status=Entry.CHECKED_IN))
+        entries.append(
+            Entry.objects.create(
+                tournament=tournament,
+                player=Player.objects.create(name=name, club=club),
+                number=number,
+                status=Entry.CHECKED_IN,
+            )
+        )
     return entries
 
 
@@ -66,7 +80,8 @@ def seat_tables(day, groups):
         table = Table.objects.create(day=day, number=number)
         Seat.objects.bulk_create(
             Seat(day=day, table=table, entry=entry, position=position)
-            for position, entry in enumerate(members, start=1))
+            for position, entry in enumerate(members, start=1)
+        )
         tables.append(table)
     return games, tables
 
@@ -76,13 +91,22 @@ def stored_sheet(table, game, points=None, *, out=None, state=SheetState.CONFIRM
     own constraints, the standings' sums and "play has started"): confirmed at the desk by
     default, blocked when nobody went out, with ``points`` {entry: score} if given."""
     now = timezone.now()
-    values = dict(table=table, game=game, state=state, engine_used=game.scheduled_engine,
-                  went_out=out, blocked=out is None, source=Source.DESK, entered_at=now,
-                  confirmed_at=now if state == SheetState.CONFIRMED else None)
+    values = dict(
+        table=table,
+        game=game,
+        state=state,
+        engine_used=game.scheduled_engine,
+        went_out=out,
+        blocked=out is None,
+        source=Source.DESK,
+        entered_at=now,
+        confirmed_at=now if state == SheetState.CONFIRMED else None,
+    )
     values.update(fields)
     sheet = GameSheet.objects.create(**values)
-    Score.objects.bulk_create(Score(sheet=sheet, entry=entry, points=score)
-                              for entry, score in (points or {}).items())
+    Score.objects.bulk_create(
+        Score(sheet=sheet, entry=entry, points=score) for entry, score in (points or {}).items()
+    )
     return sheet
 
 
@@ -117,8 +141,10 @@ ROSTER_MODELS = (Player, Entry, KeepApart, Seat)
 def snapshot(*models):
     """Every row of ``models`` (the score records when none are named), field by field in
     primary-key order: a refusal leaves it equal."""
-    return {model.__name__: list(model.objects.order_by("pk").values())
-            for model in models or SCORE_MODELS}
+    return {
+        model.__name__: list(model.objects.order_by("pk").values())
+        for model in models or SCORE_MODELS
+    }
 
 
 def fresh(tournament):

@@ -1,11 +1,11 @@
 """The admin shows what only services may write, and changes none of it."""
+
 import pytest
 from django.urls import reverse
+from scoring_factories import T1, seated_day, snapshot, typed
 
 from scoring.models import AuditEvent, GameSheet
 from tournaments.models import Day, Entry, Seat
-
-from scoring_factories import T1, seated_day, snapshot, typed
 
 pytestmark = pytest.mark.django_db
 
@@ -15,9 +15,12 @@ def world_with_a_confirmed_game(organiser):
     from scoring import services
 
     world = seated_day(organiser=organiser)
-    services.save_card(world.tables[0], [services.GameInput(world.games[1],
-                                                             typed(world, 1, T1, out="Ann Lee"))],
-                       {}, organiser)
+    services.save_card(
+        world.tables[0],
+        [services.GameInput(world.games[1], typed(world, 1, T1, out="Ann Lee"))],
+        {},
+        organiser,
+    )
     return world
 
 

@@ -1,13 +1,13 @@
 """The scorekeeper's phone and the desk, in headless Chromium at phone size (390 x 844)."""
+
 import re
 
 import pytest
 from playwright.sync_api import expect
+from scoring_factories import seated_day
 
 from scoring.models import GameSheet, SheetState
 from tournaments.models import StaffRole
-
-from scoring_factories import seated_day
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -54,15 +54,18 @@ def test_scorekeeper_enters_a_game_on_a_phone_and_fixes_a_refusal(live_server, p
     expect(page.get_by_text("waiting for the desk").first).to_be_visible()
     sheet = GameSheet.objects.get()
     assert sheet.state == SheetState.ENTERED and sheet.went_out == w.entries["Ann Lee"]
-    assert {s.entry.player.name: s.points for s in sheet.scores.select_related("entry__player")} == {
-        "Ann Lee": 0, "Bob Roe": 12, "Cy Doe": 40, "Di Fox": 7}
+    assert {
+        s.entry.player.name: s.points for s in sheet.scores.select_related("entry__player")
+    } == {"Ann Lee": 0, "Bob Roe": 12, "Cy Doe": 40, "Di Fox": 7}
 
     # Fix the provisional game from the list.
     page.get_by_role("link", name="Fix game 1").click()
     expect(page.get_by_text("You are fixing game 1")).to_be_visible()
     # Di's score is typed as the tiles left instead: 6-2 is 8 points.
     page.get_by_label("Di Fox", exact=True).fill("")
-    page.locator(".player-entry", has_text="Di Fox").get_by_text("Type the tiles left instead").click()
+    page.locator(".player-entry", has_text="Di Fox").get_by_text(
+        "Type the tiles left instead"
+    ).click()
     page.get_by_label("Di Fox: tiles left (optional)").fill("6-2")
     page.get_by_role("button", name="Save game 1").click()
     expect(page.get_by_text("Game 1 is saved.")).to_be_visible()

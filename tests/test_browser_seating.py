@@ -1,4 +1,5 @@
 """End to end in Chromium: import the club list, check players in, seat two days, print."""
+
 import io
 import re
 
@@ -9,9 +10,24 @@ from pypdf import PdfReader
 
 pytestmark = pytest.mark.browser
 
-NAMES = ["Ann Lee", "Bob Lee", "Renée Côté", "Dan O'Neil", "Eve Stone", "Fay Wu", "Gus Ortiz",
-         "Hal Kim", "Ivy Park", "Jo Banks", "Kit Moss", "Lou Diaz", "Max Hart", "Ned Vale",
-         "Ora Finch", "Pat Gray"]
+NAMES = [
+    "Ann Lee",
+    "Bob Lee",
+    "Renée Côté",
+    "Dan O'Neil",
+    "Eve Stone",
+    "Fay Wu",
+    "Gus Ortiz",
+    "Hal Kim",
+    "Ivy Park",
+    "Jo Banks",
+    "Kit Moss",
+    "Lou Diaz",
+    "Max Hart",
+    "Ned Vale",
+    "Ora Finch",
+    "Pat Gray",
+]
 
 
 def club_workbook(path):
@@ -25,13 +41,15 @@ def club_workbook(path):
     workbook.save(path)
 
 
-def test_import_check_in_seat_two_days_and_print(transactional_db, organiser, login_page,
-                                                 live_server, quick_seating, tmp_path):
+def test_import_check_in_seat_two_days_and_print(
+    transactional_db, organiser, login_page, live_server, quick_seating, tmp_path
+):
     from tournaments.models import Entry, Seat
     from tournaments.services.events import create_tournament
 
-    create_tournament(slug="spring", name="Spring Tournament", preset_key="tournament",
-                      organiser=organiser)
+    create_tournament(
+        slug="spring", name="Spring Tournament", preset_key="tournament", organiser=organiser
+    )
     page = login_page(organiser)
     page.get_by_role("link", name="Spring Tournament").click()
 
@@ -41,8 +59,7 @@ def test_import_check_in_seat_two_days_and_print(transactional_db, organiser, lo
     club_workbook(workbook)
     page.get_by_label("Player list (.xlsx or .csv)").set_input_files(str(workbook))
     page.get_by_role("button", name="Import").click()
-    expect(page.get_by_role("status")).to_have_text(
-        "Imported 16 players and 1 keep-apart pair.")
+    expect(page.get_by_role("status")).to_have_text("Imported 16 players and 1 keep-apart pair.")
     expect(page.get_by_role("cell", name="Renée Côté")).to_be_visible()
 
     # Check in everyone but Pat Gray, finding names with the search box.
@@ -62,7 +79,8 @@ def test_import_check_in_seat_two_days_and_print(transactional_db, organiser, lo
     page.get_by_label("Seed (optional)").fill("2026")
     page.get_by_role("button", name="Seat day 1").click()
     expect(page.get_by_role("status")).to_contain_text(
-        "Day 1 is seated at 3 tables with seed 2026. Repeat pairs: 0 (lower bound: 0).")
+        "Day 1 is seated at 3 tables with seed 2026. Repeat pairs: 0 (lower bound: 0)."
+    )
     expect(page.locator(".seating-table")).to_have_count(3)
     expect(page.get_by_text("Pat Gray")).to_have_count(0)  # a no-show is not seated
 
@@ -70,11 +88,16 @@ def test_import_check_in_seat_two_days_and_print(transactional_db, organiser, lo
     page.get_by_role("button", name="Seat day 2").click()
     expect(page.get_by_role("status")).to_contain_text("Day 2 is seated at 3 tables")
     day2 = Entry.objects.get(player__name="Ann Lee").tournament.days.get(number=2)
-    expect(page.get_by_text(
-        f"Repeat pairs: {day2.repeat_pairs} (lower bound: {day2.repeat_lower_bound})", exact=True
-    )).to_be_visible()
+    expect(
+        page.get_by_text(
+            f"Repeat pairs: {day2.repeat_pairs} (lower bound: {day2.repeat_lower_bound})",
+            exact=True,
+        )
+    ).to_be_visible()
     assert day2.repeat_pairs == day2.repeat_lower_bound
-    table_of = dict(Seat.objects.filter(day=day2).values_list("entry__player__name", "table__number"))
+    table_of = dict(
+        Seat.objects.filter(day=day2).values_list("entry__player__name", "table__number")
+    )
     assert table_of["Ann Lee"] != table_of["Bob Lee"] and table_of["Hal Kim"] == 2
 
     # The wall chart downloads as a PDF holding every seated name.
@@ -100,5 +123,6 @@ def test_import_check_in_seat_two_days_and_print(transactional_db, organiser, lo
     page.get_by_label("Your name, or part of it").fill("renée")
     page.get_by_role("button", name="Find my table").click()
     expect(page.locator(".find-results")).to_contain_text(
-        re.compile(rf"Day 2: Table {table_of['Renée Côté']}"))
+        re.compile(rf"Day 2: Table {table_of['Renée Côté']}")
+    )
     assert page.evaluate("document.documentElement.scrollWidth") <= 390

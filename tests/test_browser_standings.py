@@ -1,4 +1,5 @@
 """Public standings and the projector board in headless Chromium."""
+
 import re
 
 import pytest
@@ -18,7 +19,8 @@ def demo_with_two_games_to_confirm(transactional_db):
 
     tournament = load_demo(get_user_model().objects.create_superuser("demo-organiser"))
     GameSheet.objects.filter(pk__in=GameSheet.objects.order_by("pk").values("pk")[:2]).update(
-        state=SheetState.ENTERED, confirmed_at=None)
+        state=SheetState.ENTERED, confirmed_at=None
+    )
     return tournament
 
 
@@ -47,12 +49,12 @@ def test_public_standings_search_sort_and_phone(live_server, page, demo_with_two
 
 
 def test_projector_is_large_pages_itself_and_turns_final(
-        live_server, page, demo_with_two_games_to_confirm):
+    live_server, page, demo_with_two_games_to_confirm
+):
     slug = demo_with_two_games_to_confirm.slug
     page.set_viewport_size({"width": 1920, "height": 1080})
     page.goto(f"{live_server.url}/t/{slug}/projector/?seconds=4")
-    expect(page.locator(".board-provisional")).to_have_text(
-        "Provisional: 2 games still to confirm")
+    expect(page.locator(".board-provisional")).to_have_text("Provisional: 2 games still to confirm")
     expect(page.get_by_text("Page 1 of 4")).to_be_visible()
     cell = page.locator("#board-players tbody td").first
     assert cell.evaluate("e => parseFloat(getComputedStyle(e).fontSize)") >= 30
@@ -64,6 +66,7 @@ def test_projector_is_large_pages_itself_and_turns_final(
     assert "page=2" in page.url
 
     GameSheet.objects.filter(state=SheetState.ENTERED).update(
-        state=SheetState.CONFIRMED, confirmed_at=timezone.now())
+        state=SheetState.CONFIRMED, confirmed_at=timezone.now()
+    )
     expect(page.locator(".board-final")).to_have_text("Final", timeout=10_000)
     expect(page.get_by_text("Provisional")).to_have_count(0)

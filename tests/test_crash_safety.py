@@ -12,6 +12,7 @@ tournament holds none of the rows, and that after a restart the same upload goes
 -- which it could not if part of the first one had stayed behind (the player import refuses
 names already entered; the score import would report those games unchanged, not entered).
 """
+
 from __future__ import annotations
 
 import http.client
@@ -22,11 +23,11 @@ import time
 from dataclasses import dataclass
 
 import pytest
-from django.urls import reverse
-
 from conftest import PASSWORD
+from django.urls import reverse
 from live_server_tools import Browser, Server, WriteWatch
 from scoring_factories import csv_bytes
+
 from scoring.models import AuditEvent, GameSheet, Score
 from scoring.workbook_export import HEADER, export_day
 from tournaments.models import Entry, KeepApart, Player
@@ -66,9 +67,16 @@ class Run:
     rows_written: int | None = None  # PostgreSQL: ids the transaction used before the kill
 
 
-def send_and_watch(send, watch: WriteWatch, *, kill_after: float | None = None,
-                   kill_at: float | None = None, kill_rows: int | None = None,
-                   server: Server | None = None, sequence: str = "") -> Run:
+def send_and_watch(
+    send,
+    watch: WriteWatch,
+    *,
+    kill_after: float | None = None,
+    kill_at: float | None = None,
+    kill_rows: int | None = None,
+    server: Server | None = None,
+    sequence: str = "",
+) -> Run:
     """Send a request from a thread while watching the database, and maybe SIGKILL the server:
     ``kill_after`` seconds into an unbroken write transaction, ``kill_at`` seconds after
     sending, or (PostgreSQL) once ``kill_rows`` ids of ``sequence`` have been used.
@@ -97,9 +105,11 @@ def send_and_watch(send, watch: WriteWatch, *, kill_after: float | None = None,
             run.window = max(run.window, now - since)
         else:
             since = None
-        if ((kill_after is not None and since is not None and now - since >= kill_after)
-                or (kill_at is not None and now - started >= kill_at)
-                or (kill_rows is not None and watch.sequence_value(sequence) - before >= kill_rows)):
+        if (
+            (kill_after is not None and since is not None and now - since >= kill_after)
+            or (kill_at is not None and now - started >= kill_at)
+            or (kill_rows is not None and watch.sequence_value(sequence) - before >= kill_rows)
+        ):
             run.killed_writing = watch.writing()
             if before is not None:
                 run.rows_written = watch.sequence_value(sequence) - before
@@ -115,8 +125,9 @@ def send_and_watch(send, watch: WriteWatch, *, kill_after: float | None = None,
     return run
 
 
-def crash_and_restart(*, server, watch, fresh_target, send, rows_of, whole, sequence,
-                      sequence_rows):
+def crash_and_restart(
+    *, server, watch, fresh_target, send, rows_of, whole, sequence, sequence_rows
+):
     """Calibrate on one target, then kill the same request on fresh targets until a kill lands
     inside the write transaction, restarting the server after each kill. Returns that target."""
     calibration = send_and_watch(lambda: send(fresh_target()), watch)
@@ -135,8 +146,13 @@ def crash_and_restart(*, server, watch, fresh_target, send, rows_of, whole, sequ
     fraction = 0.5
     for _ in range(ATTEMPTS):
         target = fresh_target()
-        run = send_and_watch(lambda: send(target), watch, server=server, sequence=sequence,
-                             **{k: type(v)(v * fraction) for k, v in aim.items()})
+        run = send_and_watch(
+            lambda: send(target),
+            watch,
+            server=server,
+            sequence=sequence,
+            **{k: type(v)(v * fraction) for k, v in aim.items()},
+        )
         rows = rows_of(target)
         # The invariant, whatever the timing: all of it or none of it.
         assert rows in (whole, tuple(0 for _ in whole)), (rows, whole, run)
@@ -145,10 +161,15 @@ def crash_and_restart(*, server, watch, fresh_target, send, rows_of, whole, sequ
         if not run.answered and run.killed_writing and rows == tuple(0 for _ in whole):
             break
         fraction /= 2  # it finished first (or committed just before the kill): aim earlier
-    print(f"calibration: request {calibration.seconds:.2f} s, write transaction "
-          f"{calibration.window:.2f} s; killed: "
-          + "; ".join(f"answered={r.answered} writing={r.killed_writing} rows={rows} "
-                      f"ids used={r.rows_written}" for _, r, rows in killed))
+    print(
+        f"calibration: request {calibration.seconds:.2f} s, write transaction "
+        f"{calibration.window:.2f} s; killed: "
+        + "; ".join(
+            f"answered={r.answered} writing={r.killed_writing} rows={rows} "
+            f"ids used={r.rows_written}"
+            for _, r, rows in killed
+        )
+    )
     target, run, rows = killed[-1]
     assert not run.answered, f"every request finished before its kill: {killed}"
     assert run.killed_writing, f"no kill landed while the write transaction was open: {killed}"
@@ -176,26 +197,42 @@ def test_a_player_import_killed_mid_way_leaves_no_player_behind(server, watch, o
 
     def fresh_target():
         n = len(made) + 1
-        tournament = create_tournament(slug=f"crash-{n}", name=f"Crash {n}", preset_key="tournament")
+        tournament = create_tournament(
+            slug=f"crash-{n}", name=f"Crash {n}", preset_key="tournament"
+        )
         made.append((tournament, f"Crash{n} Player"))
         return made[-1]
 
     def send(target):
         tournament, prefix = target
         url = reverse("organiser:import_players", args=[tournament.slug])
-        return browser.post_file(url, {"csrfmiddlewaretoken": browser.csrf(url)}, "file",
-                                 "players.csv", player_file(prefix, count))
+        return browser.post_file(
+            url,
+            {"csrfmiddlewaretoken": browser.csrf(url)},
+            "file",
+            "players.csv",
+            player_file(prefix, count),
+        )
 
     def rows_of(target):
         tournament, prefix = target
-        return (Entry.objects.filter(tournament=tournament).count(),
-                Player.objects.filter(name__startswith=prefix).count(),
-                KeepApart.objects.filter(tournament=tournament).count())
+        return (
+            Entry.objects.filter(tournament=tournament).count(),
+            Player.objects.filter(name__startswith=prefix).count(),
+            KeepApart.objects.filter(tournament=tournament).count(),
+        )
 
     whole = (count, count, count // 50)
-    target = crash_and_restart(server=server, watch=watch, fresh_target=fresh_target, send=send,
-                               rows_of=rows_of, whole=whole, sequence="tournaments_entry",
-                               sequence_rows=count)
+    target = crash_and_restart(
+        server=server,
+        watch=watch,
+        fresh_target=fresh_target,
+        send=send,
+        rows_of=rows_of,
+        whole=whole,
+        sequence="tournaments_entry",
+        sequence_rows=count,
+    )
     assert rows_of(made[0]) == whole  # the undisturbed import stored everything
 
     # After the restart the same file goes in whole: had half of the killed import survived,
@@ -227,8 +264,9 @@ def filled_workbook(day, rng: random.Random) -> bytes:
     return data.getvalue()
 
 
-def test_a_score_workbook_killed_mid_way_leaves_no_game_behind(server, watch, organiser,
-                                                                quick_seating):
+def test_a_score_workbook_killed_mid_way_leaves_no_game_behind(
+    server, watch, organiser, quick_seating
+):
     browser = Browser(server.port)
     browser.login(organiser.username, PASSWORD)
     rng = random.Random(6)
@@ -248,21 +286,35 @@ def test_a_score_workbook_killed_mid_way_leaves_no_game_behind(server, watch, or
     def send(target):
         tournament, _, data = target
         url = reverse("organiser:upload_workbook", args=[tournament.slug])
-        return browser.post_file(url, {"csrfmiddlewaretoken": browser.csrf(url), "reason": ""},
-                                 "file", "scores.xlsx", data)
+        return browser.post_file(
+            url,
+            {"csrfmiddlewaretoken": browser.csrf(url), "reason": ""},
+            "file",
+            "scores.xlsx",
+            data,
+        )
 
     def rows_of(target):
         _, day, _ = target
-        return (GameSheet.objects.filter(table__day=day).count(),
-                Score.objects.filter(sheet__table__day=day).count(),
-                AuditEvent.objects.filter(table__day=day).count())
+        return (
+            GameSheet.objects.filter(table__day=day).count(),
+            Score.objects.filter(sheet__table__day=day).count(),
+            AuditEvent.objects.filter(table__day=day).count(),
+        )
 
     tables = -(-players // 7)
     games = tables * 6
     whole = (games, players * 6, games)
-    target = crash_and_restart(server=server, watch=watch, fresh_target=fresh_target, send=send,
-                               rows_of=rows_of, whole=whole, sequence="scoring_score",
-                               sequence_rows=players * 6)
+    target = crash_and_restart(
+        server=server,
+        watch=watch,
+        fresh_target=fresh_target,
+        send=send,
+        rows_of=rows_of,
+        whole=whole,
+        sequence="scoring_score",
+        sequence_rows=players * 6,
+    )
     assert rows_of(made[0]) == whole
 
     # After the restart the same workbook goes in whole, as new games: had part of the killed
@@ -272,4 +324,6 @@ def test_a_score_workbook_killed_mid_way_leaves_no_game_behind(server, watch, or
     response = send(target)
     assert response.status == 302, response.body[:2000]
     assert rows_of(target) == whole
-    assert AuditEvent.objects.filter(table__day=target[1], action=AuditEvent.ENTERED).count() == games
+    assert (
+        AuditEvent.objects.filter(table__day=target[1], action=AuditEvent.ENTERED).count() == games
+    )

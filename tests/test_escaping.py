@@ -1,15 +1,15 @@
 """Whatever a user typed comes out as typed, and never as markup or a formula, in every output."""
+
 import io
 import re
 
 import openpyxl
 import pytest
 from pypdf import PdfReader
+from scoring_factories import seated_day, typed
 
 from scoring.models import Source
 from scoring.services import submit_game
-
-from scoring_factories import seated_day, typed
 
 HOSTILE = (
     "<script>alert(1)</script>",
@@ -30,8 +30,14 @@ def world(db, organiser):
     world = seated_day(tables=(HOSTILE,), organiser=organiser)
     scores = {name: 5 + i for i, name in enumerate(HOSTILE)}
     scores[HOSTILE[0]] = 0
-    submit_game(world.tables[0], world.games[1], typed(world, 1, scores, out=HOSTILE[0]), 0,
-                source=Source.DESK, user=organiser)
+    submit_game(
+        world.tables[0],
+        world.games[1],
+        typed(world, 1, scores, out=HOSTILE[0]),
+        0,
+        source=Source.DESK,
+        user=organiser,
+    )
     return world
 
 
@@ -61,8 +67,13 @@ def test_html_pages_escape_every_name(organiser_client, world):
         assert "<b>Bold Bea</b>" not in html, url
     # The names still appear, escaped, where players are listed.
     html = organiser_client.get(f"/organiser/t/{world.tournament.slug}/players/").content.decode()
-    for expected in ("&lt;script&gt;alert(1)&lt;/script&gt;", "&lt;b&gt;Bold Bea&lt;/b&gt;",
-                     "O&#x27;Brien &amp; Sons", "Dan 🁣 Domino", "שרה כהן"):
+    for expected in (
+        "&lt;script&gt;alert(1)&lt;/script&gt;",
+        "&lt;b&gt;Bold Bea&lt;/b&gt;",
+        "O&#x27;Brien &amp; Sons",
+        "Dan 🁣 Domino",
+        "שרה כהן",
+    ):
         assert expected in html
 
 
@@ -72,9 +83,12 @@ def _pdf_text(data: bytes) -> str:
 
 def test_pdfs_print_names_as_typed(organiser_client, world):
     slug = world.tournament.slug
-    for url in (f"/organiser/t/{slug}/standings.pdf", f"/organiser/t/{slug}/seating/1/chart.pdf",
-                f"/organiser/t/{slug}/seating/1/find-your-table.pdf",
-                f"/organiser/t/{slug}/day/1/score-sheets.pdf"):
+    for url in (
+        f"/organiser/t/{slug}/standings.pdf",
+        f"/organiser/t/{slug}/seating/1/chart.pdf",
+        f"/organiser/t/{slug}/seating/1/find-your-table.pdf",
+        f"/organiser/t/{slug}/day/1/score-sheets.pdf",
+    ):
         response = organiser_client.get(url)
         assert response.status_code == 200 and response["Content-Type"] == "application/pdf", url
         text = _pdf_text(response.content)
@@ -111,12 +125,16 @@ def test_player_import_from_csv_stores_names_as_typed(organiser_client, make_tou
     from tournaments.models import Entry
 
     tournament = make_tournament(slug="csv-cup")
-    rows = "Name,Club\n" + "\n".join(
-        '"{}",{}'.format(name.replace('"', '""'), "Club & Co") for name in HOSTILE) + "\n"
+    rows = (
+        "Name,Club\n"
+        + "\n".join('"{}",{}'.format(name.replace('"', '""'), "Club & Co") for name in HOSTILE)
+        + "\n"
+    )
     upload = io.BytesIO(rows.encode("utf-8"))
     upload.name = "players.csv"
-    response = organiser_client.post(f"/organiser/t/{tournament.slug}/players/import/",
-                                     {"file": upload})
+    response = organiser_client.post(
+        f"/organiser/t/{tournament.slug}/players/import/", {"file": upload}
+    )
     assert response.status_code in (200, 302)
     stored = set(Entry.objects.filter(tournament=tournament).values_list("player__name", flat=True))
     assert stored == set(HOSTILE)

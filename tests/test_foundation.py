@@ -6,12 +6,11 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from scoring_factories import seated_day, stored_sheet
 
 from scoring.models import AuditEvent, Game, Score, SheetState, Source
 from scoring.validation import SheetRules, TypedSheet, check_game
 from tournaments.models import KeepApart, RulePreset, Seat, Table, Tournament
-
-from scoring_factories import seated_day, stored_sheet
 
 pytestmark = pytest.mark.django_db
 
@@ -30,7 +29,11 @@ def test_presets_exist_after_migrate_with_the_brief_values(key):
     preset = RulePreset.objects.get(key=key)
     top, days, games, first, lowest, table, blank, reshuffle = BRIEF_PRESETS[key]
     assert (preset.top_double, preset.days, preset.games_per_day, preset.first_engine) == (
-        top, days, games, first)
+        top,
+        days,
+        games,
+        first,
+    )
     assert preset.lowest_engine == lowest
     assert (preset.max_table_size, preset.double_blank_value) == (table, blank)
     assert preset.reshuffle_each_day is reshuffle
@@ -50,8 +53,16 @@ def test_tournament_schedule_runs_double_12_down_to_7(make_tournament):
 
 
 def test_new_tournament_command_prints_slug(capsys):
-    call_command("new_tournament", "fall-rally", "--name", "Fall Rally", "--rules", "good-sam",
-                 "--start-date", "2026-10-02")
+    call_command(
+        "new_tournament",
+        "fall-rally",
+        "--name",
+        "Fall Rally",
+        "--rules",
+        "good-sam",
+        "--start-date",
+        "2026-10-02",
+    )
     assert capsys.readouterr().out.strip() == "fall-rally"
     tournament = Tournament.objects.get(slug="fall-rally")
     assert tournament.rules.games_per_day == 10 and tournament.rules.double_blank_value == 0
@@ -62,7 +73,10 @@ def test_new_tournament_command_prints_slug(capsys):
     "args, message",
     [
         (["x1", "--name", "X", "--rules", "chicken-foot"], 'no rule preset called "chicken-foot"'),
-        (["x2", "--name", "X", "--rules", "tournament", "--start-date", "14/03/2026"], "not a date"),
+        (
+            ["x2", "--name", "X", "--rules", "tournament", "--start-date", "14/03/2026"],
+            "not a date",
+        ),
     ],
 )
 def test_new_tournament_refuses_bad_input(args, message):
@@ -84,8 +98,9 @@ def test_new_tournament_exit_code_is_1(tmp_path):
 
     result = subprocess.run(
         [sys.executable, "manage.py", "new_tournament", "x", "--name", "X", "--rules", "nope"],
-        capture_output=True, text=True, env={"DATABASE_URL": f"sqlite:///{tmp_path}/db.sqlite3",
-                                             "PATH": "/usr/bin:/bin"},
+        capture_output=True,
+        text=True,
+        env={"DATABASE_URL": f"sqlite:///{tmp_path}/db.sqlite3", "PATH": "/usr/bin:/bin"},
     )
     # An empty database without migrations still reports the failure as exit 1.
     assert result.returncode == 1
@@ -119,8 +134,9 @@ def test_database_refuses_a_second_live_sheet_for_one_table_and_game():
     now = timezone.now()
     stored_sheet(table, game, out=entries[0], state=SheetState.CONFIRMED, confirmed_at=now)
     with pytest.raises(IntegrityError), transaction.atomic():
-        stored_sheet(table, game, out=entries[1], version=2, state=SheetState.CONFIRMED,
-                     confirmed_at=now)
+        stored_sheet(
+            table, game, out=entries[1], version=2, state=SheetState.CONFIRMED, confirmed_at=now
+        )
     # A superseded version beside the confirmed one is how history is kept.
     stored_sheet(table, game, out=entries[1], version=2, state=SheetState.SUPERSEDED)
 
@@ -158,8 +174,15 @@ def test_keep_apart_pairs_are_stored_once_in_order():
 def test_audit_events_are_append_only():
     tournament, day, table, entries, game = one_table()
     sheet = stored_sheet(table, game, out=entries[0])
-    event = AuditEvent.objects.create(sheet=sheet, table=table, game=game, action="entered",
-                                      source=Source.DESK, actor_label="desk", at=timezone.now())
+    event = AuditEvent.objects.create(
+        sheet=sheet,
+        table=table,
+        game=game,
+        action="entered",
+        source=Source.DESK,
+        actor_label="desk",
+        at=timezone.now(),
+    )
     event.reason = "rewrite history"
     with pytest.raises(Exception, match="cannot be changed"):
         event.save()
@@ -173,27 +196,36 @@ def test_demo_tournament_is_complete_and_passes_every_check(demo_tournament):
     data = demo_data()
     assert demo_tournament.entries.count() == 43
     rules = demo_tournament.rules
-    sheet_rules = SheetRules(top_double=rules.top_double,
-                             double_blank_value=rules.double_blank_value,
-                             highest_engine=rules.first_engine, lowest_engine=rules.lowest_engine)
+    sheet_rules = SheetRules(
+        top_double=rules.top_double,
+        double_blank_value=rules.double_blank_value,
+        highest_engine=rules.first_engine,
+        lowest_engine=rules.lowest_engine,
+    )
     for day in demo_tournament.days.all():
         sizes = sorted((t.seats.count() for t in day.tables.all()), reverse=True)
         assert sizes == [7, 6, 6, 6, 6, 6, 6]
         for table in day.tables.all():
-            seated = {s.entry_id: s.entry.player.name for s in table.seats.select_related("entry__player")}
+            seated = {
+                s.entry_id: s.entry.player.name for s in table.seats.select_related("entry__player")
+            }
             used = []
             for sheet in table.sheets.filter(state=SheetState.CONFIRMED).order_by("game__number"):
                 typed = TypedSheet(
-                    game_number=sheet.game.number, engine=sheet.engine_used,
+                    game_number=sheet.game.number,
+                    engine=sheet.engine_used,
                     scores={s.entry_id: s.points for s in sheet.scores.all()},
-                    went_out=sheet.went_out_id, blocked=sheet.blocked,
+                    went_out=sheet.went_out_id,
+                    blocked=sheet.blocked,
                 )
                 clean, problems = check_game(sheet_rules, seated, typed, used)
                 assert problems == [], (day.number, table.number, problems)
                 used.append(sheet.engine_used)
             assert len(used) == 6
     assert [(d.repeat_pairs, d.repeat_lower_bound) for d in demo_tournament.days.all()] == [
-        (0, 0), (0, 0)]
+        (0, 0),
+        (0, 0),
+    ]
     # Day two deals day one's tables apart: nobody meets a day-one table-mate again.
     day1 = {frozenset(t) for t in data["days"][0]["tables"]}
     for table in data["days"][1]["tables"]:

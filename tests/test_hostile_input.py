@@ -9,6 +9,7 @@ and the database must hold exactly the rows it held before. Whole-file attacks (
 truncated or corrupted workbooks, an encrypted workbook's OLE header, zip bombs, a 50 MB upload)
 get the same checks.
 """
+
 from __future__ import annotations
 
 import html
@@ -16,7 +17,7 @@ import io
 import re
 import string
 import zipfile
-from functools import lru_cache
+from functools import cache
 from types import SimpleNamespace
 
 import pytest
@@ -28,29 +29,45 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from openpyxl import Workbook, load_workbook
 from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
 from openpyxl.worksheet._read_only import ReadOnlyWorksheet
+from scoring_factories import ROSTER_MODELS, SCORE_MODELS, csv_bytes, snapshot, xlsx_bytes
 
-from scoring import workbook_export, workbook_import as score_workbook
-from tournaments.models import Entry, Seat
-from tournaments import player_import
-from tournaments.player_import import NAME_MAX, NOT_A_SPREADSHEET
 from core.spreadsheet_files import MAX_SHEET_ROWS, PASSWORD_OR_OLD_EXCEL
+from scoring import workbook_export, workbook_import as score_workbook
+from tournaments import player_import
+from tournaments.models import Entry, Seat
+from tournaments.player_import import NAME_MAX, NOT_A_SPREADSHEET
 from tournaments.services.registration import register_player
-
-from scoring_factories import (
-    ROSTER_MODELS, SCORE_MODELS, csv_bytes, snapshot, xlsx_bytes)
 
 pytestmark = pytest.mark.django_db
 
 # Each kind of spoiling is a pytest parameter, so every kind runs every time; Hypothesis varies
 # the values within it (and shrinks a failure to the smallest one).
-FUZZ = settings(max_examples=6, deadline=None,
-                suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
-FILES = settings(max_examples=10, deadline=None,
-                 suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+FUZZ = settings(
+    max_examples=6,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+FILES = settings(
+    max_examples=10,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
 
 # What must never reach a page: signs that an exception's text leaked instead of a message.
-TECHNICAL = ("Traceback", "Exception", "Error:", "ValueError", "IntegrityError", "KeyError",
-             "NoneType", "object at 0x", "sqlite3", "psycopg", "openpyxl", "zipfile")
+TECHNICAL = (
+    "Traceback",
+    "Exception",
+    "Error:",
+    "ValueError",
+    "IntegrityError",
+    "KeyError",
+    "NoneType",
+    "object at 0x",
+    "sqlite3",
+    "psycopg",
+    "openpyxl",
+    "zipfile",
+)
 OLE_HEADER = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"  # what Excel writes for an encrypted workbook
 EMPTY_UPLOAD = "The submitted file is empty."  # Django's own words for a 0-byte upload
 
@@ -108,9 +125,13 @@ CEILING = 1142 - 14
 def _words(min_size=1, max_size=40):
     # Anything a person or a script might type that is not a plain whole number (no NUL: that
     # has its own case below, and openpyxl cannot store control characters).
-    return st.text(min_size=min_size, max_size=max_size).map(
-        lambda s: ILLEGAL_CHARACTERS_RE.sub("", s)).filter(
-        lambda s: s.strip() and not WHOLE.fullmatch(s.strip()) and not s.strip().startswith("="))
+    return (
+        st.text(min_size=min_size, max_size=max_size)
+        .map(lambda s: ILLEGAL_CHARACTERS_RE.sub("", s))
+        .filter(
+            lambda s: s.strip() and not WHOLE.fullmatch(s.strip()) and not s.strip().startswith("=")
+        )
+    )
 
 
 SCORE_KINDS = ["huge", "negative", "decimal", "words", "blank", "markup", "overlong", "nul"]
@@ -127,24 +148,47 @@ def bad_score(draw, kind):
     if kind == "negative":
         return str(draw(st.integers(-(10**90), -1))), "{name}'s score cannot be negative."
     if kind == "decimal":
-        value = draw(st.decimals(min_value=-1000, max_value=1000, places=draw(st.integers(1, 4)),
-                                 allow_nan=False, allow_infinity=False)
-                     .filter(lambda d: d != d.to_integral_value()))
-        text = draw(st.sampled_from([str, lambda d: f"{d}e0", lambda d: str(d).replace(".", ",")]))(value)
+        value = draw(
+            st.decimals(
+                min_value=-1000,
+                max_value=1000,
+                places=draw(st.integers(1, 4)),
+                allow_nan=False,
+                allow_infinity=False,
+            ).filter(lambda d: d != d.to_integral_value())
+        )
+        text = draw(st.sampled_from([str, lambda d: f"{d}e0", lambda d: str(d).replace(".", ",")]))(
+            value
+        )
         return text, "{name}'s score must be a whole number, like 0 or 23."
     if kind == "words":
-        return (draw(_words().filter(lambda s: not LOOKALIKE_TYPO.fullmatch(s.strip()))),
-                "{name}'s score must be a whole number, like 0 or 23.")
+        return (
+            draw(_words().filter(lambda s: not LOOKALIKE_TYPO.fullmatch(s.strip()))),
+            "{name}'s score must be a whole number, like 0 or 23.",
+        )
     if kind == "blank":
         return draw(st.sampled_from(["", " ", "\t", "   "])), "Enter a score for {name}."
     if kind == "markup":
-        return (draw(st.sampled_from(['<script>alert("x")</script>', "<b>12</b>",
-                                      "12<img src=x onerror=alert(1)>", "&lt;12&gt;"])),
-                "{name}'s score must be a whole number, like 0 or 23.")
+        return (
+            draw(
+                st.sampled_from(
+                    [
+                        '<script>alert("x")</script>',
+                        "<b>12</b>",
+                        "12<img src=x onerror=alert(1)>",
+                        "&lt;12&gt;",
+                    ]
+                )
+            ),
+            "{name}'s score must be a whole number, like 0 or 23.",
+        )
     if kind == "overlong":  # past the field's length: refused before any parsing
-        return draw(st.text("0123456789", min_size=101, max_size=400)), \
-            "{name}'s score must be a whole number, like 0 or 23."
-    return "1" + "\x00" + draw(st.text("0123456789", max_size=3)), "Null characters are not allowed."
+        return draw(
+            st.text("0123456789", min_size=101, max_size=400)
+        ), "{name}'s score must be a whole number, like 0 or 23."
+    return "1" + "\x00" + draw(
+        st.text("0123456789", max_size=3)
+    ), "Null characters are not allowed."
 
 
 # ---------------------------------------------------------------------------
@@ -154,8 +198,11 @@ def bad_score(draw, kind):
 
 def table_seats(w, table_index):
     """Entry ids of a table's players in seat order, and their names by id."""
-    seats = list(Seat.objects.filter(table=w.tables[table_index]).order_by("position")
-                 .select_related("entry__player"))
+    seats = list(
+        Seat.objects.filter(table=w.tables[table_index])
+        .order_by("position")
+        .select_related("entry__player")
+    )
     return [s.entry_id for s in seats], {s.entry_id: s.entry.player.name for s in seats}
 
 
@@ -175,35 +222,52 @@ def spoil_score(data, spoil, post, field, name):
 
 
 PHONE_SPOILS = [f"score {kind}" for kind in SCORE_KINDS] + [
-    "engine", "outcome", "tiles", "version", "extra fields"]
+    "engine",
+    "outcome",
+    "tiles",
+    "version",
+    "extra fields",
+]
 
 
 @pytest.mark.parametrize("spoil", PHONE_SPOILS)
 @FUZZ
 @given(rng_scores=st.lists(st.integers(1, 60), min_size=6, max_size=6), data=st.data())
-def test_the_phone_page_refuses_hostile_scores_plainly_and_stores_nothing(world, spoil, rng_scores,
-                                                                          data):
+def test_the_phone_page_refuses_hostile_scores_plainly_and_stores_nothing(
+    world, spoil, rng_scores, data
+):
     """A POST for table 1, game 1, valid but for one spoiled field."""
     ids, names, scores = valid_game(world, 0, rng_scores)
     out = ids[0]
-    post = {"game": "1", "base_version": "0", "engine": "12", f"out-{out}": "on",
-            **{f"score-{pk}": str(v) for pk, v in scores.items()}}
+    post = {
+        "game": "1",
+        "base_version": "0",
+        "engine": "12",
+        f"out-{out}": "on",
+        **{f"score-{pk}": str(v) for pk, v in scores.items()},
+    }
     victim = data.draw(st.sampled_from(ids[1:]))  # not the player out: their 0 is a rule of its own
     expected: tuple[str, ...]
     if spoil.startswith("score "):
         expected = spoil_score(data, spoil, post, f"score-{victim}", names[victim])
     elif spoil == "engine":
-        value, message = data.draw(st.one_of(
-            st.integers(-(10**8), 10**9 - 1).filter(lambda n: not 7 <= n <= 12).map(
-                lambda n: (str(n), "The engine must be a double from 12 down to 7.")),
-            st.sampled_from(["13-13", "6/6", "0-0"]).map(
-                lambda v: (v, "The engine must be a double from 12 down to 7.")),
-            st.text(string.ascii_letters + "!?#", min_size=1, max_size=10).map(
-                lambda v: (v, "The engine must be a whole number, like 12 for double 12")),
-            st.just(("", "Enter the engine: the double that started this game, like 12.")),
-            st.text("0123456789x", min_size=11, max_size=60).map(
-                lambda v: (v, "Ensure this value has at most 10 characters")),
-        ))
+        value, message = data.draw(
+            st.one_of(
+                st.integers(-(10**8), 10**9 - 1)
+                .filter(lambda n: not 7 <= n <= 12)
+                .map(lambda n: (str(n), "The engine must be a double from 12 down to 7.")),
+                st.sampled_from(["13-13", "6/6", "0-0"]).map(
+                    lambda v: (v, "The engine must be a double from 12 down to 7.")
+                ),
+                st.text(string.ascii_letters + "!?#", min_size=1, max_size=10).map(
+                    lambda v: (v, "The engine must be a whole number, like 12 for double 12")
+                ),
+                st.just(("", "Enter the engine: the double that started this game, like 12.")),
+                st.text("0123456789x", min_size=11, max_size=60).map(
+                    lambda v: (v, "Ensure this value has at most 10 characters")
+                ),
+            )
+        )
         post["engine"] = value
         expected = (message,)
     elif spoil == "outcome":
@@ -220,27 +284,45 @@ def test_the_phone_page_refuses_hostile_scores_plainly_and_stores_nothing(world,
             post["blocked"] = "on"
             expected = ("Game 1 cannot be both blocked and have a player go out",)
     elif spoil == "tiles":
-        tiles, message = data.draw(st.sampled_from([
-            ("13-13", "In {name}'s tiles: 13-13 is not a tile in a double-12 set."),
-            ("6-6 6-6", "6-6 is listed more than once in {name}'s tiles"),
-            ("12-12", "{name}'s tiles include 12-12, but double 12 was the engine in game 1"),
-            ("twelve", 'In {name}\'s tiles: "twelve" is not a tile.'),
-            ("9999-1", "In {name}'s tiles: 9999-1 is not a tile in a double-12 set."),
-        ]))
+        tiles, message = data.draw(
+            st.sampled_from(
+                [
+                    ("13-13", "In {name}'s tiles: 13-13 is not a tile in a double-12 set."),
+                    ("6-6 6-6", "6-6 is listed more than once in {name}'s tiles"),
+                    (
+                        "12-12",
+                        "{name}'s tiles include 12-12, but double 12 was the engine in game 1",
+                    ),
+                    ("twelve", 'In {name}\'s tiles: "twelve" is not a tile.'),
+                    ("9999-1", "In {name}'s tiles: 9999-1 is not a tile in a double-12 set."),
+                ]
+            )
+        )
         post[f"score-{victim}"] = ""
         post[f"tiles-{victim}"] = tiles
         expected = (message.format(name=names[victim]),)
     elif spoil == "version":
-        post["base_version"] = data.draw(st.one_of(
-            st.integers(max_value=-1).map(str), _words(max_size=20), st.just("1.5"), st.just("")))
+        post["base_version"] = data.draw(
+            st.one_of(
+                st.integers(max_value=-1).map(str), _words(max_size=20), st.just("1.5"), st.just("")
+            )
+        )
         expected = ("This page is out of date: reload it and try again.",)
     else:  # fields the form does not have, aimed at another table, plus one bad score
         other = Entry.objects.get(player__name="Ed Poe").pk
         post[f"score-{other}"] = "5"
         post[f"out-{other}"] = "on"
-        post[data.draw(st.text(string.ascii_lowercase + "-_", min_size=1, max_size=20).filter(
-            lambda k: k not in post and k not in ("game", "engine", "blocked", "base_version")
-            and not k.startswith(("score-", "out-", "tiles-"))))] = "x"
+        post[
+            data.draw(
+                st.text(string.ascii_lowercase + "-_", min_size=1, max_size=20).filter(
+                    lambda k: (
+                        k not in post
+                        and k not in ("game", "engine", "blocked", "base_version")
+                        and not k.startswith(("score-", "out-", "tiles-"))
+                    )
+                )
+            )
+        ] = "x"
         post[f"score-{victim}"] = "-1"
         expected = (f"{names[victim]}'s score cannot be negative.",)
     before = snapshot(*TOUCHABLE)
@@ -249,13 +331,21 @@ def test_the_phone_page_refuses_hostile_scores_plainly_and_stores_nothing(world,
 
 
 @FUZZ
-@given(game=st.one_of(st.integers(max_value=0), st.integers(min_value=7), _words(max_size=20),
-                      st.just("")).map(str))
+@given(
+    game=st.one_of(
+        st.integers(max_value=0), st.integers(min_value=7), _words(max_size=20), st.just("")
+    ).map(str)
+)
 def test_a_tampered_game_number_on_the_phone_page_saves_nothing(world, game):
     """The hidden game field names no game of the day: the page starts again, storing nothing."""
     ids, _, scores = valid_game(world, 0, [5, 6, 7, 8, 9, 10])
-    post = {"game": game, "base_version": "0", "engine": "12", f"out-{ids[0]}": "on",
-            **{f"score-{pk}": str(v) for pk, v in scores.items()}}
+    post = {
+        "game": game,
+        "base_version": "0",
+        "engine": "12",
+        f"out-{ids[0]}": "on",
+        **{f"score-{pk}": str(v) for pk, v in scores.items()},
+    }
     before = snapshot(*TOUCHABLE)
     url = reverse("scorekeeper:table", args=[world.tables[0].link_token])
     response = Client().post(url, post)
@@ -270,17 +360,23 @@ def test_a_tampered_game_number_on_the_phone_page_saves_nothing(world, game):
 
 @pytest.mark.parametrize("spoil", [f"score {kind}" for kind in SCORE_KINDS] + ["out", "total"])
 @FUZZ
-@given(rng_scores=st.lists(st.lists(st.integers(1, 60), min_size=3, max_size=3), min_size=3,
-                           max_size=3),
-       played=st.integers(1, 3), data=st.data())
-def test_the_desk_card_refuses_hostile_values_and_saves_no_game_of_it(world, spoil, rng_scores,
-                                                                       played, data):
+@given(
+    rng_scores=st.lists(
+        st.lists(st.integers(1, 60), min_size=3, max_size=3), min_size=3, max_size=3
+    ),
+    played=st.integers(1, 3),
+    data=st.data(),
+)
+def test_the_desk_card_refuses_hostile_values_and_saves_no_game_of_it(
+    world, spoil, rng_scores, played, data
+):
     """A card with several good games and one spoiled value: not even the good games are saved."""
     ids, names = table_seats(world, 0)
     post = {f"g{n}-base": "0" for n in range(1, 7)}  # the card posts every open game's version
     for n in range(1, played + 1):
-        post.update({f"g{n}-engine": str(13 - n), f"g{n}-out": str(ids[0]),
-                     f"g{n}-score-{ids[0]}": "0"})
+        post.update(
+            {f"g{n}-engine": str(13 - n), f"g{n}-out": str(ids[0]), f"g{n}-score-{ids[0]}": "0"}
+        )
         for pk, value in zip(ids[1:], rng_scores[n - 1]):
             post[f"g{n}-score-{pk}"] = str(value)
     game = data.draw(st.integers(1, played))
@@ -288,34 +384,57 @@ def test_the_desk_card_refuses_hostile_values_and_saves_no_game_of_it(world, spo
     if spoil.startswith("score "):
         expected = spoil_score(data, spoil, post, f"g{game}-score-{victim}", names[victim])
     elif spoil == "out":
-        value, message = data.draw(st.one_of(
-            _words(max_size=20).filter(lambda v: v.strip().lower() != "blocked").map(
-                lambda v: (v, "The player marked as going out in game {n} is not seated at this table.")),
-            st.just((str(Entry.objects.get(player__name="Ed Poe").pk),
-                     "The player marked as going out in game {n} is not seated at this table.")),
-            st.just(("", "Nobody went out in game {n}")),
-            st.just(("blocked", "only the player who went out can score 0")),
-        ))
+        value, message = data.draw(
+            st.one_of(
+                _words(max_size=20)
+                .filter(lambda v: v.strip().lower() != "blocked")
+                .map(
+                    lambda v: (
+                        v,
+                        "The player marked as going out in game {n} is not seated at this table.",
+                    )
+                ),
+                st.just(
+                    (
+                        str(Entry.objects.get(player__name="Ed Poe").pk),
+                        "The player marked as going out in game {n} is not seated at this table.",
+                    )
+                ),
+                st.just(("", "Nobody went out in game {n}")),
+                st.just(("blocked", "only the player who went out can score 0")),
+            )
+        )
         post[f"g{game}-out"] = value
         expected = (message.format(n=game),)
     else:
         right = sum(rng_scores[n - 1][ids[1:].index(victim)] for n in range(1, played + 1))
-        value, message = data.draw(st.one_of(
-            st.integers(0, 10**6).filter(lambda v: v != right).map(
-                lambda v: (str(v), f"{names[victim]}'s total says {v:,}, but {names[victim]}'s "
-                                   f"games add up to {right:,}.")),
-            st.integers(-(10**6), -1).map(
-                lambda v: (str(v), f"{names[victim]}'s total cannot be negative.")),
-            _words(max_size=20).map(
-                lambda v: (v, f"{names[victim]}'s total must be a whole number, like 0 or 123.")),
-        ))
+        value, message = data.draw(
+            st.one_of(
+                st.integers(0, 10**6)
+                .filter(lambda v: v != right)
+                .map(
+                    lambda v: (
+                        str(v),
+                        f"{names[victim]}'s total says {v:,}, but {names[victim]}'s "
+                        f"games add up to {right:,}.",
+                    )
+                ),
+                st.integers(-(10**6), -1).map(
+                    lambda v: (str(v), f"{names[victim]}'s total cannot be negative.")
+                ),
+                _words(max_size=20).map(
+                    lambda v: (v, f"{names[victim]}'s total must be a whole number, like 0 or 123.")
+                ),
+            )
+        )
         post[f"total-{victim}"] = value
         expected = (message,)
     client = Client()
     client.force_login(world.desk)
     before = snapshot(*TOUCHABLE)
-    response = client.post(reverse("organiser:score_card",
-                                   args=[world.tournament.slug, 1, 1]), post)
+    response = client.post(
+        reverse("organiser:score_card", args=[world.tournament.slug, 1, 1]), post
+    )
     assert_refused(response, before, *expected, banner="Nothing was saved.")
 
 
@@ -353,8 +472,10 @@ def upload_scores(world, data: bytes, name="scores.xlsx"):
     client.force_login(world.desk)
     upload = io.BytesIO(data)
     upload.name = name
-    return client.post(reverse("organiser:upload_workbook", args=[world.tournament.slug]),
-                       {"file": upload, "reason": ""})
+    return client.post(
+        reverse("organiser:upload_workbook", args=[world.tournament.slug]),
+        {"file": upload, "reason": ""},
+    )
 
 
 def _data_rows(ws) -> list:
@@ -366,14 +487,24 @@ def _row_name(row) -> str:
 
 
 WORKBOOK_SPOILS = [f"score {kind}" for kind in CELL_SCORE_KINDS] + [
-    "formula", "number", "out", "engine", "duplicate", "missing column", "extra column", "header",
-    "wrong sheet"]
+    "formula",
+    "number",
+    "out",
+    "engine",
+    "duplicate",
+    "missing column",
+    "extra column",
+    "header",
+    "wrong sheet",
+]
 
 
 @st.composite
 def workbook_case(draw, world, spoil):
     games = draw(st.integers(1, 3))
-    wb = filled_day_workbook(world, games, draw(st.lists(st.integers(1, 60), min_size=5, max_size=5)))
+    wb = filled_day_workbook(
+        world, games, draw(st.lists(st.integers(1, 60), min_size=5, max_size=5))
+    )
     ws = wb.active
     rows = _data_rows(ws)
     victims = [r for r in rows if r[7].value != "yes"]
@@ -387,57 +518,85 @@ def workbook_case(draw, world, spoil):
         elif draw(st.booleans()) and re.fullmatch(r"-?\d+\.\d+", value):
             cell_value = float(value)
         row[6].value = cell_value
-        expected = (where + messages[0].format(name=_row_name(row)),
-                    *[m.format(name=_row_name(row)) for m in messages[1:]])
+        expected = (
+            where + messages[0].format(name=_row_name(row)),
+            *[m.format(name=_row_name(row)) for m in messages[1:]],
+        )
     elif spoil == "formula":  # a formula cell has no value until a spreadsheet computes it
         row[6].value = draw(st.sampled_from(["=1+1", "=SUM(G2:G3)", '=HYPERLINK("http://x","y")']))
         expected = (where + f"Enter a score for {_row_name(row)}.",)
     elif spoil == "number":
-        column, label = draw(st.sampled_from([(0, "Day"), (1, "Table"), (2, "Game"),
-                                              (4, "Player ID")]))
+        column, label = draw(
+            st.sampled_from([(0, "Day"), (1, "Table"), (2, "Game"), (4, "Player ID")])
+        )
         r = row[0].row
-        value, message = draw(st.one_of(
-            _words(max_size=20).map(lambda v: (v, f'Row {r}: {label} must be a whole number (it says "{v}").')),
-            st.integers(-(10**6), 0).map(lambda v: (v, f"Row {r}: {label} must be 1 or more.")),
-            # three decimals survive the trip through the file's text unchanged
-            st.floats(0.01, 1000).map(lambda v: round(v, 3)).filter(lambda v: not v.is_integer()).map(
-                lambda v: (v, f'Row {r}: {label} must be a whole number (it says "{v}").')),
-            st.integers(50, 10**6).map(lambda v: (v, {
-                "Day": f"Row {r}: there is no day {v} in this tournament.",
-                "Table": f"Row {r}: there is no table {v} on day 1.",
-                "Game": f"Row {r}: there is no game {v} on day 1.",
-                "Player ID": f"Row {r}: there is no player with Player ID {v}.",
-            }[label])),
-        ))
+        value, message = draw(
+            st.one_of(
+                _words(max_size=20).map(
+                    lambda v: (v, f'Row {r}: {label} must be a whole number (it says "{v}").')
+                ),
+                st.integers(-(10**6), 0).map(lambda v: (v, f"Row {r}: {label} must be 1 or more.")),
+                # three decimals survive the trip through the file's text unchanged
+                st.floats(0.01, 1000)
+                .map(lambda v: round(v, 3))
+                .filter(lambda v: not v.is_integer())
+                .map(lambda v: (v, f'Row {r}: {label} must be a whole number (it says "{v}").')),
+                st.integers(50, 10**6).map(
+                    lambda v: (
+                        v,
+                        {
+                            "Day": f"Row {r}: there is no day {v} in this tournament.",
+                            "Table": f"Row {r}: there is no table {v} on day 1.",
+                            "Game": f"Row {r}: there is no game {v} on day 1.",
+                            "Player ID": f"Row {r}: there is no player with Player ID {v}.",
+                        }[label],
+                    )
+                ),
+            )
+        )
         row[column].value = value
         expected = (message,)
     elif spoil == "out":
-        value = draw(_words(max_size=20).filter(
-            lambda v: v.strip().lower() not in score_workbook.OUT_YES | score_workbook.OUT_NO))
+        value = draw(
+            _words(max_size=20).filter(
+                lambda v: v.strip().lower() not in score_workbook.OUT_YES | score_workbook.OUT_NO
+            )
+        )
         row[7].value = value
         expected = (f'Row {row[0].row}: Out must be "yes" or left blank (it says "{value}").',)
     elif spoil == "engine":
-        row[3].value = draw(st.sampled_from([7, 8, 9, 10, 11, 12]).filter(lambda e: e != row[3].value))
+        row[3].value = draw(
+            st.sampled_from([7, 8, 9, 10, 11, 12]).filter(lambda e: e != row[3].value)
+        )
         expected = ("A game has one engine.",)
     elif spoil == "duplicate":
         ws.append([c.value for c in row])
-        expected = (f"{_row_name(row)} is listed twice for table {row[1].value}, game "
-                    f"{row[2].value} (also row {row[0].row}).",)
+        expected = (
+            f"{_row_name(row)} is listed twice for table {row[1].value}, game "
+            f"{row[2].value} (also row {row[0].row}).",
+        )
     elif spoil in ("missing column", "extra column", "header"):
         column = draw(st.integers(1, len(score_workbook.HEADER)))
         if spoil == "missing column":
             ws.delete_cols(column)
         elif spoil == "extra column":
             ws.insert_cols(column)
-            ws.cell(row=1, column=column).value = draw(_words(max_size=15).filter(
-                lambda v: v.strip() != score_workbook.HEADER[column - 1]))
+            ws.cell(row=1, column=column).value = draw(
+                _words(max_size=15).filter(lambda v: v.strip() != score_workbook.HEADER[column - 1])
+            )
         else:
-            ws.cell(row=1, column=column).value = draw(_words(max_size=15).filter(
-                lambda v: v.strip() != score_workbook.HEADER[column - 1]))
-        expected = ("Row 1: the columns must be Day, Table, Game, Engine, Player ID, Player, "
-                    "Score, Out (found",)
+            ws.cell(row=1, column=column).value = draw(
+                _words(max_size=15).filter(lambda v: v.strip() != score_workbook.HEADER[column - 1])
+            )
+        expected = (
+            "Row 1: the columns must be Day, Table, Game, Engine, Player ID, Player, "
+            "Score, Out (found",
+        )
     else:  # the scores on a second sheet, a blank or a notes sheet first
-        notes = wb.create_sheet(draw(_words(max_size=20).map(lambda v: re.sub(r"[\[\]:*?/\\]", "", v)[:31] or "Notes")), 0)
+        notes = wb.create_sheet(
+            draw(_words(max_size=20).map(lambda v: re.sub(r"[\[\]:*?/\\]", "", v)[:31] or "Notes")),
+            0,
+        )
         if draw(st.booleans()):
             notes.append([draw(_words(max_size=30))])
             expected = ("Row 1: the columns must be Day, Table, Game",)
@@ -469,10 +628,12 @@ def with_sheet_xml(good: bytes, change) -> bytes:
 
 
 @FILES
-@given(cut=st.floats(0.0, 0.999), flips=st.lists(st.tuples(st.floats(0, 0.999), st.integers(1, 255)),
-                                                  max_size=5),
-       how=st.sampled_from(["truncate", "flip", "sheet cut", "sheet text in a number"]),
-       word=st.text(string.ascii_letters, min_size=1, max_size=8))
+@given(
+    cut=st.floats(0.0, 0.999),
+    flips=st.lists(st.tuples(st.floats(0, 0.999), st.integers(1, 255)), max_size=5),
+    how=st.sampled_from(["truncate", "flip", "sheet cut", "sheet text in a number"]),
+    word=st.text(string.ascii_letters, min_size=1, max_size=8),
+)
 def test_a_damaged_workbook_is_refused_and_stores_nothing(world, cut, flips, how, word):
     """A good workbook cut short (a half-finished download), with bytes changed (a bad disk), or
     a sound zip around a damaged sheet (hand-edited XML: cut off, or text in a number cell)."""
@@ -486,12 +647,17 @@ def test_a_damaged_workbook_is_refused_and_stores_nothing(world, cut, flips, how
             damaged[index] = (damaged[index] + delta) % 256
         bad = bytes(damaged)
     elif how == "sheet cut":  # ends before the closing tag: never well-formed XML
-        bad = with_sheet_xml(good, lambda xml: xml[: int(len(xml.rstrip()) * cut)
-                                                  if cut else len(xml) - 20])
+        bad = with_sheet_xml(
+            good, lambda xml: xml[: int(len(xml.rstrip()) * cut) if cut else len(xml) - 20]
+        )
     else:  # the first score, a number cell, holding letters
+
         def letters_in_g2(xml):
-            changed, count = re.subn(rb'(<c r="G2" t="n"[^>]*>)<v>[^<]*</v>',
-                                     lambda m: m.group(1) + b"<v>" + word.encode() + b"</v>", xml)
+            changed, count = re.subn(
+                rb'(<c r="G2" t="n"[^>]*>)<v>[^<]*</v>',
+                lambda m: m.group(1) + b"<v>" + word.encode() + b"</v>",
+                xml,
+            )
             assert count == 1, xml[:500]
             return changed
 
@@ -525,8 +691,11 @@ def test_a_damaged_workbook_is_refused_and_stores_nothing(world, cut, flips, how
 def test_random_bytes_and_encrypted_workbooks_are_refused(world, junk):
     before = snapshot(*TOUCHABLE)
     for content in (junk, OLE_HEADER + junk):
-        message = (PASSWORD_OR_OLD_EXCEL if content.startswith(OLE_HEADER)
-                   else score_workbook.NOT_A_WORKBOOK)
+        message = (
+            PASSWORD_OR_OLD_EXCEL
+            if content.startswith(OLE_HEADER)
+            else score_workbook.NOT_A_WORKBOOK
+        )
         response = upload_scores(world, content)
         if content:
             assert_refused(response, before, message, banner="Nothing was imported.")
@@ -534,7 +703,7 @@ def test_random_bytes_and_encrypted_workbooks_are_refused(world, junk):
             assert_refused(response, before, banner=EMPTY_UPLOAD)
 
 
-@lru_cache(maxsize=None)
+@cache
 def zip_bomb(size: int = 60 * 1024 * 1024) -> bytes:
     """A real zip whose sheet unpacks to ``size`` zero bytes (about 60 KB packed)."""
     out = io.BytesIO()
@@ -556,8 +725,8 @@ def lying_zip_bomb() -> bytes:
         start = 0
         while (start := data.find(signature, start)) != -1:
             name_at = start + (30 if signature == b"PK\x03\x04" else 46)
-            if data[name_at:name_at + len(name)] == name:
-                data[start + size_at:start + size_at + 4] = (1024).to_bytes(4, "little")
+            if data[name_at : name_at + len(name)] == name:
+                data[start + size_at : start + size_at + 4] = (1024).to_bytes(4, "little")
             start += 4
     return bytes(data)
 
@@ -565,8 +734,13 @@ def lying_zip_bomb() -> bytes:
 def test_zip_bombs_are_refused_without_unpacking(world):
     before = snapshot(*TOUCHABLE)
     response = upload_scores(world, zip_bomb())
-    assert_refused(response, before, "This file would unpack to 60 MB, far more than a score "
-                   "workbook holds, so it was not opened.", banner="Nothing was imported.")
+    assert_refused(
+        response,
+        before,
+        "This file would unpack to 60 MB, far more than a score "
+        "workbook holds, so it was not opened.",
+        banner="Nothing was imported.",
+    )
     response = upload_scores(world, lying_zip_bomb())
     assert_refused(response, before, score_workbook.NOT_A_WORKBOOK, banner="Nothing was imported.")
 
@@ -603,12 +777,16 @@ def sheet_reads(monkeypatch):
 ROW_SLACK = 2
 
 
-@pytest.mark.parametrize("last_row, message", [
-    (19_000, "The file has no players below the header row."),
-    (30_000, "The sheet has more than 20,000 rows: is it the player list?"),
-])
-def test_a_tiny_player_file_claiming_a_huge_sheet_is_refused_quickly(event, sheet_reads,
-                                                                     last_row, message):
+@pytest.mark.parametrize(
+    "last_row, message",
+    [
+        (19_000, "The file has no players below the header row."),
+        (30_000, "The sheet has more than 20,000 rows: is it the player list?"),
+    ],
+)
+def test_a_tiny_player_file_claiming_a_huge_sheet_is_refused_quickly(
+    event, sheet_reads, last_row, message
+):
     """Reading every cell such a sheet claims took 20 s and gigabytes: only what a player list
     can use is read."""
     tournament, client = event
@@ -625,8 +803,12 @@ def test_a_tiny_workbook_claiming_a_huge_sheet_is_refused_quickly(world, sheet_r
     content = sparse_sheet(score_workbook.HEADER, 30_000)
     before = snapshot(*TOUCHABLE)
     response = upload_scores(world, content)
-    assert_refused(response, before, "The sheet has more than 20,000 rows: is it the right file?",
-                   banner="Nothing was imported.")
+    assert_refused(
+        response,
+        before,
+        "The sheet has more than 20,000 rows: is it the right file?",
+        banner="Nothing was imported.",
+    )
     assert 0 < sheet_reads.rows <= MAX_SHEET_ROWS + ROW_SLACK, sheet_reads
     assert 0 < sheet_reads.widest <= len(score_workbook.HEADER), sheet_reads  # not 16,384
 
@@ -640,6 +822,7 @@ def fifty_megabytes() -> io.BytesIO:
 @pytest.fixture
 def never_read(monkeypatch):
     """An upload big enough to spill to a temporary file must be refused from its size alone."""
+
     def refuse(self):
         raise AssertionError("the view read a file it should have refused by its size")
 
@@ -651,17 +834,31 @@ def test_a_50_mb_upload_is_refused_by_its_size_without_being_read(world, never_r
     client = Client()
     client.force_login(world.boss)
     before = snapshot(*TOUCHABLE)
-    response = client.post(reverse("organiser:upload_workbook", args=[world.tournament.slug]),
-                           {"file": fifty_megabytes(), "reason": ""})
-    assert_refused(response, before, f"The file is 50.0 MB; the largest file accepted is "
-                   f"{limit:.1f} MB.", banner="Upload a score workbook")
-    response = client.post(reverse("organiser:import_players", args=[world.tournament.slug]),
-                           {"file": fifty_megabytes()})
-    assert_refused(response, before, f"The file is 50.0 MB; the largest file accepted is "
-                   f"{limit:.1f} MB.", banner="Import players")
+    response = client.post(
+        reverse("organiser:upload_workbook", args=[world.tournament.slug]),
+        {"file": fifty_megabytes(), "reason": ""},
+    )
+    assert_refused(
+        response,
+        before,
+        f"The file is 50.0 MB; the largest file accepted is {limit:.1f} MB.",
+        banner="Upload a score workbook",
+    )
+    response = client.post(
+        reverse("organiser:import_players", args=[world.tournament.slug]),
+        {"file": fifty_megabytes()},
+    )
+    assert_refused(
+        response,
+        before,
+        f"The file is 50.0 MB; the largest file accepted is {limit:.1f} MB.",
+        banner="Import players",
+    )
     # A 50 MB body that is not a file upload: Django refuses it before any view runs.
-    response = Client().post(reverse("scorekeeper:table", args=[world.tables[0].link_token]),
-                             {"score-1": "1" * (50 * 1024 * 1024)})
+    response = Client().post(
+        reverse("scorekeeper:table", args=[world.tables[0].link_token]),
+        {"score-1": "1" * (50 * 1024 * 1024)},
+    )
     assert response.status_code == 400
     assert snapshot(*TOUCHABLE) == before
 
@@ -679,13 +876,23 @@ def _name_key(name: str) -> str:
 
 @st.composite
 def player_rows(draw):
-    names = draw(st.lists(
-        st.text(NAME_CHARS, min_size=1, max_size=30).map(lambda s: " ".join(s.split()))
-        .filter(lambda s: s and s[0] not in "'-"),
-        min_size=2, max_size=15, unique_by=_name_key).filter(
-        lambda ns: "existing one" not in {_name_key(n) for n in ns}))
-    clubs = draw(st.lists(st.text(string.ascii_letters + " ", max_size=20), min_size=len(names),
-                          max_size=len(names)))
+    names = draw(
+        st.lists(
+            st.text(NAME_CHARS, min_size=1, max_size=30)
+            .map(lambda s: " ".join(s.split()))
+            .filter(lambda s: s and s[0] not in "'-"),
+            min_size=2,
+            max_size=15,
+            unique_by=_name_key,
+        ).filter(lambda ns: "existing one" not in {_name_key(n) for n in ns})
+    )
+    clubs = draw(
+        st.lists(
+            st.text(string.ascii_letters + " ", max_size=20),
+            min_size=len(names),
+            max_size=len(names),
+        )
+    )
     return [[name, " ".join(club.split()), "", ""] for name, club in zip(names, clubs)]
 
 
@@ -698,7 +905,9 @@ def player_file(header, rows, fmt):
 def upload_players(client, tournament, content: bytes, name: str):
     upload = io.BytesIO(content)
     upload.name = name
-    return client.post(reverse("organiser:import_players", args=[tournament.slug]), {"file": upload})
+    return client.post(
+        reverse("organiser:import_players", args=[tournament.slug]), {"file": upload}
+    )
 
 
 @pytest.fixture
@@ -708,10 +917,24 @@ def event(make_tournament, organiser_client):
     return tournament, organiser_client
 
 
-PLAYER_SPOILS = ["blank name", "long name", "duplicate", "existing", "long club", "table words",
-                 "table negative", "table decimal", "table zero", "table too high",
-                 "table thousands of digits", "keep apart", "keep apart self", "no name column",
-                 "two name columns", "wrong sheet"]
+PLAYER_SPOILS = [
+    "blank name",
+    "long name",
+    "duplicate",
+    "existing",
+    "long club",
+    "table words",
+    "table negative",
+    "table decimal",
+    "table zero",
+    "table too high",
+    "table thousands of digits",
+    "keep apart",
+    "keep apart self",
+    "no name column",
+    "two name columns",
+    "wrong sheet",
+]
 
 
 @pytest.mark.parametrize("spoil", PLAYER_SPOILS)
@@ -721,12 +944,21 @@ def test_the_player_upload_refuses_spoiled_lists_and_imports_nobody(event, spoil
     tournament, client = event
     header = ["Name", "Club", "Keep apart", "Table"]
     # Extra columns are ignored by design; they ride along with the real problem.
-    extra = data.draw(st.lists(st.text(string.ascii_letters, min_size=1, max_size=10).filter(
-        lambda v: v.strip().lower() not in {"name", "club", "keep apart", "keepapart", "table"}),
-        max_size=2))
+    extra = data.draw(
+        st.lists(
+            st.text(string.ascii_letters, min_size=1, max_size=10).filter(
+                lambda v: (
+                    v.strip().lower() not in {"name", "club", "keep apart", "keepapart", "table"}
+                )
+            ),
+            max_size=2,
+        )
+    )
     header += extra
-    rows = [row + [data.draw(st.text(string.ascii_letters + "0123456789 ", max_size=10))
-                   for _ in extra] for row in rows]
+    rows = [
+        row + [data.draw(st.text(string.ascii_letters + "0123456789 ", max_size=10)) for _ in extra]
+        for row in rows
+    ]
     index = data.draw(st.integers(0, len(rows) - 1))
     row_number = index + 2
     tables = -(-(len(rows) + 1) // 7)
@@ -739,39 +971,58 @@ def test_the_player_upload_refuses_spoiled_lists_and_imports_nobody(event, spoil
         expected = (f"The name is longer than {NAME_MAX} letters.",)
     elif spoil == "duplicate":
         rows.append(list(rows[index]))
-        rows[-1][0] = data.draw(st.sampled_from([str.upper, str.lower, lambda s: s + "  "]))(rows[index][0])
+        rows[-1][0] = data.draw(st.sampled_from([str.upper, str.lower, lambda s: s + "  "]))(
+            rows[index][0]
+        )
         expected = (f"is also on row {row_number}.",)
     elif spoil == "existing":
-        rows[index][0] = data.draw(st.sampled_from(["Existing One", "existing one", " EXISTING  ONE "]))
+        rows[index][0] = data.draw(
+            st.sampled_from(["Existing One", "existing one", " EXISTING  ONE "])
+        )
         expected = ("is already entered in this event as player #1.",)
     elif spoil == "long club":
         rows[index][1] = "C" + "x" * data.draw(st.integers(120, 3000))
         expected = ("The club is longer than 120 letters.",)
     elif spoil.startswith("table "):
-        value, message = data.draw({
-            "table words": _words(max_size=20).filter(  # "Table 3", "3.0", "٣" are tables
-                lambda v: not v.strip().lower().startswith("table")
-                and not re.fullmatch(r"\d+(\.0*)?", v.strip())).map(
-                lambda v: (v, f'Table "{" ".join(v.split())}" is not a table number.')),
-            "table negative": st.integers(-(10**6), -1).map(
-                lambda v: (str(v), f'Table "{v}" is not a table number.')),
-            "table decimal": st.decimals(0, 50, places=2).filter(
-                lambda d: d != d.to_integral_value()).map(
-                lambda v: (str(v), f'Table "{v}" is not a table number.')),
-            "table zero": st.sampled_from(["0", "00", "0.0"]).map(
-                lambda v: (v, "Table numbers start at 1.")),
-            "table too high": st.integers(tables + 1, 10**9 - 1).map(
-                lambda v: (str(v), f"Table {v} does not exist")),
-            # int() refuses more than 4,300 digits: this used to be a server error
-            "table thousands of digits": st.integers(10, 20000).map(
-                lambda n: ("9" * n, "is not a table number.")),
-        }[spoil])
+        value, message = data.draw(
+            {
+                "table words": _words(max_size=20)
+                .filter(  # "Table 3", "3.0", "٣" are tables
+                    lambda v: (
+                        not v.strip().lower().startswith("table")
+                        and not re.fullmatch(r"\d+(\.0*)?", v.strip())
+                    )
+                )
+                .map(lambda v: (v, f'Table "{" ".join(v.split())}" is not a table number.')),
+                "table negative": st.integers(-(10**6), -1).map(
+                    lambda v: (str(v), f'Table "{v}" is not a table number.')
+                ),
+                "table decimal": st.decimals(0, 50, places=2)
+                .filter(lambda d: d != d.to_integral_value())
+                .map(lambda v: (str(v), f'Table "{v}" is not a table number.')),
+                "table zero": st.sampled_from(["0", "00", "0.0"]).map(
+                    lambda v: (v, "Table numbers start at 1.")
+                ),
+                "table too high": st.integers(tables + 1, 10**9 - 1).map(
+                    lambda v: (str(v), f"Table {v} does not exist")
+                ),
+                # int() refuses more than 4,300 digits: this used to be a server error
+                "table thousands of digits": st.integers(10, 20000).map(
+                    lambda n: ("9" * n, "is not a table number.")
+                ),
+            }[spoil]
+        )
         rows[index][3] = value
         expected = (message,)
     elif spoil == "keep apart":
-        rows[index][2] = data.draw(st.text(string.ascii_letters, min_size=1, max_size=20).filter(
-            lambda v: _name_key(v) not in {_name_key(r[0]) for r in rows} | {"existing one"}))
-        expected = (f'Keep apart names "{rows[index][2]}", who is not in this file or in this event.',)
+        rows[index][2] = data.draw(
+            st.text(string.ascii_letters, min_size=1, max_size=20).filter(
+                lambda v: _name_key(v) not in {_name_key(r[0]) for r in rows} | {"existing one"}
+            )
+        )
+        expected = (
+            f'Keep apart names "{rows[index][2]}", who is not in this file or in this event.',
+        )
     elif spoil == "keep apart self":
         rows[index][2] = rows[index][0].upper()
         expected = (f"{rows[index][0]} cannot be kept apart from themself.",)
@@ -799,17 +1050,24 @@ def test_the_player_upload_refuses_spoiled_lists_and_imports_nobody(event, spoil
 
 
 @FILES
-@given(junk=st.binary(max_size=4096).filter(lambda b: b"name" not in b.lower()),
-       name=st.sampled_from(["players.csv", "players.xlsx", "players.xls", "players.txt", "players"]))
+@given(
+    junk=st.binary(max_size=4096).filter(lambda b: b"name" not in b.lower()),
+    name=st.sampled_from(["players.csv", "players.xlsx", "players.xls", "players.txt", "players"]),
+)
 def test_random_and_encrypted_player_files_are_refused(event, junk, name):
     tournament, client = event
     before = snapshot(*TOUCHABLE)
-    encrypted = ("This is an old Excel file (.xls). Save it as .xlsx or .csv and try again."
-                 if name.endswith(".xls") else
-                 "This file is protected by a password, or is an old Excel file (.xls). Remove "
-                 "the password, save it as .xlsx or .csv and try again.")
-    for content, message in ((junk, None), (OLE_HEADER + junk, encrypted),
-                             (b"PK\x03\x04" + junk, NOT_A_SPREADSHEET)):
+    encrypted = (
+        "This is an old Excel file (.xls). Save it as .xlsx or .csv and try again."
+        if name.endswith(".xls")
+        else "This file is protected by a password, or is an old Excel file (.xls). Remove "
+        "the password, save it as .xlsx or .csv and try again."
+    )
+    for content, message in (
+        (junk, None),
+        (OLE_HEADER + junk, encrypted),
+        (b"PK\x03\x04" + junk, NOT_A_SPREADSHEET),
+    ):
         response = upload_players(client, tournament, content, name)
         if not content:
             assert_refused(response, before, banner=EMPTY_UPLOAD)
@@ -817,9 +1075,16 @@ def test_random_and_encrypted_player_files_are_refused(event, junk, name):
         expected = (message,) if message else ()
         assert_refused(response, before, *expected, banner="Nothing was imported")
         if message is None:  # whatever the bytes, the page says what is wrong with the file
-            assert any(m in text_of(response) for m in (
-                NOT_A_SPREADSHEET, "The file is empty.", "must be Name", "The file has no players",
-                "is an old Excel file (.xls)"))
+            assert any(
+                m in text_of(response)
+                for m in (
+                    NOT_A_SPREADSHEET,
+                    "The file is empty.",
+                    "must be Name",
+                    "The file has no players",
+                    "is an old Excel file (.xls)",
+                )
+            )
 
 
 @FILES
@@ -837,7 +1102,11 @@ def test_a_player_zip_bomb_is_refused_without_unpacking(event):
     tournament, client = event
     before = snapshot(*TOUCHABLE)
     response = upload_players(client, tournament, zip_bomb(), "players.xlsx")
-    assert_refused(response, before, "This file would unpack to 60 MB, far more than a player list "
-                   "holds, so it was not opened.", banner="Nothing was imported")
+    assert_refused(
+        response,
+        before,
+        "This file would unpack to 60 MB, far more than a player list holds, so it was not opened.",
+        banner="Nothing was imported",
+    )
     response = upload_players(client, tournament, lying_zip_bomb(), "players.xlsx")
     assert_refused(response, before, NOT_A_SPREADSHEET, banner="Nothing was imported")

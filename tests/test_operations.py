@@ -1,36 +1,49 @@
 """Backups, production settings and the login throttle."""
+
 import os
 import secrets
 import subprocess
 import sys
 
 import pytest
+from conftest import PASSWORD
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.db import connection
+from scoring_factories import T1, seated_day, snapshot, typed
 
 from scoring.models import GameSheet, Score, Source
 from scoring.services import submit_game
 from tournaments.models import Player
 
-from conftest import PASSWORD
-from scoring_factories import T1, seated_day, snapshot, typed
-
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def _all_scores():
-    return sorted(Score.objects.values_list("sheet__table__day__number", "sheet__table__number",
-                                            "sheet__game__number", "entry__number", "points",
-                                            "sheet__state"))
+    return sorted(
+        Score.objects.values_list(
+            "sheet__table__day__number",
+            "sheet__table__number",
+            "sheet__game__number",
+            "entry__number",
+            "points",
+            "sheet__state",
+        )
+    )
 
 
 def _scored_game(organiser):
     """A seated day with game 1 of table 1 confirmed at the desk: scores a restore could lose."""
     world = seated_day(organiser=organiser)
-    submit_game(world.tables[0], world.games[1], typed(world, 1, T1, out="Ann Lee"), 0,
-                source=Source.DESK, user=organiser)
+    submit_game(
+        world.tables[0],
+        world.games[1],
+        typed(world, 1, T1, out="Ann Lee"),
+        0,
+        source=Source.DESK,
+        user=organiser,
+    )
 
 
 def _every_row():
@@ -77,18 +90,25 @@ def test_restore_refuses_missing_and_foreign_files(tmp_path, organiser):
 
 def _run_manage(*args, **env):
     full_env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), **env}
-    return subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=full_env,
-                          capture_output=True, text=True)
+    return subprocess.run(
+        [sys.executable, "manage.py", *args], cwd=ROOT, env=full_env, capture_output=True, text=True
+    )
 
 
 def test_check_deploy_is_clean_under_production_settings():
     result = _run_manage(
-        "check", "--deploy", "--fail-level", "WARNING",
-        DJANGO_DEBUG="0", DJANGO_SECRET_KEY=secrets.token_urlsafe(50),
+        "check",
+        "--deploy",
+        "--fail-level",
+        "WARNING",
+        DJANGO_DEBUG="0",
+        DJANGO_SECRET_KEY=secrets.token_urlsafe(50),
         DJANGO_ALLOWED_HOSTS="trains.example.org",
     )
     output = result.stdout + result.stderr
-    issues = {line.split(")")[0].split("(")[-1] for line in output.splitlines() if "(security." in line}
+    issues = {
+        line.split(")")[0].split("(")[-1] for line in output.splitlines() if "(security." in line
+    }
     # HSTS is the organiser's own choice: it cannot be undone once browsers have seen it.
     assert issues <= {"security.W004"}, output
 
@@ -100,10 +120,18 @@ def test_production_refuses_to_start_without_a_secret_key():
 
 
 def test_venue_mode_lets_phones_log_in_over_plain_http():
-    code = ("from django.conf import settings as s; "
-            "print(s.SESSION_COOKIE_SECURE, s.CSRF_COOKIE_SECURE, '*' in s.ALLOWED_HOSTS)")
-    result = _run_manage("shell", "-c", code, DJANGO_DEBUG="0", DJANGO_VENUE_MODE="1",
-                         DJANGO_SECRET_KEY=secrets.token_urlsafe(50))
+    code = (
+        "from django.conf import settings as s; "
+        "print(s.SESSION_COOKIE_SECURE, s.CSRF_COOKIE_SECURE, '*' in s.ALLOWED_HOSTS)"
+    )
+    result = _run_manage(
+        "shell",
+        "-c",
+        code,
+        DJANGO_DEBUG="0",
+        DJANGO_VENUE_MODE="1",
+        DJANGO_SECRET_KEY=secrets.token_urlsafe(50),
+    )
     assert result.stdout.split()[-3:] == ["False", "False", "True"], result.stderr
 
 
@@ -111,16 +139,21 @@ def test_venue_mode_lets_phones_log_in_over_plain_http():
 @pytest.mark.django_db
 def test_five_wrong_passwords_lock_that_user_and_address_for_an_hour(client, organiser):
     for _ in range(5):
-        response = client.post("/accounts/login/", {"username": organiser.username,
-                                                    "password": "wrong"})
+        response = client.post(
+            "/accounts/login/", {"username": organiser.username, "password": "wrong"}
+        )
         assert response.status_code in (200, 429)
-    response = client.post("/accounts/login/", {"username": organiser.username,
-                                                "password": PASSWORD})
+    response = client.post(
+        "/accounts/login/", {"username": organiser.username, "password": PASSWORD}
+    )
     assert response.status_code == 429
     assert "locked for one hour" in response.content.decode()
     # Another address is not locked out.
-    other = client.post("/accounts/login/", {"username": organiser.username, "password": PASSWORD},
-                        REMOTE_ADDR="10.0.0.9")
+    other = client.post(
+        "/accounts/login/",
+        {"username": organiser.username, "password": PASSWORD},
+        REMOTE_ADDR="10.0.0.9",
+    )
     assert other.status_code == 302
 
 

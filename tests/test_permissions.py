@@ -3,6 +3,7 @@
 A new page must be added to EXPECTED with the status each role gets, or this suite fails:
 that is how a page without an access rule is caught before it ships.
 """
+
 import pytest
 from django.apps import apps
 from django.urls import NoReverseMatch, URLPattern, URLResolver, get_resolver, reverse
@@ -101,22 +102,39 @@ def event(demo_tournament, make_user):
     day = demo_tournament.days.get(number=2)
     day.closed_at = None
     day.save()
-    users = {"outsider": make_user("outsider"), "desk": make_user("desk"),
-             "organiser": make_user("organiser2")}
+    users = {
+        "outsider": make_user("outsider"),
+        "desk": make_user("desk"),
+        "organiser": make_user("organiser2"),
+    }
     StaffRole.objects.create(tournament=demo_tournament, user=users["desk"], role=StaffRole.DESK)
-    StaffRole.objects.create(tournament=demo_tournament, user=users["organiser"],
-                             role=StaffRole.ORGANISER)
+    StaffRole.objects.create(
+        tournament=demo_tournament, user=users["organiser"], role=StaffRole.ORGANISER
+    )
     table = Table.objects.get(day=day, number=1)
     return demo_tournament, users, table
 
 
 def url_for(name, tournament, table):
-    values = {"slug": tournament.slug, "day": 2, "day_number": 2, "table": 1, "game": 1,
-              "number": 1, "other": 2, "token": table.link_token}
+    values = {
+        "slug": tournament.slug,
+        "day": 2,
+        "day_number": 2,
+        "table": 1,
+        "game": 1,
+        "number": 1,
+        "other": 2,
+        "token": table.link_token,
+    }
     for params in (
         (),
-        ("slug",), ("slug", "day"), ("slug", "day_number"), ("slug", "number"),
-        ("slug", "number", "other"), ("slug", "day", "table"), ("slug", "day", "table", "game"),
+        ("slug",),
+        ("slug", "day"),
+        ("slug", "day_number"),
+        ("slug", "number"),
+        ("slug", "number", "other"),
+        ("slug", "day", "table"),
+        ("slug", "day", "table", "game"),
         ("token",),
     ):
         try:

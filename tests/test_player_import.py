@@ -1,4 +1,5 @@
 """The club spreadsheet import: every refusal imports nothing and names its row."""
+
 import io
 import os
 import subprocess
@@ -9,14 +10,13 @@ import openpyxl
 import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
+from scoring_factories import csv_bytes, snapshot, xlsx_bytes
 
 from tournaments import player_import
 from tournaments.models import Entry, KeepApart, Player
 from tournaments.player_import import NOT_A_SPREADSHEET, parse_player_file
 from tournaments.services.importing import ImportRefused, import_players
 from tournaments.services.registration import register_player
-
-from scoring_factories import csv_bytes, snapshot, xlsx_bytes
 
 
 def parse(data, filename="players.csv", **kwargs):
@@ -39,13 +39,15 @@ def roster():
 
 
 def test_csv_headers_match_whatever_the_case_and_extra_columns_are_ignored():
-    data = csv_bytes([
-        ["Phone", "NAME", "keep-APART", "club", " Table "],
-        ["555-1234", "Ann Lee", "Bob Lee", "Sun RVers", ""],
-        ["", "Bob Lee", "", "Sun RVers", "2"],
-        ["", "", "", "", ""],  # a blank line in the middle of the list is not a player
-        ["", "Cara Díaz", "", "", ""],
-    ])
+    data = csv_bytes(
+        [
+            ["Phone", "NAME", "keep-APART", "club", " Table "],
+            ["555-1234", "Ann Lee", "Bob Lee", "Sun RVers", ""],
+            ["", "Bob Lee", "", "Sun RVers", "2"],
+            ["", "", "", "", ""],  # a blank line in the middle of the list is not a player
+            ["", "Cara Díaz", "", "", ""],
+        ]
+    )
     result = parse(data, max_table_size=2)
     assert result.ok, result.problems
     assert [(r.row, r.name, r.club, r.keep_apart, r.table) for r in result.rows] == [
@@ -57,7 +59,9 @@ def test_csv_headers_match_whatever_the_case_and_extra_columns_are_ignored():
 
 
 def test_xlsx_numbers_come_back_as_table_numbers():
-    data = xlsx_bytes([["Name", "Table"], ["Ann", 1], ["Bob", 2.0], *[[f"P{i}", None] for i in range(12)]])
+    data = xlsx_bytes(
+        [["Name", "Table"], ["Ann", 1], ["Bob", 2.0], *[[f"P{i}", None] for i in range(12)]]
+    )
     result = parse(data, "list.xlsx")
     assert result.ok, result.problems
     assert [r.table for r in result.rows[:3]] == [1, 2, None]
@@ -79,14 +83,14 @@ def test_utf8_bom_does_not_hide_the_name_column():
 def test_every_row_problem_is_listed_with_its_row_number(suffix):
     rows = [
         ["Name", "Club", "Keep apart", "Table"],
-        ["Ann Lee", "", "", ""],           # 2: fine
-        ["", "Sun RVers", "", ""],          # 3: no name
-        ["ann  LEE", "", "", ""],           # 4: same person as row 2
+        ["Ann Lee", "", "", ""],  # 2: fine
+        ["", "Sun RVers", "", ""],  # 3: no name
+        ["ann  LEE", "", "", ""],  # 4: same person as row 2
         ["Bob Ray", "", "Nobody Here", ""],  # 5: keep-apart names nobody
-        ["Cy", "", "", "two"],              # 6: table not a number
-        ["Di", "", "", "3"],                # 7: 8 players fill only 2 tables
-        ["Ed", "", "Ed", ""],               # 8: keep apart from themself
-        ["Flo", "", "", "0"],               # 9: tables start at 1
+        ["Cy", "", "", "two"],  # 6: table not a number
+        ["Di", "", "", "3"],  # 7: 8 players fill only 2 tables
+        ["Ed", "", "Ed", ""],  # 8: keep apart from themself
+        ["Flo", "", "", "0"],  # 9: tables start at 1
         ["Gil", "", "", ""],
     ]
     data = csv_bytes(rows) if suffix == "csv" else xlsx_bytes(rows)
@@ -124,8 +128,10 @@ def test_a_name_already_entered_is_a_row_problem():
 
 
 def test_keep_apart_pair_pinned_to_one_table_is_refused():
-    data = csv_bytes([["Name", "Keep apart", "Table"], ["Ann", "Bob", "1"], ["Bob", "", "1"]]
-                     + [[f"P{i}", "", ""] for i in range(8)])
+    data = csv_bytes(
+        [["Name", "Keep apart", "Table"], ["Ann", "Bob", "1"], ["Bob", "", "1"]]
+        + [[f"P{i}", "", ""] for i in range(8)]
+    )
     assert problems_of(parse(data)) == [
         (2, "Ann and Bob must sit apart but are both pinned to table 1.")
     ]
@@ -137,13 +143,19 @@ def test_keep_apart_pair_pinned_to_one_table_is_refused():
         (b"", "players.csv", "The file is empty."),
         (b"\n\n,,\n", "players.csv", "The file is empty."),
         (b"Name,Club\n", "players.csv", "The file has no players below the header row."),
-        (b"Player,Club\nAnn,X\n", "players.csv",
-         "The first row must hold the column names, and one of them must be Name."),
+        (
+            b"Player,Club\nAnn,X\n",
+            "players.csv",
+            "The first row must hold the column names, and one of them must be Name.",
+        ),
         (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", "photo.png", NOT_A_SPREADSHEET),
         (b"this is not a workbook", "players.xlsx", NOT_A_SPREADSHEET),
         (b"PK\x03\x04garbage that only looks like a zip", "players.xlsx", NOT_A_SPREADSHEET),
-        (b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + b"\x00" * 50, "old.xls",
-         "This is an old Excel file (.xls). Save it as .xlsx or .csv and try again."),
+        (
+            b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + b"\x00" * 50,
+            "old.xls",
+            "This is an old Excel file (.xls). Save it as .xlsx or .csv and try again.",
+        ),
     ],
 )
 def test_unreadable_files_are_one_problem_on_row_1(data, filename, message):
@@ -209,19 +221,25 @@ def tournament(make_tournament):
 def test_import_enters_players_numbered_in_file_order_with_keep_apart_and_pins(tournament):
     register_player(tournament, name="Zoe Early")  # already #1
     Player.objects.create(name="Bob Lee", club="Sun RVers")  # a returning member
-    data = xlsx_bytes([
-        ["Name", "Club", "Keep apart", "Table"],
-        ["Ann Lee", "Sun RVers", "Bob Lee", None],
-        ["Bob Lee", "Sun RVers", "Ann Lee", None],  # the pair named both ways is stored once
-        ["Cara", None, "Zoe Early", 2],
-        *[[f"Player {i}", None, None, None] for i in range(6)],
-    ])
+    data = xlsx_bytes(
+        [
+            ["Name", "Club", "Keep apart", "Table"],
+            ["Ann Lee", "Sun RVers", "Bob Lee", None],
+            ["Bob Lee", "Sun RVers", "Ann Lee", None],  # the pair named both ways is stored once
+            ["Cara", None, "Zoe Early", 2],
+            *[[f"Player {i}", None, None, None] for i in range(6)],
+        ]
+    )
     before = Player.objects.count()
     outcome = import_players(tournament, data, "club.xlsx")
     assert outcome.from_directory == 1 and outcome.keep_apart_pairs == 2
     entries = list(tournament.entries.select_related("player").order_by("number"))
     assert [(e.number, e.player.name) for e in entries[:4]] == [
-        (1, "Zoe Early"), (2, "Ann Lee"), (3, "Bob Lee"), (4, "Cara")]
+        (1, "Zoe Early"),
+        (2, "Ann Lee"),
+        (3, "Bob Lee"),
+        (4, "Cara"),
+    ]
     assert entries[3].pinned_table == 2
     assert Player.objects.count() == before + 8  # Bob was reused, not typed twice
     pairs = {
@@ -265,7 +283,9 @@ def test_a_bad_file_imports_nothing(tournament, case):
     register_player(tournament, name="Already Here")
     before = roster()
     with pytest.raises(ImportRefused) as refused:
-        import_players(tournament, BAD_FILES[case], "players.xlsx" if case == "zip bomb" else "p.csv")
+        import_players(
+            tournament, BAD_FILES[case], "players.xlsx" if case == "zip bomb" else "p.csv"
+        )
     assert refused.value.problems
     assert roster() == before
 
@@ -291,7 +311,7 @@ def test_upload_page_lists_problems_and_saves_nothing(organiser_client, tourname
     assert response.status_code == 200
     page = response.content.decode()
     assert "Nothing was imported: the file has 2 problems." in page
-    assert "<td class=\"num\">2</td><td>Table &quot;x&quot; is not a table number.</td>" in page
+    assert '<td class="num">2</td><td>Table &quot;x&quot; is not a table number.</td>' in page
     assert "Table 9 does not exist" in page
     assert roster() == before
 
@@ -307,8 +327,10 @@ def test_upload_over_the_size_cap_is_refused(organiser_client, tournament, setti
         f"/organiser/t/{tournament.slug}/players/import/",
         {"file": SimpleUploadedFile("players.csv", data, content_type="text/csv")},
     )
-    assert f"The file is {round(len(data) / 1024)} KB; the largest file accepted is 2 KB." in \
-        response.content.decode()
+    assert (
+        f"The file is {round(len(data) / 1024)} KB; the largest file accepted is 2 KB."
+        in response.content.decode()
+    )
     assert Entry.objects.count() == 0
 
 
@@ -319,11 +341,15 @@ def test_upload_page_imports_a_good_file(organiser_client, tournament):
     data = xlsx_bytes([["Name", "Club"], ["Ann", "Sun RVers"], ["Bob", ""]])
     response = organiser_client.post(
         f"/organiser/t/{tournament.slug}/players/import/",
-        {"file": SimpleUploadedFile("players.xlsx", data)}, follow=True,
+        {"file": SimpleUploadedFile("players.xlsx", data)},
+        follow=True,
     )
     assert response.redirect_chain[-1][0] == f"/organiser/t/{tournament.slug}/players/"
     assert "Imported 2 players." in response.content.decode()
-    assert list(tournament.entries.values_list("number", "player__name")) == [(1, "Ann"), (2, "Bob")]
+    assert list(tournament.entries.values_list("number", "player__name")) == [
+        (1, "Ann"),
+        (2, "Bob"),
+    ]
 
 
 @pytest.mark.django_db
@@ -352,7 +378,8 @@ def test_import_command_lists_problems_and_refuses(tournament, tmp_path):
 
 @pytest.mark.django_db
 def test_import_command_refuses_an_unknown_event_and_a_file_over_the_cap(
-        tournament, tmp_path, settings):
+    tournament, tmp_path, settings
+):
     path = tmp_path / "players.csv"
     path.write_bytes(csv_bytes([["Name"]] + [[f"Player number {i}"] for i in range(300)]))
     with pytest.raises(CommandError, match='There is no tournament with the slug "nope".'):
@@ -362,7 +389,8 @@ def test_import_command_refuses_an_unknown_event_and_a_file_over_the_cap(
     with pytest.raises(CommandError) as error:
         call_command("import_players", tournament.slug, str(path))
     assert str(error.value) == (
-        f"The file is {round(size / 1024)} KB; the largest file accepted is 2 KB.")
+        f"The file is {round(size / 1024)} KB; the largest file accepted is 2 KB."
+    )
     assert Entry.objects.count() == 0
 
 
@@ -371,17 +399,29 @@ def test_import_command_exits_1_on_a_bad_file(tmp_path):
     env = {"DATABASE_URL": f"sqlite:///{database}", "PATH": os.environ.get("PATH", "/usr/bin:/bin")}
     manage = [sys.executable, "manage.py"]
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    for command in (["migrate", "-v0"], ["new_tournament", "fall", "--name", "Fall", "--rules",
-                                         "tournament"]):
+    for command in (
+        ["migrate", "-v0"],
+        ["new_tournament", "fall", "--name", "Fall", "--rules", "tournament"],
+    ):
         subprocess.run(manage + command, cwd=root, env=env, check=True, capture_output=True)
     bad = tmp_path / "players.csv"
     bad.write_bytes(b"Name,Table\nAnn,nine\n")
-    result = subprocess.run(manage + ["import_players", "fall", str(bad)], cwd=root, env=env,
-                            capture_output=True, text=True)
+    result = subprocess.run(
+        manage + ["import_players", "fall", str(bad)],
+        cwd=root,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
     assert result.returncode == 1
     assert 'Row 2: Table "nine" is not a table number.' in result.stderr
     good = tmp_path / "good.csv"
     good.write_bytes(b"Name\nAnn\n")
-    result = subprocess.run(manage + ["import_players", "fall", str(good)], cwd=root, env=env,
-                            capture_output=True, text=True)
+    result = subprocess.run(
+        manage + ["import_players", "fall", str(good)],
+        cwd=root,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
     assert result.returncode == 0, result.stderr

@@ -73,21 +73,30 @@ def _tied_trio():
 def test_tie_breaks_outs_then_worst():
     rows = rank_players(_tied_trio(), ["most_outs", "lowest_worst_game"])
     assert summary(rows) == [
-        (4, 1, False, 90), (2, 2, False, 100), (1, 3, False, 100), (3, 4, False, 100)
+        (4, 1, False, 90),
+        (2, 2, False, 100),
+        (1, 3, False, 100),
+        (3, 4, False, 100),
     ]
 
 
 def test_tie_breaks_worst_then_outs():
     rows = rank_players(_tied_trio(), ["lowest_worst_game", "most_outs"])
     assert summary(rows) == [
-        (4, 1, False, 90), (3, 2, False, 100), (2, 3, False, 100), (1, 4, False, 100)
+        (4, 1, False, 90),
+        (3, 2, False, 100),
+        (2, 3, False, 100),
+        (1, 4, False, 100),
     ]
 
 
 def test_only_most_outs_leaves_a_shared_rank():
     rows = rank_players(_tied_trio(), ["most_outs"])
     assert summary(rows) == [
-        (4, 1, False, 90), (1, 2, True, 100), (2, 2, True, 100), (3, 4, False, 100)
+        (4, 1, False, 90),
+        (1, 2, True, 100),
+        (2, 2, True, 100),
+        (3, 4, False, 100),
     ]
 
 
@@ -218,7 +227,8 @@ def test_club_ranked_by_average_not_total():
     recs = [rec(1, [50], club="Big"), rec(2, [50], club="Big"), rec(3, [60], club="Small")]
     clubs = rank_clubs(rank_players(recs))
     assert [(c.club, c.rank, c.total, c.average) for c in clubs] == [
-        ("Big", 1, 100, 50.0), ("Small", 2, 60, 60.0)
+        ("Big", 1, 100, 50.0),
+        ("Small", 2, 60, 60.0),
     ]
 
 

@@ -1,14 +1,14 @@
 """Games are built when a day is seated; pages, printouts and exports only read."""
+
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
+from scoring_factories import seated_day
 
 from scoring.models import Game
 from tournaments.services.registration import register_player
 from tournaments.services.seating import seat_day
-
-from scoring_factories import seated_day
 
 pytestmark = pytest.mark.django_db
 
@@ -26,8 +26,9 @@ def test_seating_a_day_builds_its_games_from_the_rules(make_tournament, organise
     day = tournament.days.get(number=1)
     assert not Game.objects.filter(day=day).exists()
     seat_day(day, seed=1)
-    engines = list(Game.objects.filter(day=day).order_by("number")
-                   .values_list("scheduled_engine", flat=True))
+    engines = list(
+        Game.objects.filter(day=day).order_by("number").values_list("scheduled_engine", flat=True)
+    )
     assert engines == tournament.rules.scheduled_engines()
 
 

@@ -1,25 +1,33 @@
 """Registration, the player directory, check-in, withdrawal and the lock once play starts."""
+
 import pytest
 from django.utils import timezone
+from scoring_factories import organiser_url as url, register, stored_sheet
 
+from core.errors import ServiceError
 from scoring.models import SheetState
 from scoring.schedule import build_schedule
 from tournaments import selectors
 from tournaments.models import Entry, KeepApart, Player, Seat, StaffRole
 from tournaments.services.importing import ImportRefused, import_players
-from core.errors import ServiceError
-from tournaments.services.registration import add_keep_apart, register_player, reinstate_entry, set_checked_in, update_entry, withdraw_entry
+from tournaments.services.registration import (
+    add_keep_apart,
+    register_player,
+    reinstate_entry,
+    set_checked_in,
+    update_entry,
+    withdraw_entry,
+)
 from tournaments.services.seating import seat_day
-
-from scoring_factories import organiser_url as url, register, stored_sheet
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("quick_seating")]
 
 
 def sheet(table, game_number, went_out, *, state=SheetState.CONFIRMED):
     """A sheet for game ``game_number`` at ``table``, stored past the services' checks."""
-    return stored_sheet(table, build_schedule(table.day)[game_number - 1], out=went_out,
-                        state=state)
+    return stored_sheet(
+        table, build_schedule(table.day)[game_number - 1], out=went_out, state=state
+    )
 
 
 # ---------------------------------------------------------------------------
@@ -40,7 +48,9 @@ def test_numbers_are_per_tournament(tournament, make_tournament):
     assert register(other, "Cy")[0].number == 1
 
 
-def test_a_returning_member_is_entered_from_the_directory_not_typed_twice(tournament, make_tournament):
+def test_a_returning_member_is_entered_from_the_directory_not_typed_twice(
+    tournament, make_tournament
+):
     last_year = make_tournament(slug="last-year")
     ann = register(last_year, "Ann Lee")[0].player
     entry = register_player(tournament, player=ann)
@@ -59,14 +69,19 @@ def test_a_second_person_with_the_same_name_must_be_told_apart(tournament):
 
 
 def test_a_withdrawn_name_still_counts_and_the_organiser_is_told_to_undo_the_withdrawal(
-        tournament, organiser_client):
+    tournament, organiser_client
+):
     ann, _ = register(tournament, "Ann Lee", "Bob Ray")
     withdraw_entry(ann)
     players_before = list(Player.objects.order_by("pk").values_list("pk", "name"))
     entries_before = list(tournament.entries.order_by("pk").values_list("pk", "number", "status"))
-    with pytest.raises(ServiceError, match=(
-            r'Ann Lee is already entered as player #1 and has withdrawn\. To bring them back, '
-            r'open their player page and choose "Undo the withdrawal"\.')) as error:
+    with pytest.raises(
+        ServiceError,
+        match=(
+            r"Ann Lee is already entered as player #1 and has withdrawn\. To bring them back, "
+            r'open their player page and choose "Undo the withdrawal"\.'
+        ),
+    ) as error:
         register_player(tournament, name="ann  LEE")
     assert error.value.field == "name"
     response = organiser_client.post(url(tournament, "players/add/"), {"name": "Ann Lee"})
@@ -77,30 +92,39 @@ def test_a_withdrawn_name_still_counts_and_the_organiser_is_told_to_undo_the_wit
     with pytest.raises(ImportRefused) as refused:
         import_players(tournament, b"Name\nAnn Lee\n", "players.csv")
     assert [p.message for p in refused.value.problems] == [
-        "Ann Lee is already entered in this event as player #1."]
+        "Ann Lee is already entered in this event as player #1."
+    ]
     assert list(Player.objects.order_by("pk").values_list("pk", "name")) == players_before
     assert list(tournament.entries.order_by("pk").values_list("pk", "number", "status")) == (
-        entries_before)
+        entries_before
+    )
     reinstate_entry(ann)  # the way back the message points to
     assert tournament.entries.get(number=1).status == Entry.REGISTERED
 
 
-def test_add_page_searches_the_directory_and_adds_the_chosen_person(organiser_client, tournament,
-                                                                    make_tournament):
+def test_add_page_searches_the_directory_and_adds_the_chosen_person(
+    organiser_client, tournament, make_tournament
+):
     register(make_tournament(slug="old"), "Martha Greene", "Martin Ho")
     register(tournament, "Martin Ho")
     page = organiser_client.get(url(tournament, "players/add/"), {"q": "mart"}).content.decode()
     assert "Martha Greene" in page and 'aria-label="Add Martha Greene"' in page
     assert "Already entered as #1" in page  # Martin Ho is in this event already
     martha = Player.objects.get(name="Martha Greene")
-    response = organiser_client.post(url(tournament, "players/add/"), {"player": martha.pk}, follow=True)
+    response = organiser_client.post(
+        url(tournament, "players/add/"), {"player": martha.pk}, follow=True
+    )
     assert "Martha Greene is entered as player #2." in response.content.decode()
     assert tournament.entries.get(number=2).player_id == martha.pk
 
 
-def test_add_page_creates_a_new_player_and_shows_errors_beside_the_field(organiser_client, tournament):
-    response = organiser_client.post(url(tournament, "players/add/"),
-                                     {"name": "Renée Côté", "club": "Québec", "pinned_table": ""})
+def test_add_page_creates_a_new_player_and_shows_errors_beside_the_field(
+    organiser_client, tournament
+):
+    response = organiser_client.post(
+        url(tournament, "players/add/"),
+        {"name": "Renée Côté", "club": "Québec", "pinned_table": ""},
+    )
     assert response.status_code == 302
     entry = tournament.entries.get()
     assert (entry.number, entry.player.name, entry.player.club) == (1, "Renée Côté", "Québec")
@@ -111,20 +135,25 @@ def test_add_page_creates_a_new_player_and_shows_errors_beside_the_field(organis
     response = organiser_client.post(url(tournament, "players/add/"), {"name": "   "})
     assert "This field is required." in response.content.decode()
     assert tournament.entries.count() == 1
-    response = organiser_client.post(url(tournament, "players/add/"), {"name": " \t Ann \u00a0  Lee "})
+    response = organiser_client.post(
+        url(tournament, "players/add/"), {"name": " \t Ann \u00a0  Lee "}
+    )
     assert response.status_code == 302
     assert tournament.entries.get(number=2).player.name == "Ann Lee"
 
 
 def test_edit_page_saves_details_and_pin(organiser_client, tournament):
     ann = register(tournament, "Ann")[0]
-    response = organiser_client.post(url(tournament, "players/1/"),
-                                     {"name": "Ann Lee", "club": "Sun RVers", "pinned_table": "2"})
+    response = organiser_client.post(
+        url(tournament, "players/1/"), {"name": "Ann Lee", "club": "Sun RVers", "pinned_table": "2"}
+    )
     assert response.status_code == 302
     ann.refresh_from_db()
     ann.player.refresh_from_db()
     assert (ann.player.name, ann.player.club, ann.pinned_table) == ("Ann Lee", "Sun RVers", 2)
-    response = organiser_client.post(url(tournament, "players/1/"), {"name": "Ann", "pinned_table": "0"})
+    response = organiser_client.post(
+        url(tournament, "players/1/"), {"name": "Ann", "pinned_table": "0"}
+    )
     assert "Ensure this value is greater than or equal to 1." in response.content.decode()
 
 
@@ -240,7 +269,9 @@ def start_day_one(tournament):
 def test_nobody_joins_once_play_has_started(tournament, organiser_client):
     day, table, entries = start_day_one(tournament)
     before = Entry.objects.count()
-    with pytest.raises(ServiceError, match="Day 1 already has scores, so no one new can be entered"):
+    with pytest.raises(
+        ServiceError, match="Day 1 already has scores, so no one new can be entered"
+    ):
         register_player(tournament, name="Latecomer")
     response = organiser_client.post(url(tournament, "players/add/"), {"name": "Latecomer"})
     assert "nobody joins once play has started" in response.content.decode()

@@ -6,17 +6,17 @@ the table's lock, waits until the second save is queued for that lock; only then
 Runs on whichever database the suite runs on (SQLite file with IMMEDIATE transactions behind the
 writers' queue, or PostgreSQL with row locks); CI runs both.
 """
+
 import threading
 
 import pytest
 from django.db import connection
 from django.db.models.signals import post_save
+from scoring_factories import T1, seated_day, staff, typed
 
 from scoring import services
 from scoring.models import AuditEvent, GameSheet, SheetState, Source
 from tournaments.models import StaffRole
-
-from scoring_factories import T1, seated_day, staff, typed
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -63,6 +63,7 @@ def lock_wait(monkeypatch):
 def flag_lock_requests(event):
     """A query wrapper that sets ``event`` as a row-lock request is sent (PostgreSQL's SELECT
     ... FOR UPDATE; SQLite takes its lock when the transaction begins and sends none)."""
+
     def wrapper(execute, sql, params, many, context):
         if "FOR UPDATE" in sql:
             event.set()
@@ -131,12 +132,19 @@ def test_two_new_saves_of_one_game_at_once(lock_wait, first):
     table, game = w.tables[0], w.games[1]
 
     def from_phone():
-        return services.submit_game(table, game, typed(w, 1, T1, out="Ann Lee"), 0,
-                                    source=Source.TABLE_LINK)
+        return services.submit_game(
+            table, game, typed(w, 1, T1, out="Ann Lee"), 0, source=Source.TABLE_LINK
+        )
 
     def from_desk():
-        return services.submit_game(table, game, typed(w, 1, {**T1, "Bob Roe": 13}, out="Ann Lee"),
-                                    0, source=Source.DESK, user=desk)
+        return services.submit_game(
+            table,
+            game,
+            typed(w, 1, {**T1, "Bob Roe": 13}, out="Ann Lee"),
+            0,
+            source=Source.DESK,
+            user=desk,
+        )
 
     saves = {"phone": from_phone, "desk": from_desk}
     second = "desk" if first == "phone" else "phone"
@@ -165,8 +173,13 @@ def test_a_confirm_and_a_fix_of_one_version_at_once(lock_wait, first):
         return services.confirm_game(table, game, 1, desk)
 
     def fix():
-        return services.submit_game(table, game, typed(w, 1, {**T1, "Cy Doe": 41}, out="Ann Lee"),
-                                    1, source=Source.TABLE_LINK)
+        return services.submit_game(
+            table,
+            game,
+            typed(w, 1, {**T1, "Cy Doe": 41}, out="Ann Lee"),
+            1,
+            source=Source.TABLE_LINK,
+        )
 
     jobs = (confirm, fix) if first == "confirm" else (fix, confirm)
     results = run_overlapping(*jobs, lock_wait)
@@ -206,10 +219,9 @@ def test_sqlite_writers_queue_on_a_file_lock_released_by_commit_rollback_and_clo
                 assert held()
             assert held()
         assert not held()  # committed
-        with pytest.raises(ZeroDivisionError):
-            with transaction.atomic():
-                assert held()
-                1 / 0
+        with pytest.raises(ZeroDivisionError), transaction.atomic():
+            assert held()
+            1 / 0
         assert not held()  # rolled back
 
         # A second writer waits for the first, then goes on the moment it commits.

@@ -1,30 +1,42 @@
 """scoring/services.py: the one way scores are written, confirmed, rejected and corrected."""
+
 import datetime
 
 import pytest
 from django.utils import timezone
+from scoring_factories import T1, seated_day, snapshot, staff, typed
 
+from core.errors import ServiceError
 from scoring import services
 from scoring.models import AuditEvent, GameSheet, SheetState, Source
 from scoring.services import GameInput
 from tournaments.models import Seat
-from core.errors import ServiceError
-
-from scoring_factories import T1, seated_day, snapshot, staff, typed
 
 pytestmark = pytest.mark.django_db
 
 
 def from_table(w, game=1, scores=T1, base=0, user=None, **kw):
     kw.setdefault("out", "Ann Lee")
-    return services.submit_game(w.tables[0], w.games[game], typed(w, game, scores, **kw), base,
-                                source=Source.TABLE_LINK, user=user)
+    return services.submit_game(
+        w.tables[0],
+        w.games[game],
+        typed(w, game, scores, **kw),
+        base,
+        source=Source.TABLE_LINK,
+        user=user,
+    )
 
 
 def from_desk(w, game=1, scores=T1, base=0, user=None, **kw):
     kw.setdefault("out", "Ann Lee")
-    return services.submit_game(w.tables[0], w.games[game], typed(w, game, scores, **kw), base,
-                                source=Source.DESK, user=user or w.desk)
+    return services.submit_game(
+        w.tables[0],
+        w.games[game],
+        typed(w, game, scores, **kw),
+        base,
+        source=Source.DESK,
+        user=user or w.desk,
+    )
 
 
 def scores_of(sheet):
@@ -43,9 +55,14 @@ def test_a_table_link_entry_is_provisional_and_audited(world):
     assert sheet.went_out == world.entries["Ann Lee"] and not sheet.blocked
     assert scores_of(sheet) == T1
     event = AuditEvent.objects.get()
-    assert (event.action, event.source, event.actor_label) == ("entered", "table_link", "Table 1 link")
+    assert (event.action, event.source, event.actor_label) == (
+        "entered",
+        "table_link",
+        "Table 1 link",
+    )
     assert {c["name"]: (c["from"], c["to"]) for c in event.changes if "entry" in c} == {
-        name: (None, points) for name, points in T1.items()}
+        name: (None, points) for name, points in T1.items()
+    }
 
 
 def test_desk_confirms_a_table_entry_as_it_stands(world):
@@ -66,8 +83,12 @@ def test_nobody_confirms_their_own_entry(world):
         services.confirm_game(world.tables[0], world.games[1], 1, world.desk)
     # Retyping it blind at the desk is no way round it.
     with pytest.raises(services.SheetRefused, match="You entered game 1 yourself"):
-        services.save_card(world.tables[0], [GameInput(world.games[1], typed(world, 1, T1, out="Ann Lee"), 1)],
-                           {}, world.desk)
+        services.save_card(
+            world.tables[0],
+            [GameInput(world.games[1], typed(world, 1, T1, out="Ann Lee"), 1)],
+            {},
+            world.desk,
+        )
     assert snapshot() == before
     services.confirm_game(world.tables[0], world.games[1], 1, world.desk2)
     assert GameSheet.objects.get().state == SheetState.CONFIRMED
@@ -119,8 +140,11 @@ def test_desk_entry_is_confirmed_and_an_identical_resave_changes_nothing(world):
 def test_blind_retype_that_matches_confirms(world):
     from_table(world)
     outcomes = services.save_card(
-        world.tables[0], [GameInput(world.games[1], typed(world, 1, T1, out="Ann Lee"), 1)], {},
-        world.desk)
+        world.tables[0],
+        [GameInput(world.games[1], typed(world, 1, T1, out="Ann Lee"), 1)],
+        {},
+        world.desk,
+    )
     assert [(o.game, o.action) for o in outcomes] == [(1, "confirmed")]
     sheet = GameSheet.objects.get()
     assert sheet.version == 1 and sheet.state == SheetState.CONFIRMED
@@ -132,8 +156,16 @@ def test_blind_retype_that_differs_is_refused_with_the_differences(world):
     with pytest.raises(services.SheetRefused) as refused:
         services.save_card(
             world.tables[0],
-            [GameInput(world.games[1], typed(world, 1, {**T1, "Bob Roe": 21}, out="Ann Lee", engine=11), 1)],
-            {}, world.desk)
+            [
+                GameInput(
+                    world.games[1],
+                    typed(world, 1, {**T1, "Bob Roe": 21}, out="Ann Lee", engine=11),
+                    1,
+                )
+            ],
+            {},
+            world.desk,
+        )
     messages = {r.field: r.message for r in refused.value.refusals}
     bob = world.entries["Bob Roe"].pk
     assert messages[f"score-{bob}"] == "The table entered 12 for Bob Roe; you typed 21."
@@ -153,26 +185,54 @@ def test_only_an_organiser_with_a_reason_changes_a_confirmed_score(world):
     before = snapshot()
     with pytest.raises(services.SheetRefused, match="Only an organiser can change it"):
         from_desk(world, scores=changed, base=1, user=world.desk2)
-    with pytest.raises(services.SheetRefused, match="Only an organiser can change a confirmed score"):
-        services.submit_game(world.tables[0], world.games[1], typed(world, 1, changed, out="Ann Lee"),
-                             1, source=Source.CORRECTION, user=world.desk2, reason="typo")
+    with pytest.raises(
+        services.SheetRefused, match="Only an organiser can change a confirmed score"
+    ):
+        services.submit_game(
+            world.tables[0],
+            world.games[1],
+            typed(world, 1, changed, out="Ann Lee"),
+            1,
+            source=Source.CORRECTION,
+            user=world.desk2,
+            reason="typo",
+        )
     with pytest.raises(services.SheetRefused) as refused:
-        services.submit_game(world.tables[0], world.games[1], typed(world, 1, changed, out="Ann Lee"),
-                             1, source=Source.CORRECTION, user=world.boss, reason="   ")
+        services.submit_game(
+            world.tables[0],
+            world.games[1],
+            typed(world, 1, changed, out="Ann Lee"),
+            1,
+            source=Source.CORRECTION,
+            user=world.boss,
+            reason="   ",
+        )
     assert refused.value.refusals[0].field == "reason"
     assert refused.value.refusals[0].message == "Give a reason for changing a confirmed score."
     assert snapshot() == before
 
-    outcome = services.submit_game(world.tables[0], world.games[1],
-                                   typed(world, 1, changed, out="Ann Lee"), 1,
-                                   source=Source.CORRECTION, user=world.boss, reason="Card said 9")
+    outcome = services.submit_game(
+        world.tables[0],
+        world.games[1],
+        typed(world, 1, changed, out="Ann Lee"),
+        1,
+        source=Source.CORRECTION,
+        user=world.boss,
+        reason="Card said 9",
+    )
     assert outcome.action == "corrected"
     new, old = outcome.sheet, GameSheet.objects.get(version=1)
     assert (new.version, new.state, new.confirmed_by) == (2, SheetState.CONFIRMED, world.boss)
     assert old.state == SheetState.SUPERSEDED and scores_of(old)["Di Fox"] == 7
     event = AuditEvent.objects.get(action="corrected")
-    assert (event.actor, event.reason, event.source) == (world.boss, "Card said 9", Source.CORRECTION)
-    assert event.changes == [{"entry": world.entries["Di Fox"].pk, "name": "Di Fox", "from": 7, "to": 9}]
+    assert (event.actor, event.reason, event.source) == (
+        world.boss,
+        "Card said 9",
+        Source.CORRECTION,
+    )
+    assert event.changes == [
+        {"entry": world.entries["Di Fox"].pk, "name": "Di Fox", "from": 7, "to": 9}
+    ]
     assert event.sheet == new
 
 
@@ -180,20 +240,43 @@ def test_a_correction_that_changes_nothing_is_refused(world):
     from_desk(world)
     before = snapshot()
     with pytest.raises(services.SheetRefused, match="Nothing in game 1 was changed"):
-        services.submit_game(world.tables[0], world.games[1], typed(world, 1, T1, out="Ann Lee"),
-                             1, source=Source.CORRECTION, user=world.boss, reason="check")
+        services.submit_game(
+            world.tables[0],
+            world.games[1],
+            typed(world, 1, T1, out="Ann Lee"),
+            1,
+            source=Source.CORRECTION,
+            user=world.boss,
+            reason="check",
+        )
     assert snapshot() == before
 
 
 def test_a_correction_records_engine_and_outcome_changes(world):
     from_desk(world)
     services.submit_game(
-        world.tables[0], world.games[1],
-        typed(world, 1, {"Ann Lee": 3, "Bob Roe": 12, "Cy Doe": 40, "Di Fox": 7}, blocked=True,
-              engine=10), 1, source=Source.CORRECTION, user=world.boss, reason="It was blocked")
+        world.tables[0],
+        world.games[1],
+        typed(
+            world,
+            1,
+            {"Ann Lee": 3, "Bob Roe": 12, "Cy Doe": 40, "Di Fox": 7},
+            blocked=True,
+            engine=10,
+        ),
+        1,
+        source=Source.CORRECTION,
+        user=world.boss,
+        reason="It was blocked",
+    )
     changes = AuditEvent.objects.get(action="corrected").changes
     assert {"field": "engine", "name": "Engine", "from": 12, "to": 10} in changes
-    assert {"field": "outcome", "name": "Went out", "from": "Ann Lee went out", "to": "blocked"} in changes
+    assert {
+        "field": "outcome",
+        "name": "Went out",
+        "from": "Ann Lee went out",
+        "to": "blocked",
+    } in changes
 
 
 # ---------------------------------------------------------------------------
@@ -230,12 +313,14 @@ def test_a_new_game_saved_twice_from_two_forms_keeps_the_first(world):
 def test_the_conflict_message_names_the_desk_and_the_time(world):
     sheet = from_desk(world).sheet
     GameSheet.objects.filter(pk=sheet.pk).update(
-        entered_at=timezone.make_aware(datetime.datetime(2026, 3, 14, 14, 2)))
+        entered_at=timezone.make_aware(datetime.datetime(2026, 3, 14, 14, 2))
+    )
     before = snapshot()
     with pytest.raises(services.VersionConflict) as clash:
         from_desk(world, user=world.desk2, base=0)
     assert clash.value.current[0].message == (
-        "Game 1 was entered by the desk (desk1) at 14:02; here is what it says now.")
+        "Game 1 was entered by the desk (desk1) at 14:02; here is what it says now."
+    )
     assert snapshot() == before
 
 
@@ -257,31 +342,83 @@ ALL = {"Ann Lee": 0, "Bob Roe": 12, "Cy Doe": 40, "Di Fox": 7}
 
 REFUSALS = [
     # (description, scores, keyword args, field, message)
-    ("two out", {**ALL, "Bob Roe": 0}, {"out": ["Ann Lee", "Bob Roe"]}, "outcome",
-     "Two players went out in game 1: only one can."),
-    ("out with points", {**ALL, "Ann Lee": 5}, {}, "score-Ann Lee",
-     "Ann Lee went out, so Ann Lee's score must be 0."),
-    ("nobody out, not blocked", {**ALL, "Ann Lee": 3}, {"out": None}, "outcome",
-     "Nobody went out in game 1: tick 'blocked' if the boneyard ran out and nobody could play."),
-    ("blocked and out", ALL, {"blocked": True}, "outcome",
-     "Game 1 cannot be both blocked and have a player go out: untick 'blocked', or clear who went out."),
+    (
+        "two out",
+        {**ALL, "Bob Roe": 0},
+        {"out": ["Ann Lee", "Bob Roe"]},
+        "outcome",
+        "Two players went out in game 1: only one can.",
+    ),
+    (
+        "out with points",
+        {**ALL, "Ann Lee": 5},
+        {},
+        "score-Ann Lee",
+        "Ann Lee went out, so Ann Lee's score must be 0.",
+    ),
+    (
+        "nobody out, not blocked",
+        {**ALL, "Ann Lee": 3},
+        {"out": None},
+        "outcome",
+        "Nobody went out in game 1: tick 'blocked' if the boneyard ran out and nobody could play.",
+    ),
+    (
+        "blocked and out",
+        ALL,
+        {"blocked": True},
+        "outcome",
+        "Game 1 cannot be both blocked and have a player go out: untick 'blocked', or clear who went out.",
+    ),
     ("zero without going out at 50", {**ALL, "Cy Doe": 0}, {}, "score-Cy Doe", None),
-    ("text", {**ALL, "Bob Roe": "twelve"}, {}, "score-Bob Roe",
-     "Bob Roe's score must be a whole number, like 0 or 23."),
-    ("decimal", {**ALL, "Bob Roe": "12.5"}, {}, "score-Bob Roe",
-     "Bob Roe's score must be a whole number, like 0 or 23."),
-    ("negative", {**ALL, "Bob Roe": "-4"}, {}, "score-Bob Roe", "Bob Roe's score cannot be negative."),
+    (
+        "text",
+        {**ALL, "Bob Roe": "twelve"},
+        {},
+        "score-Bob Roe",
+        "Bob Roe's score must be a whole number, like 0 or 23.",
+    ),
+    (
+        "decimal",
+        {**ALL, "Bob Roe": "12.5"},
+        {},
+        "score-Bob Roe",
+        "Bob Roe's score must be a whole number, like 0 or 23.",
+    ),
+    (
+        "negative",
+        {**ALL, "Bob Roe": "-4"},
+        {},
+        "score-Bob Roe",
+        "Bob Roe's score cannot be negative.",
+    ),
     ("huge", {**ALL, "Bob Roe": "99999999999999999999"}, {}, "score-Bob Roe", None),
     ("blank", {**ALL, "Bob Roe": ""}, {}, "score-Bob Roe", "Enter a score for Bob Roe."),
     ("over the pip ceiling", {**ALL, "Bob Roe": 1200}, {}, "score-Bob Roe", None),
     ("table over the ceiling", {**ALL, "Bob Roe": 600, "Cy Doe": 600}, {}, "", None),
-    ("engine out of range", ALL, {"engine": 6}, "engine",
-     "The engine must be a double from 12 down to 7."),
+    (
+        "engine out of range",
+        ALL,
+        {"engine": 6},
+        "engine",
+        "The engine must be a double from 12 down to 7.",
+    ),
     ("engine not a number", ALL, {"engine": "big one"}, "engine", None),
     ("player from another table", {**ALL, "Ed Poe": 4}, {}, "score-Ed Poe", None),
-    ("tiles that do not add up", {**ALL, "Bob Roe": 12}, {"tiles": {"Bob Roe": "6-5"}}, "score-Bob Roe",
-     "Bob Roe's tiles add up to 11, but the score says 12."),
-    ("the engine in a hand", {**ALL, "Bob Roe": ""}, {"tiles": {"Bob Roe": "12-12"}}, "tiles-Bob Roe", None),
+    (
+        "tiles that do not add up",
+        {**ALL, "Bob Roe": 12},
+        {"tiles": {"Bob Roe": "6-5"}},
+        "score-Bob Roe",
+        "Bob Roe's tiles add up to 11, but the score says 12.",
+    ),
+    (
+        "the engine in a hand",
+        {**ALL, "Bob Roe": ""},
+        {"tiles": {"Bob Roe": "12-12"}},
+        "tiles-Bob Roe",
+        None,
+    ),
 ]
 
 
@@ -292,8 +429,13 @@ def test_every_check_refuses_through_the_service_and_stores_nothing(world, case)
     kwargs.setdefault("out", "Ann Lee")
     before = snapshot()
     with pytest.raises(services.SheetRefused) as refused:
-        services.submit_game(world.tables[0], world.games[1], typed(world, 1, scores, **kwargs), 0,
-                             source=Source.TABLE_LINK)
+        services.submit_game(
+            world.tables[0],
+            world.games[1],
+            typed(world, 1, scores, **kwargs),
+            0,
+            source=Source.TABLE_LINK,
+        )
     if "-" in field:
         kind, name = field.split("-", 1)
         field = f"{kind}-{world.entries[name].pk}"
@@ -311,7 +453,8 @@ def test_an_engine_used_earlier_that_day_is_refused(world):
     with pytest.raises(services.SheetRefused) as refused:
         from_table(world, game=2, scores={**T1}, engine=12)
     assert {r.field: r.message for r in refused.value.refusals}["engine"] == (
-        "Double 12 was already the engine in an earlier game at this table today.")
+        "Double 12 was already the engine in an earlier game at this table today."
+    )
     assert snapshot() == before
     # The fallback: nobody held double 11, so the table played double 10; then 11 is still free.
     from_table(world, game=2, engine=10)
@@ -321,9 +464,13 @@ def test_an_engine_used_earlier_that_day_is_refused(world):
 
 def test_the_same_engine_at_another_table_is_fine(world):
     from_table(world)
-    services.submit_game(world.tables[1], world.games[1],
-                         typed(world, 1, {"Ed Poe": 5, "Flo Ng": 0, "Gus Ray": 33}, out="Flo Ng"),
-                         0, source=Source.TABLE_LINK)
+    services.submit_game(
+        world.tables[1],
+        world.games[1],
+        typed(world, 1, {"Ed Poe": 5, "Flo Ng": 0, "Gus Ray": 33}, out="Flo Ng"),
+        0,
+        source=Source.TABLE_LINK,
+    )
     assert GameSheet.objects.filter(engine_used=12).count() == 2
 
 
@@ -344,9 +491,15 @@ def test_a_player_who_left_has_no_score_in_later_games(world):
 
 
 def test_tiles_fill_in_a_blank_score_and_are_kept(world):
-    sheet = from_table(world, scores={**T1, "Bob Roe": "", "Cy Doe": ""},
-                       tiles={"Bob Roe": "6-6", "Cy Doe": "0-0 11-10"}).sheet
-    stored = {s.entry.player.name: (s.points, s.tiles) for s in sheet.scores.select_related("entry__player")}
+    sheet = from_table(
+        world,
+        scores={**T1, "Bob Roe": "", "Cy Doe": ""},
+        tiles={"Bob Roe": "6-6", "Cy Doe": "0-0 11-10"},
+    ).sheet
+    stored = {
+        s.entry.player.name: (s.points, s.tiles)
+        for s in sheet.scores.select_related("entry__player")
+    }
     assert stored["Bob Roe"] == (12, "6-6")
     assert stored["Cy Doe"] == (71, "0-0 11-10")  # double blank counts 50 in the tournament rules
 
@@ -366,8 +519,10 @@ def test_a_table_link_on_a_closed_day_is_refused(world):
 
 
 def card_inputs(w, games):
-    return [GameInput(w.games[n], typed(w, n, scores, out=out, engine=engine), 0)
-            for n, scores, out, engine in games]
+    return [
+        GameInput(w.games[n], typed(w, n, scores, out=out, engine=engine), 0)
+        for n, scores, out, engine in games
+    ]
 
 
 def test_a_card_saves_every_game_at_once_as_confirmed(world):
@@ -384,7 +539,8 @@ def test_a_card_with_wrong_totals_stores_nothing(world):
     with pytest.raises(services.SheetRefused) as refused:
         services.save_card(world.tables[0], card_inputs(world, games), {cy: "70"}, world.desk)
     assert [(r.game, r.field, r.message) for r in refused.value.refusals] == [
-        (None, f"total-{cy}", "Cy Doe's total says 70, but Cy Doe's games add up to 80.")]
+        (None, f"total-{cy}", "Cy Doe's total says 70, but Cy Doe's games add up to 80.")
+    ]
     assert not GameSheet.objects.exists() and not AuditEvent.objects.exists()
 
 
@@ -405,7 +561,8 @@ def test_one_bad_row_on_a_card_stores_nothing(world):
     with pytest.raises(services.SheetRefused) as refused:
         services.save_card(world.tables[0], card_inputs(world, games), {}, world.desk)
     assert [(r.game, r.message) for r in refused.value.refusals] == [
-        (2, "Bob Roe's score cannot be negative.")]
+        (2, "Bob Roe's score cannot be negative.")
+    ]
     assert not GameSheet.objects.exists()
 
 
@@ -420,14 +577,27 @@ def test_two_rows_of_one_card_with_the_same_engine_flag_the_later(world):
 
 def test_an_organiser_card_can_swap_two_games_engines(world):
     boss = world.boss
-    services.save_card(world.tables[0], card_inputs(world, [(1, T1, "Ann Lee", 12), (2, T1, "Ann Lee", 11)]),
-                       {}, boss)
-    swap = [GameInput(world.games[1], typed(world, 1, T1, out="Ann Lee", engine=11), 1),
-            GameInput(world.games[2], typed(world, 2, T1, out="Ann Lee", engine=12), 1)]
-    services.save_games([(world.tables[0], swap)], source=Source.DESK, user=boss,
-                        reason="Engines were written the wrong way round")
-    live = dict(GameSheet.objects.filter(state=SheetState.CONFIRMED)
-                .values_list("game__number", "engine_used"))
+    services.save_card(
+        world.tables[0],
+        card_inputs(world, [(1, T1, "Ann Lee", 12), (2, T1, "Ann Lee", 11)]),
+        {},
+        boss,
+    )
+    swap = [
+        GameInput(world.games[1], typed(world, 1, T1, out="Ann Lee", engine=11), 1),
+        GameInput(world.games[2], typed(world, 2, T1, out="Ann Lee", engine=12), 1),
+    ]
+    services.save_games(
+        [(world.tables[0], swap)],
+        source=Source.DESK,
+        user=boss,
+        reason="Engines were written the wrong way round",
+    )
+    live = dict(
+        GameSheet.objects.filter(state=SheetState.CONFIRMED).values_list(
+            "game__number", "engine_used"
+        )
+    )
     assert live == {1: 11, 2: 12}
 
 

@@ -1,4 +1,5 @@
 """Printed score sheets (print_sheets), table links (table_links) and close_day on the command line."""
+
 import io
 import re
 
@@ -7,17 +8,26 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from PIL import Image
 from pypdf import PdfReader
+from scoring_factories import seated_day
 
 from scoring.models import GameSheet
 from scoring.score_sheets_pdf import score_sheets_pdf
 from tournaments.models import Seat
 
-from scoring_factories import seated_day
-
 pytestmark = pytest.mark.django_db
 
-LONG_NAMES = (("Siobhán Fitzgerald-Montgomery", "Bob Roe", "Cy Doe", "<b>Di & Fox</b>",
-               "Ed Poe", "Flo Ng", "Gus Ray-Worthington"), ("Hal Ito", "Ida Lund"))
+LONG_NAMES = (
+    (
+        "Siobhán Fitzgerald-Montgomery",
+        "Bob Roe",
+        "Cy Doe",
+        "<b>Di & Fox</b>",
+        "Ed Poe",
+        "Flo Ng",
+        "Gus Ray-Worthington",
+    ),
+    ("Hal Ito", "Ida Lund"),
+)
 
 
 def decode_qr(image_bytes: bytes) -> list[str]:
@@ -34,8 +44,15 @@ def decode_qr(image_bytes: bytes) -> list[str]:
 def test_print_sheets_has_a_page_per_table_with_names_hand_size_and_qr(tmp_path, capsys):
     w = seated_day(tables=LONG_NAMES)
     path = tmp_path / "sheets.pdf"
-    call_command("print_sheets", w.tournament.slug, str(path), "--day", "1",
-                 "--base-url", "http://192.168.1.20:8000/")
+    call_command(
+        "print_sheets",
+        w.tournament.slug,
+        str(path),
+        "--day",
+        "1",
+        "--base-url",
+        "http://192.168.1.20:8000/",
+    )
     reader = PdfReader(path)
     assert len(reader.pages) == 2
     for page, table, names in zip(reader.pages, w.tables, LONG_NAMES):
@@ -53,7 +70,10 @@ def test_print_sheets_has_a_page_per_table_with_names_hand_size_and_qr(tmp_path,
 
 
 def test_hand_size_follows_the_player_count(tmp_path):
-    w = seated_day(preset="jib-room", tables=(("A a", "B b", "C c"), ("D d", "E e", "F f", "G g", "H h", "I i", "J j")))
+    w = seated_day(
+        preset="jib-room",
+        tables=(("A a", "B b", "C c"), ("D d", "E e", "F f", "G g", "H h", "I i", "J j")),
+    )
     reader = PdfReader(io.BytesIO(score_sheets_pdf(w.day)))
     texts = [" ".join(p.extract_text().split()) for p in reader.pages]
     assert "3 players: each draws 15 tiles." in texts[0]
@@ -72,7 +92,9 @@ def test_table_links_prints_each_link(capsys):
     w = seated_day()
     call_command("table_links", w.tournament.slug, "--day", "1")
     lines = capsys.readouterr().out.splitlines()
-    assert lines == [f"Table {t.number}: http://127.0.0.1:8000/table/{t.link_token}/" for t in w.tables]
+    assert lines == [
+        f"Table {t.number}: http://127.0.0.1:8000/table/{t.link_token}/" for t in w.tables
+    ]
     call_command("table_links", w.tournament.slug, "--day", "1", "--base-url", "https://mt.example")
     assert capsys.readouterr().out.splitlines()[0].startswith("Table 1: https://mt.example/table/")
 
@@ -89,15 +111,38 @@ def test_close_day_command_kills_the_links(client, capsys):
     assert not GameSheet.objects.exists()
 
 
-@pytest.mark.parametrize("command, args, message", [
-    ("print_sheets", ["nope", "x.pdf", "--day", "1"], 'There is no tournament with the slug "nope".'),
-    ("print_sheets", ["cup", "x.pdf", "--day", "9"], "Cup has no day 9; it has 2 days."),
-    ("print_sheets", ["cup", "x.pdf", "--day", "2"], "Day 2 is not seated yet: there are no tables to print."),
-    ("print_sheets", ["cup", "x.pdf", "--day", "1", "--base-url", "phone"], "The base URL must start with http://"),
-    ("table_links", ["cup", "--day", "2"], "Day 2 is not seated yet: there are no tables."),
-    ("export_scores", ["cup", "x.xlsx", "--day", "2"], "Day 2 is not seated yet: there are no tables."),
-    ("import_scores", ["cup", "/nonexistent/file.xlsx"], "Could not read /nonexistent/file.xlsx"),
-])
+@pytest.mark.parametrize(
+    "command, args, message",
+    [
+        (
+            "print_sheets",
+            ["nope", "x.pdf", "--day", "1"],
+            'There is no tournament with the slug "nope".',
+        ),
+        ("print_sheets", ["cup", "x.pdf", "--day", "9"], "Cup has no day 9; it has 2 days."),
+        (
+            "print_sheets",
+            ["cup", "x.pdf", "--day", "2"],
+            "Day 2 is not seated yet: there are no tables to print.",
+        ),
+        (
+            "print_sheets",
+            ["cup", "x.pdf", "--day", "1", "--base-url", "phone"],
+            "The base URL must start with http://",
+        ),
+        ("table_links", ["cup", "--day", "2"], "Day 2 is not seated yet: there are no tables."),
+        (
+            "export_scores",
+            ["cup", "x.xlsx", "--day", "2"],
+            "Day 2 is not seated yet: there are no tables.",
+        ),
+        (
+            "import_scores",
+            ["cup", "/nonexistent/file.xlsx"],
+            "Could not read /nonexistent/file.xlsx",
+        ),
+    ],
+)
 def test_commands_refuse_in_plain_words(tmp_path, monkeypatch, command, args, message):
     seated_day()
     monkeypatch.chdir(tmp_path)

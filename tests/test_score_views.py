@@ -1,4 +1,5 @@
 """Score-entry pages: the table link, the desk card, review, corrections, history, the day grid."""
+
 import re
 
 import pytest
@@ -6,12 +7,11 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
+from scoring_factories import T1, seated_day, snapshot, staff, typed
 
 from scoring import services
 from scoring.models import GameSheet, Score, SheetState, Source
 from tournaments.models import StaffRole
-
-from scoring_factories import T1, seated_day, snapshot, staff, typed
 
 pytestmark = pytest.mark.django_db
 
@@ -34,9 +34,14 @@ def link(table):
     return reverse("scorekeeper:table", args=[table.link_token])
 
 
-def phone_post(w, game=1, scores=T1, out=("Ann Lee",), blocked=False, base=0, engine=None, tiles=None):
-    data = {"game": str(game), "base_version": str(base),
-            "engine": str(engine if engine is not None else w.games[game].scheduled_engine)}
+def phone_post(
+    w, game=1, scores=T1, out=("Ann Lee",), blocked=False, base=0, engine=None, tiles=None
+):
+    data = {
+        "game": str(game),
+        "base_version": str(base),
+        "engine": str(engine if engine is not None else w.games[game].scheduled_engine),
+    }
     for name, value in scores.items():
         data[f"score-{w.entries[name].pk}"] = str(value)
     for name in out:
@@ -77,31 +82,42 @@ def test_the_table_link_saves_a_provisional_game(world, client):
     response = client.post(link(world.tables[0]), phone_post(world))
     assert response.status_code == 302
     sheet = GameSheet.objects.get()
-    assert (sheet.state, sheet.source, sheet.table) == (SheetState.ENTERED, Source.TABLE_LINK, world.tables[0])
+    assert (sheet.state, sheet.source, sheet.table) == (
+        SheetState.ENTERED,
+        Source.TABLE_LINK,
+        world.tables[0],
+    )
     page = text_of(client.get(link(world.tables[0])))
     assert "Game 1 is saved" in page and "waiting for the desk" in page
     assert "Game 2" in page  # the next game is offered
 
 
 def test_two_players_out_is_refused_next_to_the_field(world, client):
-    response = client.post(link(world.tables[0]), phone_post(
-        world, scores={**T1, "Bob Roe": 0}, out=("Ann Lee", "Bob Roe")))
+    response = client.post(
+        link(world.tables[0]),
+        phone_post(world, scores={**T1, "Bob Roe": 0}, out=("Ann Lee", "Bob Roe")),
+    )
     assert response.status_code == 200
     assert "Two players went out in game 1: only one can." in text_of(response)
     assert 'id="id_blocked_error"' in response.content.decode()
     assert not GameSheet.objects.exists()
 
 
-@pytest.mark.parametrize("value, message", [
-    ("abc", "Bob Roe's score must be a whole number, like 0 or 23."),
-    ("-5", "Bob Roe's score cannot be negative."),
-    ("12.5", "Bob Roe's score must be a whole number, like 0 or 23."),
-    ("9" * 40, "more than any hand can hold"),
-    ("1e3", "Bob Roe's score must be a whole number, like 0 or 23."),
-    ("<script>x</script>", "Bob Roe's score must be a whole number, like 0 or 23."),
-])
+@pytest.mark.parametrize(
+    "value, message",
+    [
+        ("abc", "Bob Roe's score must be a whole number, like 0 or 23."),
+        ("-5", "Bob Roe's score cannot be negative."),
+        ("12.5", "Bob Roe's score must be a whole number, like 0 or 23."),
+        ("9" * 40, "more than any hand can hold"),
+        ("1e3", "Bob Roe's score must be a whole number, like 0 or 23."),
+        ("<script>x</script>", "Bob Roe's score must be a whole number, like 0 or 23."),
+    ],
+)
 def test_hostile_scores_are_refused_in_plain_words(world, client, value, message):
-    response = client.post(link(world.tables[0]), phone_post(world, scores={**T1, "Bob Roe": value}))
+    response = client.post(
+        link(world.tables[0]), phone_post(world, scores={**T1, "Bob Roe": value})
+    )
     assert message in text_of(response)
     assert "<script>x</script>" not in response.content.decode()
     assert not GameSheet.objects.exists()
@@ -139,27 +155,44 @@ def test_the_scorekeeper_fixes_a_provisional_game(world, client):
     assert "You are fixing game 1" in html
     assert f'name="score-{world.entries["Cy Doe"].pk}" value="40"' in html
     assert 'name="base_version" value="1"' in html
-    response = client.post(link(world.tables[0]), phone_post(world, scores={**T1, "Cy Doe": 41}, base=1))
+    response = client.post(
+        link(world.tables[0]), phone_post(world, scores={**T1, "Cy Doe": 41}, base=1)
+    )
     assert response.status_code == 302
     assert GameSheet.objects.get(state=SheetState.ENTERED).version == 2
 
 
 def test_a_stale_save_from_the_phone_shows_what_the_game_says_now(world, client):
     client.post(link(world.tables[0]), phone_post(world))
-    services.submit_game(world.tables[0], world.games[1], typed(world, 1, {**T1, "Cy Doe": 44}, out="Ann Lee"),
-                         1, source=Source.TABLE_LINK)  # a second phone at the table fixed it
+    services.submit_game(
+        world.tables[0],
+        world.games[1],
+        typed(world, 1, {**T1, "Cy Doe": 44}, out="Ann Lee"),
+        1,
+        source=Source.TABLE_LINK,
+    )  # a second phone at the table fixed it
     before = snapshot()
-    response = client.post(link(world.tables[0]), phone_post(world, scores={**T1, "Cy Doe": 41}, base=1))
+    response = client.post(
+        link(world.tables[0]), phone_post(world, scores={**T1, "Cy Doe": 41}, base=1)
+    )
     page = text_of(response)
-    assert re.search(r"Game 1 was changed by the table at \d\d:\d\d; here is what it says now\.", page)
+    assert re.search(
+        r"Game 1 was changed by the table at \d\d:\d\d; here is what it says now\.", page
+    )
     assert "Cy Doe 44" in page and "Nothing you typed was saved" in page
     assert 'name="base_version" value="2"' in response.content.decode()
     assert snapshot() == before
 
 
 def test_a_confirmed_game_is_read_only_on_the_phone(world, client):
-    services.submit_game(world.tables[0], world.games[1], typed(world, 1, T1, out="Ann Lee"), 0,
-                         source=Source.DESK, user=world.desk)
+    services.submit_game(
+        world.tables[0],
+        world.games[1],
+        typed(world, 1, T1, out="Ann Lee"),
+        0,
+        source=Source.DESK,
+        user=world.desk,
+    )
     page = client.get(link(world.tables[0]) + "?game=1")
     assert "Game 2" in text_of(page) and "confirmed" in text_of(page)
     assert "You are fixing game 1" not in text_of(page)
@@ -223,13 +256,18 @@ def test_the_desk_card_is_laid_out_like_the_paper_card(world):
 
 def test_the_desk_saves_a_whole_card_confirmed(world):
     game2 = {"Ann Lee": 8, "Bob Roe": 0, "Cy Doe": 3, "Di Fox": 20}
-    data = card_post(world, [(1, T1, "Ann Lee", 12), (2, game2, "Bob Roe", 10)],
-                     totals={"Ann Lee": 8, "Bob Roe": 12, "Cy Doe": 43, "Di Fox": 27})
+    data = card_post(
+        world,
+        [(1, T1, "Ann Lee", 12), (2, game2, "Bob Roe", 10)],
+        totals={"Ann Lee": 8, "Bob Roe": 12, "Cy Doe": 43, "Di Fox": 27},
+    )
     response = client_for(world.desk).post(card_url(world), data)
     assert response.status_code == 302, text_of(response)
     sheets = GameSheet.objects.order_by("game__number")
     assert [(s.game.number, s.engine_used, s.state) for s in sheets] == [
-        (1, 12, SheetState.CONFIRMED), (2, 10, SheetState.CONFIRMED)]
+        (1, 12, SheetState.CONFIRMED),
+        (2, 10, SheetState.CONFIRMED),
+    ]
     assert all(s.entered_by == world.desk and s.source == Source.DESK for s in sheets)
 
 
@@ -268,12 +306,23 @@ def test_wrong_from_the_review_page_lets_the_table_enter_again(world, client):
     client_for(world.desk).post(url, {"base_version": "1", "decision": "wrong", "reason": "Bob 21"})
     assert GameSheet.objects.get().state == SheetState.REJECTED
     assert "Game 1" in text_of(client.get(link(world.tables[0])))
-    assert client.post(link(world.tables[0]), phone_post(world, scores={**T1, "Bob Roe": 21})).status_code == 302
+    assert (
+        client.post(
+            link(world.tables[0]), phone_post(world, scores={**T1, "Bob Roe": 21})
+        ).status_code
+        == 302
+    )
 
 
 def test_the_review_page_refuses_a_self_confirm(world):
-    services.submit_game(world.tables[0], world.games[1], typed(world, 1, T1, out="Ann Lee"), 0,
-                         source=Source.TABLE_LINK, user=world.desk)
+    services.submit_game(
+        world.tables[0],
+        world.games[1],
+        typed(world, 1, T1, out="Ann Lee"),
+        0,
+        source=Source.TABLE_LINK,
+        user=world.desk,
+    )
     url = reverse("organiser:review_game", args=[world.tournament.slug, 1, 1, 1])
     response = client_for(world.desk).post(url, {"base_version": "1", "decision": "confirm"})
     assert "You entered game 1 yourself, so someone else must confirm it." in text_of(response)
@@ -292,8 +341,14 @@ def test_blind_retype_mismatch_lists_the_differences_on_the_card(world, client):
 
 
 def test_corrections_are_for_organisers_with_a_reason_and_show_in_the_history(world):
-    services.submit_game(world.tables[0], world.games[1], typed(world, 1, T1, out="Ann Lee"), 0,
-                         source=Source.DESK, user=world.desk)
+    services.submit_game(
+        world.tables[0],
+        world.games[1],
+        typed(world, 1, T1, out="Ann Lee"),
+        0,
+        source=Source.DESK,
+        user=world.desk,
+    )
     url = reverse("organiser:correct_game", args=[world.tournament.slug, 1, 1, 1])
     assert client_for(world.desk).get(url).status_code == 403
     boss = client_for(world.boss)
@@ -303,27 +358,48 @@ def test_corrections_are_for_organisers_with_a_reason_and_show_in_the_history(wo
     assert GameSheet.objects.count() == 1
     response = boss.post(url, {**data, "reason": "Card said 9"})
     assert response.status_code == 302
-    history = text_of(boss.get(reverse("organiser:table_history", args=[world.tournament.slug, 1, 1])))
-    assert "Di Fox: 7 → 9" in history and "Card said 9" in history and "Organiser correction" in history
+    history = text_of(
+        boss.get(reverse("organiser:table_history", args=[world.tournament.slug, 1, 1]))
+    )
+    assert (
+        "Di Fox: 7 → 9" in history
+        and "Card said 9" in history
+        and "Organiser correction" in history
+    )
     assert "Ann Lee: — → 0" in history  # the first entry, from nothing
-    assert client_for(world.desk).get(
-        reverse("organiser:table_history", args=[world.tournament.slug, 1, 1])).status_code == 403
+    assert (
+        client_for(world.desk)
+        .get(reverse("organiser:table_history", args=[world.tournament.slug, 1, 1]))
+        .status_code
+        == 403
+    )
 
 
 def test_the_day_grid_shows_each_table_and_game(world, client):
     client.post(link(world.tables[0]), phone_post(world))
-    services.submit_game(world.tables[1], world.games[1],
-                         typed(world, 1, {"Ed Poe": 5, "Flo Ng": 0, "Gus Ray": 33}, out="Flo Ng"),
-                         0, source=Source.DESK, user=world.desk)
-    response = client_for(world.desk).get(reverse("organiser:scores_day", args=[world.tournament.slug, 1]))
+    services.submit_game(
+        world.tables[1],
+        world.games[1],
+        typed(world, 1, {"Ed Poe": 5, "Flo Ng": 0, "Gus Ray": 33}, out="Flo Ng"),
+        0,
+        source=Source.DESK,
+        user=world.desk,
+    )
+    response = client_for(world.desk).get(
+        reverse("organiser:scores_day", args=[world.tournament.slug, 1])
+    )
     page = text_of(response)
     assert "1 confirmed · 1 waiting for the desk · 10 not entered" in page
     assert "provisional" in page
     html = response.content.decode()
     assert html.count('class="badge entered"') == 1 and html.count('class="badge confirmed"') == 1
-    assert 'Close day 1' not in html  # desk staff cannot close the day
-    assert "Close day 1" in client_for(world.boss).get(
-        reverse("organiser:scores_day", args=[world.tournament.slug, 1])).content.decode()
+    assert "Close day 1" not in html  # desk staff cannot close the day
+    assert (
+        "Close day 1"
+        in client_for(world.boss)
+        .get(reverse("organiser:scores_day", args=[world.tournament.slug, 1]))
+        .content.decode()
+    )
 
 
 def test_the_day_grid_takes_the_same_queries_for_a_bigger_event():
@@ -332,8 +408,14 @@ def test_the_day_grid_takes_the_same_queries_for_a_bigger_event():
         desk = staff(w.tournament, f"desk{len(tables)}")
         for table in w.tables:
             names = [s.entry.player.name for s in table.seats.select_related("entry__player")]
-            services.submit_game(table, w.games[1], typed(w, 1, {n: (0 if i == 0 else 5) for i, n in enumerate(names)},
-                                 out=names[0]), 0, source=Source.DESK, user=desk)
+            services.submit_game(
+                table,
+                w.games[1],
+                typed(w, 1, {n: (0 if i == 0 else 5) for i, n in enumerate(names)}, out=names[0]),
+                0,
+                source=Source.DESK,
+                user=desk,
+            )
         client = client_for(desk)
         url = reverse("organiser:scores_day", args=[w.tournament.slug, 1])
         client.get(url)
@@ -361,7 +443,9 @@ def test_close_and_reopen_buttons(world, client):
 
 def test_the_table_links_page_and_a_new_link(world, client):
     boss = client_for(world.boss)
-    page = boss.get(reverse("organiser:table_links", args=[world.tournament.slug, 1])).content.decode()
+    page = boss.get(
+        reverse("organiser:table_links", args=[world.tournament.slug, 1])
+    ).content.decode()
     assert f"http://testserver/table/{world.tables[0].link_token}/" in page
     assert "data:image/svg+xml" in page
     old = link(world.tables[0])
@@ -373,15 +457,20 @@ def test_the_table_links_page_and_a_new_link(world, client):
 
 def test_pages_need_a_role_in_the_tournament(world, client):
     outsider = staff(seated_day(slug="other").tournament, "outsider")
-    urls = [reverse("organiser:scores_day", args=[world.tournament.slug, 1]), card_url(world),
-            reverse("organiser:upload_workbook", args=[world.tournament.slug])]
+    urls = [
+        reverse("organiser:scores_day", args=[world.tournament.slug, 1]),
+        card_url(world),
+        reverse("organiser:upload_workbook", args=[world.tournament.slug]),
+    ]
     for url in urls:
         assert client_for(outsider).get(url).status_code == 404
         assert client.get(url).status_code == 302  # to the login page
 
 
 def test_the_score_sheets_button_returns_a_pdf(world):
-    response = client_for(world.desk).get(reverse("organiser:score_sheets", args=[world.tournament.slug, 1]))
+    response = client_for(world.desk).get(
+        reverse("organiser:score_sheets", args=[world.tournament.slug, 1])
+    )
     assert response["Content-Type"] == "application/pdf" and response.content.startswith(b"%PDF")
 
 
@@ -394,8 +483,13 @@ def test_the_nav_links_to_scores(world):
 
 def test_the_engine_defaults_to_the_next_lower_unused_double(world, client):
     # Nobody held double 12 in game 1, so the table played double 11.
-    services.submit_game(world.tables[0], world.games[1], typed(world, 1, T1, out="Ann Lee", engine=11),
-                         0, source=Source.TABLE_LINK)
+    services.submit_game(
+        world.tables[0],
+        world.games[1],
+        typed(world, 1, T1, out="Ann Lee", engine=11),
+        0,
+        source=Source.TABLE_LINK,
+    )
     html = client.get(link(world.tables[0])).content.decode()
     options = re.findall(r'<option value="(\d+)"( selected)?>', html)
     assert [value for value, _ in options] == ["12", "10", "9", "8", "7"]  # 11 is used
@@ -415,13 +509,18 @@ def test_a_fix_posted_after_the_desk_confirmed_is_refused_not_moved_to_another_g
     client.post(link(world.tables[0]), phone_post(world))
     services.confirm_game(world.tables[0], world.games[1], 1, world.desk)
     before = snapshot()
-    response = client.post(link(world.tables[0]), phone_post(world, scores={**T1, "Cy Doe": 41}, base=1))
-    assert re.search(r"Game 1 was confirmed by the desk at \d\d:\d\d\. Ask the desk", text_of(response))
+    response = client.post(
+        link(world.tables[0]), phone_post(world, scores={**T1, "Cy Doe": 41}, base=1)
+    )
+    assert re.search(
+        r"Game 1 was confirmed by the desk at \d\d:\d\d\. Ask the desk", text_of(response)
+    )
     assert snapshot() == before
 
 
 def test_the_phone_page_reads_and_saves_in_a_fixed_number_of_queries(world, client):
     """Every phone in the room loads this page after every save: its queries are counted."""
+
     def queries(method, *args):
         with CaptureQueriesContext(connection) as captured:
             response = getattr(client, method)(*args)
@@ -452,22 +551,30 @@ def test_an_error_is_announced_on_its_input(world, client):
 
 
 def test_saving_with_sheets_from_outside_a_locked_block_is_refused(world):
-    from scoring.selectors import table_sheets, table_for
+    from scoring.selectors import table_for, table_sheets
 
     table = table_for(world.tournament, 1, world.tables[0].number)
     with services.locked_table(table) as current:
         pass  # the lock is gone once the block ends
     for stale in (current, table_sheets(table)):
         with pytest.raises(ValueError):
-            services.submit_game(table, world.games[1], typed(world, 1, T1, out="Ann Lee"), 0,
-                                 source=Source.TABLE_LINK, current=stale)
+            services.submit_game(
+                table,
+                world.games[1],
+                typed(world, 1, T1, out="Ann Lee"),
+                0,
+                source=Source.TABLE_LINK,
+                current=stale,
+            )
     assert not GameSheet.objects.exists()
 
 
 @pytest.mark.parametrize("page", ["score_sheets", "export_workbook"])
 def test_an_unseated_day_has_nothing_to_print_or_export(world, page):
     response = client_for(world.desk).get(
-        reverse(f"organiser:{page}", args=[world.tournament.slug, 2]), follow=True)
-    assert response.redirect_chain[-1][0] == reverse("organiser:scores_day",
-                                                     args=[world.tournament.slug, 2])
+        reverse(f"organiser:{page}", args=[world.tournament.slug, 2]), follow=True
+    )
+    assert response.redirect_chain[-1][0] == reverse(
+        "organiser:scores_day", args=[world.tournament.slug, 2]
+    )
     assert "Day 2 is not seated yet: there are no tables" in text_of(response)

@@ -151,8 +151,12 @@ def test_lower_bound_is_valid_exhaustively_small():
             history.append([p[:4], p[4:]])
         met = meeting_pairs(history)
         best = min(
-            sum(1 for t in (a, [x for x in players if x not in a])
-                for x, y in itertools.combinations(sorted(t), 2) if (x, y) in met)
+            sum(
+                1
+                for t in (a, [x for x in players if x not in a])
+                for x, y in itertools.combinations(sorted(t), 2)
+                if (x, y) in met
+            )
             for a in ([0] + list(c) for c in itertools.combinations(players[1:], 3))
         )
         assert repeat_lower_bound(players, [4, 4], history) <= best
@@ -207,8 +211,11 @@ def test_the_pair_rules_at_one_table():
     assert repeat_pairs_at(table, met) == [(1, 2), (1, 3), (2, 3)]
     assert broken_keep_aparts(table, apart) == [(1, 5), (2, 3)]
     assert table_conflicts(table, met, apart) == [
-        (1, 5, "keep-apart"), (1, 2, "repeat"), (1, 3, "repeat"),
-        (2, 3, "keep-apart"), (2, 3, "repeat"),
+        (1, 5, "keep-apart"),
+        (1, 2, "repeat"),
+        (1, 3, "repeat"),
+        (2, 3, "keep-apart"),
+        (2, 3, "repeat"),
     ]
     assert repeat_pairs_at([1, 4], met) == broken_keep_aparts([1, 4], apart) == []
 
@@ -222,8 +229,7 @@ def test_table_pairs_match_combinations_of_the_distinct_players(tables):
 def test_meeting_conflicts_lists_both_kinds():
     history = [[[1, 2, 3], [4, 5, 6]]]
     out = meeting_conflicts([[1, 2, 4], [3, 5, 6]], history, [(4, 1), (3, 6)])
-    assert out == [(1, 2, "repeat"), (1, 4, "keep-apart"), (3, 6, "keep-apart"),
-                   (5, 6, "repeat")]
+    assert out == [(1, 2, "repeat"), (1, 4, "keep-apart"), (3, 6, "keep-apart"), (5, 6, "repeat")]
     assert meeting_conflicts([[1, 4], [2, 5], [3, 6]], history, []) == []
 
 
@@ -313,8 +319,7 @@ def test_error_single_table_keep_apart():
 
 def test_error_partner_pinned_to_every_table():
     with pytest.raises(SeatingError) as exc:
-        seat(range(1, 15), 7, seed=1, keep_apart=[(1, 2), (1, 3)], pinned={2: 1, 3: 2},
-             names=NAMES)
+        seat(range(1, 15), 7, seed=1, keep_apart=[(1, 2), (1, 3)], pinned={2: 1, 3: 2}, names=NAMES)
     msg = str(exc.value)
     assert "Ann Lee" in msg and "Bob Lee" in msg and "Cy Moss" in msg
 
@@ -347,8 +352,7 @@ def test_error_two_tables_odd_ring():
 def test_error_two_tables_pins_against_keep_apart():
     # 1 and 3 are both kept apart from 2, so 1 and 3 must share a table -- but pins split them
     with pytest.raises(SeatingError) as exc:
-        seat(range(1, 15), 7, seed=1, keep_apart=[(1, 2), (2, 3)], pinned={1: 1, 3: 2},
-             names=NAMES)
+        seat(range(1, 15), 7, seed=1, keep_apart=[(1, 2), (2, 3)], pinned={1: 1, 3: 2}, names=NAMES)
     assert "Ann Lee" in str(exc.value) and "Cy Moss" in str(exc.value)
 
 
@@ -359,8 +363,9 @@ def test_error_unsatisfiable_found_by_search_names_a_pair():
     apart = [(x, y) for x in range(1, 5) for y in range(5, 10)]
     names = {p: f"P{p}" for p in range(1, 10)}
     with pytest.raises(SeatingError) as exc:
-        seat(range(1, 10), 3, seed=1, keep_apart=apart, names=names, time_limit=1.0,
-             max_evals=20_000)
+        seat(
+            range(1, 10), 3, seed=1, keep_apart=apart, names=names, time_limit=1.0, max_evals=20_000
+        )
     assert str(exc.value).startswith("Could not find a seating that keeps P")
 
 
@@ -414,7 +419,9 @@ def test_module_is_pure_python():
     # nor through anything it imports
     loaded = subprocess.run(
         [sys.executable, "-c", "import sys, tournaments.seating; print('django' in sys.modules)"],
-        capture_output=True, text=True, check=True,
+        capture_output=True,
+        text=True,
+        check=True,
     )
     assert loaded.stdout.strip() == "False"
 
@@ -460,7 +467,7 @@ def scenarios(draw):
     rnd.shuffle(shuffled)
     hidden, i = [], 0
     for s in sizes:
-        hidden.append(shuffled[i:i + s])
+        hidden.append(shuffled[i : i + s])
         i += s
     where = {p: t for t, tab in enumerate(hidden) for p in tab}
     apart = []
@@ -477,7 +484,7 @@ def scenarios(draw):
         ds = table_sizes(len(pool), rnd.randint(4, 8))
         day, j = [], 0
         for s in ds:
-            day.append(pool[j:j + s])
+            day.append(pool[j : j + s])
             j += s
         history.append(day)
     return players, max_size, seed, apart, pinned, history
@@ -487,8 +494,16 @@ def scenarios(draw):
 @given(scenarios())
 def test_property_valid_seating(scenario):
     players, max_size, seed, apart, pinned, history = scenario
-    res = seat(players, max_size, seed=seed, history=history, keep_apart=apart, pinned=pinned,
-               time_limit=2.0, max_evals=30_000)
+    res = seat(
+        players,
+        max_size,
+        seed=seed,
+        history=history,
+        keep_apart=apart,
+        pinned=pinned,
+        time_limit=2.0,
+        max_evals=30_000,
+    )
     assert_valid(res, players, max_size, apart, pinned, history)
     sizes = [len(t) for t in res.tables]
     assert len(sizes) == -(-len(players) // max_size)  # fewest tables
@@ -517,6 +532,7 @@ def test_property_spread_bound_matches_brute_force(t, k, caps_raw):
     sizes = sorted(caps, reverse=True)
     n = sum(sizes)
     history = [[list(range(t)), list(range(t, n))]] if t < n else [[list(range(t))]]
+
     # the bound adds the second table's spread too; compute both parts by brute force
     def best(m):
         if m <= 1:
@@ -527,6 +543,7 @@ def test_property_spread_bound_matches_brute_force(t, k, caps_raw):
                 v = sum(x * (x - 1) // 2 for x in xs)
                 res = v if res is None else min(res, v)
         return res
+
     expected_days = best(t) + best(n - t)
     got = repeat_lower_bound(range(n), sizes, history)
     assert got >= expected_days  # degree bound may add more, never less

@@ -1,4 +1,5 @@
 """Seating a day through the ORM: stored tables, constraints, the bound, locks, pages, printouts."""
+
 import io
 from collections import Counter
 
@@ -6,16 +7,20 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 from pypdf import PdfReader
+from scoring_factories import organiser_url as url, register, stored_sheet
 
+from core.errors import ServiceError
 from scoring.models import Game, SheetState
 from tournaments import selectors
 from tournaments.models import Entry, Seat, Table
 from tournaments.seating import count_repeat_pairs, repeat_lower_bound, table_sizes
-from core.errors import ServiceError
-from tournaments.services.registration import add_keep_apart, register_player, set_checked_in, update_entry
+from tournaments.services.registration import (
+    add_keep_apart,
+    register_player,
+    set_checked_in,
+    update_entry,
+)
 from tournaments.services.seating import check_move, check_swap, move_player, seat_day, swap_players
-
-from scoring_factories import organiser_url as url, register, stored_sheet
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("quick_seating")]
 
@@ -30,8 +35,12 @@ def stored_tables(day) -> list[list[int]]:
 def start_play(day):
     """Table 1 enters game 1 (not confirmed yet): play has started."""
     table = day.tables.order_by("number").first()
-    stored_sheet(table, Game.objects.get(day=day, number=1), out=table.seats.first().entry,
-                 state=SheetState.ENTERED)
+    stored_sheet(
+        table,
+        Game.objects.get(day=day, number=1),
+        out=table.seats.first().entry,
+        state=SheetState.ENTERED,
+    )
 
 
 # ---------------------------------------------------------------------------
@@ -52,13 +61,20 @@ def test_day_one_stores_even_tables_seed_and_games(tournament):
     assert day.seated_at is not None
     assert [sorted(e.pk for e in t) for t in outcome.tables] == tables
     assert list(Game.objects.filter(day=day).values_list("scheduled_engine", flat=True)) == [
-        12, 11, 10, 9, 8, 7]
+        12,
+        11,
+        10,
+        9,
+        8,
+        7,
+    ]
     # seats are numbered 1.. within each table in player-number order
     table = day.tables.get(number=1)
     numbers = list(table.seats.order_by("position").values_list("entry__number", flat=True))
     assert numbers == sorted(numbers)
     assert list(table.seats.order_by("position").values_list("position", flat=True)) == list(
-        range(1, len(numbers) + 1))
+        range(1, len(numbers) + 1)
+    )
 
 
 def test_a_random_seed_is_drawn_and_stored_when_none_is_given(tournament):
@@ -147,8 +163,11 @@ def test_only_checked_in_players_are_seated_once_anyone_is_checked_in(tournament
 def test_seating_error_names_the_players(tournament):
     entries = register(tournament, count=6)  # one table of 6: nobody can sit apart
     add_keep_apart(entries[0], entries[1])
-    with pytest.raises(ServiceError, match=r"Player 1 \(#1\) and Player 2 \(#2\) must sit apart, "
-                                           r"but there is only one table\."):
+    with pytest.raises(
+        ServiceError,
+        match=r"Player 1 \(#1\) and Player 2 \(#2\) must sit apart, "
+        r"but there is only one table\.",
+    ):
         seat_day(tournament.days.get(number=1), seed=1)
     assert not Seat.objects.exists()
 
@@ -185,7 +204,10 @@ def test_a_started_day_cannot_be_reseated_or_changed(tournament, organiser_clien
     before = stored_tables(day)
     with pytest.raises(ServiceError, match="Day 1 already has scores, so its tables are fixed"):
         seat_day(day, seed=2)
-    a, b = day.tables.get(number=1).seats.first().entry, day.tables.get(number=2).seats.first().entry
+    a, b = (
+        day.tables.get(number=1).seats.first().entry,
+        day.tables.get(number=2).seats.first().entry,
+    )
     with pytest.raises(ServiceError, match="already has scores"):
         swap_players(day, a, b)
     with pytest.raises(ServiceError, match="already has scores"):
@@ -198,7 +220,9 @@ def test_a_started_day_cannot_be_reseated_or_changed(tournament, organiser_clien
     assert stored_tables(day) == before
     assert selectors.first_started_day(tournament) == 1 and selectors.play_started(tournament)
     assert [(d.number, d.playing) for d in selectors.seating_days(tournament)] == [
-        (1, True), (2, False)]
+        (1, True),
+        (2, False),
+    ]
     index = organiser_client.get(url(tournament, "seating/")).content.decode()
     assert "Playing: seating fixed" in index
 
@@ -210,11 +234,15 @@ def test_call_command_seat_prints_tables_and_the_bound(tournament, capsys):
     out = capsys.readouterr().out.splitlines()
     day2 = tournament.days.get(number=2)
     assert out[-1] == f"repeat pairs: {day2.repeat_pairs} (lower bound: {day2.repeat_lower_bound})"
-    day2_lines = out[out.index("Spring, day 2: seed 9") + 1:-1]
+    day2_lines = out[out.index("Spring, day 2: seed 9") + 1 : -1]
     assert len(day2_lines) == 3
     for number, line in enumerate(day2_lines, start=1):
-        names = [s.entry.player.name for s in day2.tables.get(number=number).seats.order_by("position")]
-        numbers = [s.entry.number for s in day2.tables.get(number=number).seats.order_by("position")]
+        names = [
+            s.entry.player.name for s in day2.tables.get(number=number).seats.order_by("position")
+        ]
+        numbers = [
+            s.entry.number for s in day2.tables.get(number=number).seats.order_by("position")
+        ]
         expected = ", ".join(f"#{n} {name}" for n, name in zip(numbers, names))
         assert line == f"Table {number} ({len(names)}): {expected}"
 
@@ -245,7 +273,9 @@ def seated_two_days(tournament):
 def test_move_refuses_a_table_above_the_maximum(seated_two_days):
     tournament, day1, day2, entries = seated_two_days
     small = day1.tables.get(number=2).seats.first().entry
-    with pytest.raises(ServiceError, match="Table 1 already has 7 players, the most a table may seat"):
+    with pytest.raises(
+        ServiceError, match="Table 1 already has 7 players, the most a table may seat"
+    ):
         move_player(day1, small, 1)
     big = day1.tables.get(number=1).seats.first().entry
     move_player(day1, big, 2)
@@ -258,8 +288,11 @@ def test_move_warns_of_a_repeat_meeting_before_saving(seated_two_days, organiser
     # a player at day-2 table 1 whose day-1 table-mates are mostly at day-2 table 2
     mover = next(s.entry for s in day2.tables.get(number=1).seats.all())
     warnings = check_move(day2, mover, 2)
-    mates = [s.entry for s in day2.tables.get(number=2).seats.all()
-             if day1_table[s.entry_id] == day1_table[mover.pk]]
+    mates = [
+        s.entry
+        for s in day2.tables.get(number=2).seats.all()
+        if day1_table[s.entry_id] == day1_table[mover.pk]
+    ]
     assert sorted(warnings) == sorted(
         f"{min(mover, m, key=lambda e: e.pk).player.name} and "
         f"{max(mover, m, key=lambda e: e.pk).player.name} already met on an earlier day."
@@ -267,14 +300,16 @@ def test_move_warns_of_a_repeat_meeting_before_saving(seated_two_days, organiser
     )
     assert warnings  # 13 players in two tables: some day-1 pair must meet at the other table
     before = stored_tables(day2)
-    response = organiser_client.post(url(tournament, "seating/2/move/"),
-                                     {"entry": mover.pk, "table": 2})
+    response = organiser_client.post(
+        url(tournament, "seating/2/move/"), {"entry": mover.pk, "table": 2}
+    )
     assert response.status_code == 200
     page = response.content.decode()
     assert f"Move {mover.player.name} to table 2?" in page and "Move anyway" in page
     assert stored_tables(day2) == before  # nothing saved before the confirm
-    response = organiser_client.post(url(tournament, "seating/2/move/"),
-                                     {"entry": mover.pk, "table": 2, "confirmed": "on"})
+    response = organiser_client.post(
+        url(tournament, "seating/2/move/"), {"entry": mover.pk, "table": 2, "confirmed": "on"}
+    )
     assert response.status_code == 302
     assert Seat.objects.get(day=day2, entry=mover).table.number == 2
     day2.refresh_from_db()
@@ -289,13 +324,18 @@ def test_swap_warns_of_a_keep_apart_pair(seated_two_days, organiser_client):
     assert check_swap(day1, t1[1], t2[0]) == []  # the pair stays at different tables
     warnings = check_swap(day1, t1[0], t2[0])
     names = sorted([t1[0], t2[1]], key=lambda e: e.pk)
-    assert (f"{names[0].player.name} and {names[1].player.name} must sit apart, "
-            "but would share a table.") in warnings
-    response = organiser_client.post(url(tournament, "seating/1/swap/"),
-                                     {"first": t1[0].pk, "second": t2[0].pk})
+    assert (
+        f"{names[0].player.name} and {names[1].player.name} must sit apart, "
+        "but would share a table."
+    ) in warnings
+    response = organiser_client.post(
+        url(tournament, "seating/1/swap/"), {"first": t1[0].pk, "second": t2[0].pk}
+    )
     assert "Swap anyway" in response.content.decode()
-    response = organiser_client.post(url(tournament, "seating/1/swap/"),
-                                     {"first": t1[0].pk, "second": t2[0].pk, "confirmed": "on"})
+    response = organiser_client.post(
+        url(tournament, "seating/1/swap/"),
+        {"first": t1[0].pk, "second": t2[0].pk, "confirmed": "on"},
+    )
     assert response.status_code == 302
     table_of = dict(Seat.objects.filter(day=day1).values_list("entry_id", "table__number"))
     assert (table_of[t1[0].pk], table_of[t2[0].pk]) == (2, 1)
@@ -307,10 +347,14 @@ def test_swap_without_warnings_saves_at_once(seated_two_days, organiser_client):
     a = day1.tables.get(number=1).seats.first().entry
     b = day1.tables.get(number=2).seats.first().entry
     assert check_swap(day1, a, b) == []  # day 1 has no history and no keep-apart pairs
-    response = organiser_client.post(url(tournament, "seating/1/swap/"), {"first": a.pk, "second": b.pk})
+    response = organiser_client.post(
+        url(tournament, "seating/1/swap/"), {"first": a.pk, "second": b.pk}
+    )
     assert response.status_code == 302
     with pytest.raises(ServiceError, match="are both at table 2"):
-        swap_players(day1, a, Seat.objects.filter(day=day1, table__number=2).exclude(entry=a).first().entry)
+        swap_players(
+            day1, a, Seat.objects.filter(day=day1, table__number=2).exclude(entry=a).first().entry
+        )
 
 
 def test_a_swap_on_day_one_updates_the_stored_count_of_day_two(tournament):
@@ -327,15 +371,20 @@ def test_a_swap_on_day_one_updates_the_stored_count_of_day_two(tournament):
 
     # a swap that changes day 2's count, so a count left stale would show
     first, second = next(
-        (a, b) for a in day1_before[0] for b in day1_before[1]
+        (a, b)
+        for a in day1_before[0]
+        for b in day1_before[1]
         if day2_repeats_after(a, b) != day2.repeat_pairs
     )
     swap_players(day1, Entry.objects.get(pk=first), Entry.objects.get(pk=second))
     day2.refresh_from_db()
     history = [stored_tables(day1)]
     ids = [p for t in day2_tables for p in t]
-    assert day2.repeat_pairs == count_repeat_pairs(day2_tables, history) == day2_repeats_after(
-        first, second)
+    assert (
+        day2.repeat_pairs
+        == count_repeat_pairs(day2_tables, history)
+        == day2_repeats_after(first, second)
+    )
     assert day2.repeat_lower_bound == repeat_lower_bound(ids, table_sizes(8, 7), history)
 
 
@@ -354,8 +403,11 @@ def test_a_new_pin_updates_the_stored_bound(tournament):
     day2.refresh_from_db()
     day1.refresh_from_db()
     ids = [p for t in stored_tables(day2) for p in t]
-    assert day2.repeat_lower_bound == repeat_lower_bound(
-        ids, table_sizes(8, 7), [day1_tables], {e.pk: 1 for e in pinned}) > unpinned_bound
+    assert (
+        day2.repeat_lower_bound
+        == repeat_lower_bound(ids, table_sizes(8, 7), [day1_tables], {e.pk: 1 for e in pinned})
+        > unpinned_bound
+    )
     assert day1.repeat_lower_bound == 0  # nothing to repeat on the first day
 
 
@@ -381,13 +433,17 @@ def test_seating_page_form_error_names_players(tournament, organiser_client):
     add_keep_apart(entries[2], entries[3])
     response = organiser_client.post(url(tournament, "seating/1/seat/"), {"seed": ""})
     assert response.status_code == 400
-    assert "Player 3 (#3) and Player 4 (#4) must sit apart, but there is only one table." in \
-        response.content.decode()
+    assert (
+        "Player 3 (#3) and Player 4 (#4) must sit apart, but there is only one table."
+        in response.content.decode()
+    )
 
 
 def test_seat_page_seats_and_reports(tournament, organiser_client):
     register(tournament, count=10)
-    response = organiser_client.post(url(tournament, "seating/1/seat/"), {"seed": "42"}, follow=True)
+    response = organiser_client.post(
+        url(tournament, "seating/1/seat/"), {"seed": "42"}, follow=True
+    )
     page = response.content.decode()
     assert "Day 1 is seated at 2 tables with seed 42. Repeat pairs: 0 (lower bound: 0)." in page
 
@@ -418,12 +474,12 @@ def test_find_your_table_shows_each_day(tournament, client):
     renee = Entry.objects.get(player__name="Renée Côté")
     table1 = Seat.objects.get(day=day1, entry=renee).table.number
     assert "Renée Côté" in page
-    assert f"Day 1: <strong class=\"find-table-number\">Table {table1}</strong>" in page
-    assert "Day 2: <span class=\"muted\">no table yet</span>" in page
+    assert f'Day 1: <strong class="find-table-number">Table {table1}</strong>' in page
+    assert 'Day 2: <span class="muted">no table yet</span>' in page
     page = client.get(public, {"q": "PLAYER 1"}).content.decode()
     assert "Player 1<" in page and "Player 2<" not in page
     assert "Type at least two letters" in client.get(public, {"q": "r"}).content.decode()
-    assert "Nobody's name contains \"zzz\"" in client.get(public, {"q": "zzz"}).content.decode()
+    assert 'Nobody\'s name contains "zzz"' in client.get(public, {"q": "zzz"}).content.decode()
     tournament.public_pages = False
     tournament.save()
     assert client.get(public, {"q": "renée"}).status_code == 404
@@ -465,8 +521,10 @@ def test_seating_chart_and_find_your_table_pdfs_hold_every_name(tournament, orga
     response = organiser_client.get(url(tournament, "seating/1/find-your-table.pdf"))
     assert response["Content-Type"] == "application/pdf"
     text = pdf_text(response.content)
-    table_of = {s.entry.player.name: s.table.number
-                for s in Seat.objects.filter(day=day).select_related("entry__player", "table")}
+    table_of = {
+        s.entry.player.name: s.table.number
+        for s in Seat.objects.filter(day=day).select_related("entry__player", "table")
+    }
     lines = text.splitlines()
     # each entry reads "Name (#n)" then "Table t" (pypdf breaks the line at the gap between them)
     listed = [(line.split(" (#")[0], lines[i + 1]) for i, line in enumerate(lines) if "(#" in line]
@@ -478,14 +536,14 @@ def test_seating_chart_and_find_your_table_pdfs_hold_every_name(tournament, orga
 
 def test_seating_pdfs_print_a_tournament_name_the_font_cannot_draw(tournament, organiser_client):
     # the same fallback as names and the other printouts: "?" for a letter the font lacks
-    tournament.name = "Spring \U0001F682 Open"
+    tournament.name = "Spring \U0001f682 Open"
     tournament.save(update_fields=["name"])
     register(tournament, count=8)
     seat_day(tournament.days.get(number=1), seed=1)
     chart = pdf_text(organiser_client.get(url(tournament, "seating/1/chart.pdf")).content)
-    assert "Spring ? Open: day 1 seating" in chart and "\U0001F682" not in chart
+    assert "Spring ? Open: day 1 seating" in chart and "\U0001f682" not in chart
     door = pdf_text(organiser_client.get(url(tournament, "seating/1/find-your-table.pdf")).content)
-    assert "Spring ? Open: day 1" in door and "\U0001F682" not in door
+    assert "Spring ? Open: day 1" in door and "\U0001f682" not in door
 
 
 def test_chart_pdf_spreads_many_tables_over_pages(tournament, organiser_client):

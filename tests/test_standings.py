@@ -1,4 +1,5 @@
 """Standings selector, pages, projector and command, against hand-worked events."""
+
 import html.parser
 import io
 
@@ -8,20 +9,26 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.test import Client
 from django.urls import reverse
+from scoring_factories import add_entries, fresh, seat_tables, stored_sheet
 
 from scoring.models import GameSheet, Score, SheetState
 from scoring.standings import (
-    Cut, CutError, parse_cut, rank_label, score_rows, seating_rows, standings,
+    Cut,
+    CutError,
+    parse_cut,
+    rank_label,
+    score_rows,
+    seating_rows,
+    standings,
 )
 from tournaments.models import Entry, Player, StaffRole, Table, Tournament
 from tournaments.services.events import set_public_pages
-
-from scoring_factories import add_entries, fresh, seat_tables, stored_sheet
 
 pytestmark = pytest.mark.django_db
 
 
 # --- building events -------------------------------------------------------------------------
+
 
 @pytest.fixture
 def small(make_tournament):
@@ -38,18 +45,32 @@ def small(make_tournament):
         after game 2 of day 2: Ann 20, Bob 49, Cy 27, Di 25, Ed 50.
     """
     tournament = make_tournament(slug="small")
-    ann, bob, cy, di, ed = add_entries(tournament, [
-        ("Ann", "Xville"), ("Bob", "Xville"), ("Cy", "Yton"), ("Di", "Yton"), ("Ed", ""),
-    ])
+    ann, bob, cy, di, ed = add_entries(
+        tournament,
+        [
+            ("Ann", "Xville"),
+            ("Bob", "Xville"),
+            ("Cy", "Yton"),
+            ("Di", "Yton"),
+            ("Ed", ""),
+        ],
+    )
     games, (table,) = seat_tables(tournament.days.get(number=1), [[ann, bob, cy, di, ed]])
-    stored_sheet(table, games[1], {ann: 99, bob: 10, cy: 5, di: 20, ed: 7}, out=None,
-                 state=SheetState.SUPERSEDED)
+    stored_sheet(
+        table,
+        games[1],
+        {ann: 99, bob: 10, cy: 5, di: 20, ed: 7},
+        out=None,
+        state=SheetState.SUPERSEDED,
+    )
     stored_sheet(table, games[1], {ann: 0, bob: 10, cy: 5, di: 20, ed: 7}, out=ann, version=2)
     stored_sheet(table, games[2], {ann: 15, bob: 0, cy: 10, di: 5, ed: 3}, out=bob)
-    stored_sheet(table, games[3], {ann: 1, bob: 100, cy: 1, di: 1, ed: 0}, out=ed,
-                 state=SheetState.ENTERED)
-    stored_sheet(table, games[4], {ann: 90, bob: 1, cy: 1, di: 0, ed: 1}, out=di,
-                 state=SheetState.REJECTED)
+    stored_sheet(
+        table, games[3], {ann: 1, bob: 100, cy: 1, di: 1, ed: 0}, out=ed, state=SheetState.ENTERED
+    )
+    stored_sheet(
+        table, games[4], {ann: 90, bob: 1, cy: 1, di: 0, ed: 1}, out=di, state=SheetState.REJECTED
+    )
     tournament.players = {"ann": ann, "bob": bob, "cy": cy, "di": di, "ed": ed}
     return tournament
 
@@ -57,8 +78,9 @@ def small(make_tournament):
 @pytest.fixture
 def small_two_days(small):
     p = small.players
-    games, (first, second) = seat_tables(small.days.get(number=2),
-                                         [[p["ann"], p["bob"], p["cy"]], [p["di"], p["ed"]]])
+    games, (first, second) = seat_tables(
+        small.days.get(number=2), [[p["ann"], p["bob"], p["cy"]], [p["di"], p["ed"]]]
+    )
     stored_sheet(first, games[1], {p["ann"]: 5, p["bob"]: 30, p["cy"]: 0}, out=p["cy"])
     stored_sheet(second, games[1], {p["di"]: 0, p["ed"]: 40}, out=p["di"])
     stored_sheet(first, games[2], {p["ann"]: 0, p["bob"]: 9, p["cy"]: 12}, out=p["ann"])
@@ -78,27 +100,43 @@ def set_tie_breaks(tournament, tie_breaks):
 
 # --- the selector ----------------------------------------------------------------------------
 
+
 def test_ties_share_a_rank_and_only_confirmed_games_count(small):
     result = standings(fresh(small), Cut(day=1))
     assert table_of(result) == [
-        ("=1", "Bob", (10,), 10), ("=1", "Ed", (10,), 10),
-        ("=3", "Ann", (15,), 15), ("=3", "Cy", (15,), 15),
+        ("=1", "Bob", (10,), 10),
+        ("=1", "Ed", (10,), 10),
+        ("=3", "Ann", (15,), 15),
+        ("=3", "Cy", (15,), 15),
         ("5", "Di", (25,), 25),
     ]
     by_name = {r.record.name: r.record for r in result.rows}
     assert (by_name["Ann"].games_out, by_name["Ann"].worst_game, by_name["Ann"].games_played) == (
-        1, 15, 2)
+        1,
+        15,
+        2,
+    )
     assert (by_name["Ed"].games_out, by_name["Ed"].worst_game) == (0, 7)
 
 
-@pytest.mark.parametrize("tie_breaks, order", [
-    (["most_outs"], [("1", "Bob"), ("2", "Ed"), ("3", "Ann"), ("4", "Cy"), ("5", "Di")]),
-    (["lowest_worst_game"], [("1", "Ed"), ("2", "Bob"), ("3", "Cy"), ("4", "Ann"), ("5", "Di")]),
-    (["lowest_worst_game", "most_outs"],
-     [("1", "Ed"), ("2", "Bob"), ("3", "Cy"), ("4", "Ann"), ("5", "Di")]),
-    (["most_outs", "lowest_worst_game"],
-     [("1", "Bob"), ("2", "Ed"), ("3", "Ann"), ("4", "Cy"), ("5", "Di")]),
-])
+@pytest.mark.parametrize(
+    "tie_breaks, order",
+    [
+        (["most_outs"], [("1", "Bob"), ("2", "Ed"), ("3", "Ann"), ("4", "Cy"), ("5", "Di")]),
+        (
+            ["lowest_worst_game"],
+            [("1", "Ed"), ("2", "Bob"), ("3", "Cy"), ("4", "Ann"), ("5", "Di")],
+        ),
+        (
+            ["lowest_worst_game", "most_outs"],
+            [("1", "Ed"), ("2", "Bob"), ("3", "Cy"), ("4", "Ann"), ("5", "Di")],
+        ),
+        (
+            ["most_outs", "lowest_worst_game"],
+            [("1", "Bob"), ("2", "Ed"), ("3", "Ann"), ("4", "Cy"), ("5", "Di")],
+        ),
+    ],
+)
 def test_tie_breaks_follow_the_rules_in_the_order_chosen(small, tie_breaks, order):
     result = standings(set_tie_breaks(small, tie_breaks), Cut(day=1))
     assert [(rank_label(r), r.record.name) for r in result.rows] == order
@@ -109,18 +147,27 @@ def test_tie_breaks_that_still_tie_share_the_rank(small):
     # and outs, so "most outs" alone cannot split them; Ed (10, no out) comes third.
     p = small.players
     Score.objects.filter(entry=p["cy"], sheet__game__number=1, sheet__state="confirmed").update(
-        points=0)
+        points=0
+    )
     GameSheet.objects.filter(game__number=1, state="confirmed").update(went_out=p["cy"])
     result = standings(set_tie_breaks(small, ["most_outs"]), Cut(day=1))
     assert [(rank_label(r), r.record.name) for r in result.rows][:3] == [
-        ("=1", "Bob"), ("=1", "Cy"), ("3", "Ed")]
+        ("=1", "Bob"),
+        ("=1", "Cy"),
+        ("3", "Ed"),
+    ]
 
 
 def test_withdrawn_players_are_listed_last_without_a_rank(small):
     Entry.objects.filter(pk=small.players["bob"].pk).update(status=Entry.WITHDRAWN)
     result = standings(fresh(small), Cut(day=1))
     assert [(r.rank, r.record.name) for r in result.rows] == [
-        (1, "Ed"), (2, "Ann"), (2, "Cy"), (4, "Di"), (None, "Bob")]
+        (1, "Ed"),
+        (2, "Ann"),
+        (2, "Cy"),
+        (4, "Di"),
+        (None, "Bob"),
+    ]
     assert result.rows[-1].record.withdrawn and result.rows[-1].total == 10
     assert rank_label(result.rows[-1]) == ""
 
@@ -139,19 +186,30 @@ def test_cuts_after_a_day_and_after_a_game(small_two_days):
     tournament = fresh(small_two_days)
     after_game_1 = standings(tournament, Cut(day=2, game=1))
     assert table_of(after_game_1) == [
-        ("1", "Cy", (15, 0), 15), ("2", "Ann", (15, 5), 20), ("3", "Di", (25, 0), 25),
-        ("4", "Bob", (10, 30), 40), ("5", "Ed", (10, 40), 50),
+        ("1", "Cy", (15, 0), 15),
+        ("2", "Ann", (15, 5), 20),
+        ("3", "Di", (25, 0), 25),
+        ("4", "Bob", (10, 30), 40),
+        ("5", "Ed", (10, 40), 50),
     ]
     everything = standings(tournament)
     assert table_of(everything) == [
-        ("1", "Ann", (15, 5), 20), ("2", "Di", (25, 0), 25), ("3", "Cy", (15, 12), 27),
-        ("4", "Bob", (10, 39), 49), ("5", "Ed", (10, 40), 50),
+        ("1", "Ann", (15, 5), 20),
+        ("2", "Di", (25, 0), 25),
+        ("3", "Cy", (15, 12), 27),
+        ("4", "Bob", (10, 39), 49),
+        ("5", "Ed", (10, 40), 50),
     ]
     assert standings(tournament, Cut(game=1)).rows == after_game_1.rows  # game 1 of the last day
     assert standings(tournament, Cut(day=1)).day_numbers == (1,)
     assert everything.day_numbers == (1, 2)
     assert {r.record.name: r.record.games_played for r in everything.rows} == {
-        "Ann": 4, "Bob": 4, "Cy": 4, "Di": 3, "Ed": 3}
+        "Ann": 4,
+        "Bob": 4,
+        "Cy": 4,
+        "Di": 3,
+        "Ed": 3,
+    }
 
 
 def test_partial_day_one_only_shows_zero_for_the_day_not_played(small):
@@ -166,7 +224,10 @@ def test_provisional_count_is_table_games_still_to_confirm(small_two_days):
     # Day 2: two tables x 6 games, 3 confirmed.
     everything = standings(tournament)
     assert (everything.expected_games, everything.confirmed_games, everything.to_confirm) == (
-        18, 5, 13)
+        18,
+        5,
+        13,
+    )
     assert everything.status_line == "Provisional: 13 games still to confirm"
     assert not everything.is_final
     after_game_1 = standings(tournament, Cut(day=2, game=1))
@@ -186,7 +247,8 @@ def test_every_game_confirmed_is_final(demo_tournament):
     assert result.is_final and result.status_line == "Final"
     assert result.expected_games == result.confirmed_games > 0
     GameSheet.objects.filter(pk__in=GameSheet.objects.order_by("pk").values("pk")[:3]).update(
-        state=SheetState.ENTERED, confirmed_at=None)
+        state=SheetState.ENTERED, confirmed_at=None
+    )
     again = standings(fresh(demo_tournament))
     assert again.to_confirm == 3 and again.status_line == "Provisional: 3 games still to confirm"
 
@@ -198,8 +260,10 @@ def test_demo_totals_equal_a_plain_sum_of_confirmed_scores(demo_tournament):
         scores = Score.objects.filter(entry_id=row.record.entry_id, sheet__state="confirmed")
         assert row.total == sum(s.points for s in scores)
         assert row.record.games_played == scores.count() == 12
-        assert row.record.games_out == GameSheet.objects.filter(
-            went_out_id=row.record.entry_id, state="confirmed").count()
+        assert (
+            row.record.games_out
+            == GameSheet.objects.filter(went_out_id=row.record.entry_id, state="confirmed").count()
+        )
     totals = [r.total for r in result.rows]
     assert totals == sorted(totals)
 
@@ -208,7 +272,9 @@ def test_clubs_sum_and_average_their_players(small_two_days):
     result = standings(fresh(small_two_days))
     # Yton: Cy 27 + Di 25 = 52 (26.0 each); Xville: Ann 20 + Bob 49 = 69 (34.5); Ed has no club.
     assert [(c.rank, c.club, c.players, c.total, c.average) for c in result.clubs] == [
-        (1, "Yton", 2, 52, 26.0), (2, "Xville", 2, 69, 34.5)]
+        (1, "Yton", 2, 52, 26.0),
+        (2, "Xville", 2, 69, 34.5),
+    ]
 
 
 def test_parse_cut_reads_query_values_and_refuses_what_the_event_lacks(small):
@@ -228,17 +294,22 @@ def build_event(make_tournament, slug, players, tables_of=5, games=3):
     """`players` entries seated five a table on day 1, `games` confirmed games each."""
     tournament = make_tournament(slug=slug)
     entries = add_entries(tournament, [(f"P{i}", f"Club {i % 4}") for i in range(players)])
-    groups = [entries[i:i + tables_of] for i in range(0, players, tables_of)]
+    groups = [entries[i : i + tables_of] for i in range(0, players, tables_of)]
     game_rows, tables = seat_tables(tournament.days.get(number=1), groups)
     for table, group in zip(tables, groups):
         for number in range(1, games + 1):
-            stored_sheet(table, game_rows[number], {e: (e.number * number) % 17 + (e != group[0])
-                                                    for e in group}, out=group[0])
+            stored_sheet(
+                table,
+                game_rows[number],
+                {e: (e.number * number) % 17 + (e != group[0]) for e in group},
+                out=group[0],
+            )
     return fresh(tournament)
 
 
 def test_selector_query_count_does_not_grow_with_the_event(
-        make_tournament, django_assert_num_queries):
+    make_tournament, django_assert_num_queries
+):
     small_event = build_event(make_tournament, "few", 10)
     large_event = build_event(make_tournament, "many", 60)
     for event in (small_event, large_event):
@@ -252,8 +323,9 @@ def test_selector_query_count_does_not_grow_with_the_event(
             seating_rows(event)
     assert len(standings(large_event).rows) == 60
     # A registered player with no counted game (here a no-show) costs no extra query.
-    Entry.objects.create(tournament=large_event, number=61,
-                         player=Player.objects.create(name="Late Larry"))
+    Entry.objects.create(
+        tournament=large_event, number=61, player=Player.objects.create(name="Late Larry")
+    )
     large_event = fresh(large_event)
     with django_assert_num_queries(3):
         result = standings(large_event)
@@ -266,11 +338,13 @@ def test_export_rows_list_every_live_score_and_seat(small):
     assert len(rows) == 15
     assert {r[-1] for r in rows} == {"Confirmed", "Entered"}
     assert rows[0] == (1, 1, 1, 12, 1, "Ann", 0, True, "Confirmed")
-    assert seating_rows(small) == [(1, 1, n, name) for n, name in
-                                   enumerate(["Ann", "Bob", "Cy", "Di", "Ed"], start=1)]
+    assert seating_rows(small) == [
+        (1, 1, n, name) for n, name in enumerate(["Ann", "Bob", "Cy", "Di", "Ed"], start=1)
+    ]
 
 
 # --- pages -----------------------------------------------------------------------------------
+
 
 class RowsParser(html.parser.HTMLParser):
     """Cell texts of the rows in <table id=...> bodies."""
@@ -321,7 +395,9 @@ def test_organiser_page_lists_ranked_rows_with_every_column(organiser_client, sm
         ["5", "5", "Ed", "", "10", "40", "50", "0", "3"],
     ]
     assert page_rows(response, "clubs") == [
-        ["1", "Yton", "2", "52", "26.0"], ["2", "Xville", "2", "69", "34.5"]]
+        ["1", "Yton", "2", "52", "26.0"],
+        ["2", "Xville", "2", "69", "34.5"],
+    ]
     assert "Provisional: 13 games still to confirm" in response.content.decode()
     cut = organiser_client.get(url, {"after_day": "2", "after_game": "1"})
     assert [r[2] for r in page_rows(cut)] == ["Cy", "Ann", "Di", "Bob", "Ed"]
@@ -333,7 +409,12 @@ def test_sorting_by_a_column_keeps_the_ranks_and_search_filters(organiser_client
     url = reverse("organiser:standings", args=["small"])
     by_name = page_rows(organiser_client.get(url, {"sort": "name"}))
     assert [(r[0], r[2]) for r in by_name] == [
-        ("1", "Ann"), ("4", "Bob"), ("3", "Cy"), ("2", "Di"), ("5", "Ed")]
+        ("1", "Ann"),
+        ("4", "Bob"),
+        ("3", "Cy"),
+        ("2", "Di"),
+        ("5", "Ed"),
+    ]
     by_rank_down = page_rows(organiser_client.get(url, {"sort": "-rank"}))
     assert [r[0] for r in by_rank_down] == ["5", "4", "3", "2", "1"]
     by_day2 = page_rows(organiser_client.get(url, {"sort": "-day_2"}))
@@ -345,8 +426,9 @@ def test_sorting_by_a_column_keeps_the_ranks_and_search_filters(organiser_client
 
 def test_withdrawn_row_says_withdrawn_instead_of_a_rank(organiser_client, small):
     Entry.objects.filter(pk=small.players["bob"].pk).update(status=Entry.WITHDRAWN)
-    rows = page_rows(organiser_client.get(reverse("organiser:standings", args=["small"]),
-                                          {"after_day": 1}))
+    rows = page_rows(
+        organiser_client.get(reverse("organiser:standings", args=["small"]), {"after_day": 1})
+    )
     assert rows[-1][:3] == ["withdrawn", "2", "Bob"]
 
 
@@ -362,8 +444,9 @@ def test_pages_show_100_rows_and_all_on_request(organiser_client, make_tournamen
 
 
 def test_bad_cut_is_a_clear_400(organiser_client, small):
-    response = organiser_client.get(reverse("organiser:standings", args=["small"]),
-                                    {"after_day": "9"})
+    response = organiser_client.get(
+        reverse("organiser:standings", args=["small"]), {"after_day": "9"}
+    )
     assert response.status_code == 400
     assert "There is no day 9" in response.content.decode()
 
@@ -414,8 +497,9 @@ def test_desk_staff_see_standings_but_cannot_publish(client, small):
 def test_strangers_are_sent_to_log_in(client, small):
     response = client.get(reverse("organiser:standings", args=["small"]))
     assert response.status_code == 302 and "/accounts/login/" in response["Location"]
-    client.post(reverse("organiser:standings_public_pages", args=["small"]),
-                {"public_pages": "off"})
+    client.post(
+        reverse("organiser:standings_public_pages", args=["small"]), {"public_pages": "off"}
+    )
     assert Tournament.objects.get(pk=small.pk).public_pages is True
 
 
@@ -432,7 +516,8 @@ def test_projector_pages_through_the_standings_then_clubs(client, demo_tournamen
     assert [r[0] for r in third] == [str(n) for n in range(31, 44)]
     clubs = client.get(url, {"page": 4})
     assert [r[1] for r in page_rows(clubs, "board-clubs")] == [
-        c.club for c in standings(fresh(demo_tournament)).clubs]
+        c.club for c in standings(fresh(demo_tournament)).clubs
+    ]
     assert f'data-next="{url}?page=1"' in clubs.content.decode()
     assert "Page 1 of 4" in client.get(url, {"page": 5}).content.decode()
     assert "Page 1 of 10" in client.get(url, {"rows": 5}).content.decode()
@@ -447,16 +532,39 @@ def test_projector_says_provisional_until_every_game_is_confirmed(client, demo_t
 
 # --- command line ----------------------------------------------------------------------------
 
+
 def test_command_prints_the_standings_and_writes_files(small_two_days, tmp_path):
     out = io.StringIO()
     pdf, xlsx = tmp_path / "s.pdf", tmp_path / "s.xlsx"
-    call_command("standings", "small", "--after-day", "2", "--after-game", "1",
-                 "--pdf", str(pdf), "--xlsx", str(xlsx), stdout=out)
+    call_command(
+        "standings",
+        "small",
+        "--after-day",
+        "2",
+        "--after-game",
+        "1",
+        "--pdf",
+        str(pdf),
+        "--xlsx",
+        str(xlsx),
+        stdout=out,
+    )
     lines = out.getvalue().splitlines()
     assert lines[0] == "Small: Standings after game 1 of day 2"
     assert lines[1] == "Provisional: 4 games still to confirm"
-    assert lines[2].split() == ["Rank", "No.", "Player", "Club", "Day", "1", "Day", "2",
-                                "Total", "Outs", "Games"]
+    assert lines[2].split() == [
+        "Rank",
+        "No.",
+        "Player",
+        "Club",
+        "Day",
+        "1",
+        "Day",
+        "2",
+        "Total",
+        "Outs",
+        "Games",
+    ]
     assert [line.split() for line in lines[3:8]] == [
         ["1", "3", "Cy", "Yton", "15", "0", "15", "1", "3"],
         ["2", "1", "Ann", "Xville", "15", "5", "20", "1", "3"],
@@ -473,15 +581,23 @@ def test_command_marks_ties_and_withdrawals(small):
     out = io.StringIO()
     call_command("standings", "small", "--after-day", "1", stdout=out)
     rows = [line.split()[:3] for line in out.getvalue().splitlines()[3:8]]
-    assert rows == [["=1", "2", "Bob"], ["=1", "5", "Ed"], ["=3", "1", "Ann"], ["=3", "3", "Cy"],
-                    ["W", "4", "Di"]]
+    assert rows == [
+        ["=1", "2", "Bob"],
+        ["=1", "5", "Ed"],
+        ["=3", "1", "Ann"],
+        ["=3", "3", "Cy"],
+        ["W", "4", "Di"],
+    ]
 
 
-@pytest.mark.parametrize("args, message", [
-    (["nope"], 'no tournament with the slug "nope"'),
-    (["small", "--after-day", "3"], "There is no day 3"),
-    (["small", "--pdf", "/no/such/folder/s.pdf"], "Could not write /no/such/folder/s.pdf"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["nope"], 'no tournament with the slug "nope"'),
+        (["small", "--after-day", "3"], "There is no day 3"),
+        (["small", "--pdf", "/no/such/folder/s.pdf"], "Could not write /no/such/folder/s.pdf"),
+    ],
+)
 def test_command_refuses_bad_input(small, args, message):
     with pytest.raises(CommandError, match=message):
         call_command("standings", *args, stdout=io.StringIO())

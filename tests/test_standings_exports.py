@@ -1,4 +1,5 @@
 """PDF and Excel standings: read back, compared with the page, safe with any name."""
+
 import html.parser
 import io
 import re
@@ -52,20 +53,25 @@ def pdf_lines(data: bytes) -> list[list[str]]:
 
 
 def pdf_player_rows(data: bytes, columns: int) -> list[list[str]]:
-    return [line for line in pdf_lines(data)
-            if len(line) == columns and re.fullmatch(r"=?\d+|W", line[0])]
+    return [
+        line
+        for line in pdf_lines(data)
+        if len(line) == columns and re.fullmatch(r"=?\d+|W", line[0])
+    ]
 
 
 def rename(tournament, names):
     for number, name in names.items():
         Player.objects.filter(entries__tournament=tournament, entries__number=number).update(
-            name=name)
+            name=name
+        )
 
 
 @pytest.fixture
 def demo_page(organiser_client, demo_tournament):
     response = organiser_client.get(
-        reverse("organiser:standings", args=[demo_tournament.slug]), {"per_page": "all"})
+        reverse("organiser:standings", args=[demo_tournament.slug]), {"per_page": "all"}
+    )
     return page_rows(response)
 
 
@@ -77,8 +83,18 @@ def test_pdf_and_workbook_agree_with_the_page_row_for_row(demo_tournament, demo_
 
     sheet = load_workbook(io.BytesIO(standings_workbook(result)))["Standings"]
     values = list(sheet.iter_rows(values_only=True))
-    assert list(values[0]) == ["Rank", "Player ID", "Player", "Club", "Day 1", "Day 2", "Total",
-                               "Outs", "Games", "Status"]
+    assert list(values[0]) == [
+        "Rank",
+        "Player ID",
+        "Player",
+        "Club",
+        "Day 1",
+        "Day 2",
+        "Total",
+        "Outs",
+        "Games",
+        "Status",
+    ]
     assert [[str(v) for v in row[:9]] for row in values[1:]] == demo_page
     assert all(isinstance(v, int) for row in values[1:] for v in (row[0], *row[4:9]))
 
@@ -100,15 +116,18 @@ def test_pdf_says_final_numbers_pages_and_repeats_the_header(demo_tournament):
 
 def test_pdf_says_provisional_with_the_count_and_marks_ties(demo_tournament):
     GameSheet.objects.filter(pk__in=GameSheet.objects.order_by("pk").values("pk")[:2]).update(
-        state=SheetState.ENTERED, confirmed_at=None)
+        state=SheetState.ENTERED, confirmed_at=None
+    )
     result = standings(fresh(demo_tournament), Cut(day=1))
     first = min(result.rows, key=lambda r: r.rank)
     second = next(r for r in result.rows if r.rank and r.rank > first.rank)
     # Give the runner-up the leader's total so the two share first place.
-    Score.objects.filter(entry_id=second.record.entry_id, sheet__state="confirmed",
-                         sheet__game__day__number=1).update(points=0)
-    Score.objects.filter(entry_id=first.record.entry_id, sheet__state="confirmed",
-                         sheet__game__day__number=1).update(points=0)
+    Score.objects.filter(
+        entry_id=second.record.entry_id, sheet__state="confirmed", sheet__game__day__number=1
+    ).update(points=0)
+    Score.objects.filter(
+        entry_id=first.record.entry_id, sheet__state="confirmed", sheet__game__day__number=1
+    ).update(points=0)
     result = standings(fresh(demo_tournament), Cut(day=1))
     data = render_standings_pdf(result)
     text = PdfReader(io.BytesIO(data)).pages[0].extract_text()
@@ -126,39 +145,54 @@ def test_pdf_of_eight_days_fits_portrait_and_wraps_long_names(make_tournament):
     for number in range(3, 9):
         Day.objects.create(tournament=tournament, number=number)
     long_name = "Bartholomew Montgomery-Featherstonehaugh Wolfeschlegelsteinhausen Jr"
-    entries = add_entries(tournament, [(long_name, "The Very Long Named Retirement Village Club"),
-                                       ("Al", "X"), ("Bea", "Y")])
+    entries = add_entries(
+        tournament,
+        [(long_name, "The Very Long Named Retirement Village Club"), ("Al", "X"), ("Bea", "Y")],
+    )
     for day in range(1, 9):
         games, (table,) = seat_tables(tournament.days.get(number=day), [entries])
-        stored_sheet(table, games[1], {entries[0]: 333, entries[1]: 0, entries[2]: 1040},
-                     out=entries[1])
+        stored_sheet(
+            table, games[1], {entries[0]: 333, entries[1]: 0, entries[2]: 1040}, out=entries[1]
+        )
     data = render_standings_pdf(standings(fresh(tournament)))
     lines = pdf_lines(data)
     header = next(line for line in lines if line[:2] == ["Rank", "No."])
-    assert header == ["Rank", "No.", "Player", "Club", *(f"Day {d}" for d in range(1, 9)),
-                      "Total", "Outs", "Games"]
+    assert header == [
+        "Rank",
+        "No.",
+        "Player",
+        "Club",
+        *(f"Day {d}" for d in range(1, 9)),
+        "Total",
+        "Outs",
+        "Games",
+    ]
     text = " ".join(" ".join(line) for line in lines)
     for word in long_name.split() + ["8320", "2664"]:
         assert word in text
     reader = PdfReader(io.BytesIO(data))
     assert len(reader.pages) == 1
     rightmost = []
-    reader.pages[0].extract_text(visitor_text=lambda t, cm, tm, *_: t.strip() and rightmost.append(
-        tm[4] + cm[4]))
+    reader.pages[0].extract_text(
+        visitor_text=lambda t, cm, tm, *_: t.strip() and rightmost.append(tm[4] + cm[4])
+    )
     assert max(rightmost) < PAGE_SIZE[0] - MARGIN
 
 
 def test_workbook_sheets_hold_standings_clubs_scores_seating_and_rules(demo_tournament):
     Entry.objects.filter(tournament=demo_tournament, number=5).update(status=Entry.WITHDRAWN)
     GameSheet.objects.filter(pk=GameSheet.objects.order_by("pk").first().pk).update(
-        state=SheetState.ENTERED, confirmed_at=None)
+        state=SheetState.ENTERED, confirmed_at=None
+    )
     result = standings(fresh(demo_tournament))
     book = load_workbook(io.BytesIO(standings_workbook(result)))
     assert book.sheetnames == ["Standings", "Clubs", "Scores", "Seating", "Rules"]
     for sheet in book.worksheets:
         assert sheet.freeze_panes == "A2"
-        assert sheet.auto_filter.ref == f"A1:{sheet.cell(1, sheet.max_column).column_letter}" \
-                                        f"{sheet.max_row}"
+        assert (
+            sheet.auto_filter.ref == f"A1:{sheet.cell(1, sheet.max_column).column_letter}"
+            f"{sheet.max_row}"
+        )
         assert sheet.column_dimensions["A"].width >= 6
 
     standings_rows = list(book["Standings"].iter_rows(min_row=2, values_only=True))
@@ -169,13 +203,26 @@ def test_workbook_sheets_hold_standings_clubs_scores_seating_and_rules(demo_tour
     clubs = list(book["Clubs"].iter_rows(values_only=True))
     assert clubs[0] == ("Rank", "Club", "Players", "Total", "Average")
     assert [(c[1], c[2], c[3]) for c in clubs[1:]] == [
-        (c.club, c.players, c.total) for c in result.clubs]
+        (c.club, c.players, c.total) for c in result.clubs
+    ]
 
     scores = list(book["Scores"].iter_rows(values_only=True))
-    assert scores[0] == ("Day", "Table", "Game", "Engine used", "Player ID", "Player", "Score",
-                         "Out", "State")
-    assert len(scores) - 1 == Score.objects.filter(
-        sheet__state__in=["entered", "confirmed"]).count() == 43 * 12
+    assert scores[0] == (
+        "Day",
+        "Table",
+        "Game",
+        "Engine used",
+        "Player ID",
+        "Player",
+        "Score",
+        "Out",
+        "State",
+    )
+    assert (
+        len(scores) - 1
+        == Score.objects.filter(sheet__state__in=["entered", "confirmed"]).count()
+        == 43 * 12
+    )
     assert {r[8] for r in scores[1:]} == {"Confirmed", "Entered"}
     outs = sum(1 for r in scores[1:] if r[7] == "yes")
     assert outs == GameSheet.objects.filter(went_out__isnull=False).count()
@@ -195,8 +242,13 @@ def test_workbook_never_holds_a_formula_even_for_formula_like_names(demo_tournam
     rename(demo_tournament, ODD_NAMES)
     Player.objects.filter(entries__number=9).update(club="=1+1")
     book = load_workbook(io.BytesIO(standings_workbook(standings(fresh(demo_tournament)))))
-    formulas = [cell.coordinate for sheet in book.worksheets for row in sheet.iter_rows()
-                for cell in row if cell.data_type == "f"]
+    formulas = [
+        cell.coordinate
+        for sheet in book.worksheets
+        for row in sheet.iter_rows()
+        for cell in row
+        if cell.data_type == "f"
+    ]
     assert formulas == []
     names = {row[1]: row[2] for row in book["Standings"].iter_rows(min_row=2, values_only=True)}
     for number, name in ODD_NAMES.items():
@@ -219,8 +271,7 @@ def test_odd_names_print_as_typed_on_page_pdf_projector_and_excel(client, demo_t
     for number, name in ODD_NAMES.items():
         assert rows[str(number)] == name
 
-    projector = client.get(reverse("public:projector", args=[demo_tournament.slug]),
-                           {"rows": 40})
+    projector = client.get(reverse("public:projector", args=[demo_tournament.slug]), {"rows": 40})
     assert '<script>alert("x")' not in projector.content.decode()
     board = {row[1]: row[2] for row in page_rows(projector, "board-players")}
     assert board["3"] == ODD_NAMES[3] and board["2"] == ODD_NAMES[2]
@@ -237,8 +288,12 @@ def test_odd_names_print_as_typed_on_page_pdf_projector_and_excel(client, demo_t
 
     xlsx = client.get(reverse("public:standings_xlsx", args=[demo_tournament.slug]))
     assert xlsx["Content-Disposition"] == 'attachment; filename="spring-sambo-2026-standings.xlsx"'
-    names = {row[1]: row[2] for row in load_workbook(io.BytesIO(xlsx.content))["Standings"]
-             .iter_rows(min_row=2, values_only=True)}
+    names = {
+        row[1]: row[2]
+        for row in load_workbook(io.BytesIO(xlsx.content))["Standings"].iter_rows(
+            min_row=2, values_only=True
+        )
+    }
     assert all(names[n] == name for n, name in ODD_NAMES.items())
 
 
@@ -262,16 +317,32 @@ def test_pdf_without_dejavu_falls_back_to_helvetica(demo_tournament, monkeypatch
 def test_downloads_follow_the_chosen_cut(organiser_client, demo_tournament):
     url = reverse("organiser:standings_xlsx", args=[demo_tournament.slug])
     response = organiser_client.get(url, {"after_day": 1})
-    assert response["Content-Disposition"] == \
-        'attachment; filename="spring-sambo-2026-standings-after-day-1.xlsx"'
-    header = next(load_workbook(io.BytesIO(response.content))["Standings"].iter_rows(
-        values_only=True))
-    assert header == ("Rank", "Player ID", "Player", "Club", "Day 1", "Total", "Outs", "Games",
-                      "Status")
-    pdf = organiser_client.get(reverse("organiser:standings_pdf", args=[demo_tournament.slug]),
-                               {"after_day": 1, "after_game": 2})
-    assert "Final standings after game 2 of day 1" in PdfReader(io.BytesIO(pdf.content)).pages[
-        0].extract_text()
+    assert (
+        response["Content-Disposition"]
+        == 'attachment; filename="spring-sambo-2026-standings-after-day-1.xlsx"'
+    )
+    header = next(
+        load_workbook(io.BytesIO(response.content))["Standings"].iter_rows(values_only=True)
+    )
+    assert header == (
+        "Rank",
+        "Player ID",
+        "Player",
+        "Club",
+        "Day 1",
+        "Total",
+        "Outs",
+        "Games",
+        "Status",
+    )
+    pdf = organiser_client.get(
+        reverse("organiser:standings_pdf", args=[demo_tournament.slug]),
+        {"after_day": 1, "after_game": 2},
+    )
+    assert (
+        "Final standings after game 2 of day 1"
+        in PdfReader(io.BytesIO(pdf.content)).pages[0].extract_text()
+    )
 
 
 class HeadingsParser(html.parser.HTMLParser):
@@ -306,11 +377,14 @@ def html_headings(response, table_id):
 
 
 def test_every_output_takes_its_headings_from_the_one_column_definition(
-        monkeypatch, organiser_client, client, demo_tournament):
+    monkeypatch, organiser_client, client, demo_tournament
+):
     # Rename every players' column in the one definition: each output must follow.
     for name in ("PLAYERS_BEFORE_DAYS", "PLAYERS_AFTER_DAYS"):
-        renamed = tuple(replace(column, heading=f"{column.heading}!")
-                        for column in getattr(standings_columns, name))
+        renamed = tuple(
+            replace(column, heading=f"{column.heading}!")
+            for column in getattr(standings_columns, name)
+        )
         monkeypatch.setattr(standings_columns, name, renamed)
     result = standings(fresh(demo_tournament))
     columns = standings_columns.player_columns(result.day_numbers)
@@ -319,16 +393,24 @@ def test_every_output_takes_its_headings_from_the_one_column_definition(
     def expected(output):
         return [column.heading_in(output) for column in columns.for_output(output)]
 
-    assert expected(Output.PDF) == ["Rank!", "No.!", "Player!", "Club!", "Day 1", "Day 2",
-                                    "Total!", "Outs!", "Games!"]
+    assert expected(Output.PDF) == [
+        "Rank!",
+        "No.!",
+        "Player!",
+        "Club!",
+        "Day 1",
+        "Day 2",
+        "Total!",
+        "Outs!",
+        "Games!",
+    ]
     assert expected(Output.WORKBOOK)[1] == "Player ID"  # the workbook's own heading stays
 
     page = organiser_client.get(reverse("organiser:standings", args=[demo_tournament.slug]))
     assert html_headings(page, "standings") == expected(Output.PAGE)
     board = client.get(reverse("public:projector", args=[demo_tournament.slug]))
     assert html_headings(board, "board-players") == expected(Output.PROJECTOR)
-    printed = next(line for line in pdf_lines(render_standings_pdf(result))
-                   if line[0] == "Rank!")
+    printed = next(line for line in pdf_lines(render_standings_pdf(result)) if line[0] == "Rank!")
     assert printed == expected(Output.PDF)
     sheet = load_workbook(io.BytesIO(standings_workbook(result)))["Standings"]
     assert list(next(sheet.iter_rows(values_only=True))) == expected(Output.WORKBOOK)
@@ -342,17 +424,22 @@ def test_club_columns_are_defined_once_too(organiser_client, client, demo_tourna
     clubs = standings_columns.CLUB_COLUMNS
     Output = standings_columns.Output
     page = organiser_client.get(reverse("organiser:standings", args=[demo_tournament.slug]))
-    assert html_headings(page, "clubs") == [
-        c.heading for c in clubs.for_output(Output.PAGE)] == [
-        "Rank", "Club", "Players", "Total", "Average"]
+    assert (
+        html_headings(page, "clubs")
+        == [c.heading for c in clubs.for_output(Output.PAGE)]
+        == ["Rank", "Club", "Players", "Total", "Average"]
+    )
     # The board's own order puts the average the clubs are ranked by before their total.
     last = client.get(reverse("public:projector", args=[demo_tournament.slug]), {"page": 4})
-    assert html_headings(last, "board-clubs") == [
-        c.heading for c in clubs.for_output(Output.PROJECTOR)] == [
-        "Rank", "Club", "Players", "Average", "Total"]
+    assert (
+        html_headings(last, "board-clubs")
+        == [c.heading for c in clubs.for_output(Output.PROJECTOR)]
+        == ["Rank", "Club", "Players", "Average", "Total"]
+    )
     book = load_workbook(io.BytesIO(standings_workbook(result)))
     assert list(next(book["Clubs"].iter_rows(values_only=True))) == [
-        c.heading for c in clubs.for_output(Output.WORKBOOK)]
+        c.heading for c in clubs.for_output(Output.WORKBOOK)
+    ]
 
 
 def test_a_report_answers_each_format_with_its_content_type_and_file_name():
@@ -363,7 +450,8 @@ def test_a_report_answers_each_format_with_its_content_type_and_file_name():
     assert pdf["Content-Disposition"] == 'inline; filename="spring-standings.pdf"'
     xlsx = report_response(report, XLSX)
     assert xlsx["Content-Type"] == (
-        "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet")
+        "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+    )
     assert xlsx["Content-Disposition"] == 'attachment; filename="spring-standings.xlsx"'
     saved = report_response(report, PDF, disposition="attachment")
     assert saved["Content-Disposition"] == 'attachment; filename="spring-standings.pdf"'

@@ -1,4 +1,5 @@
 """The score workbook: export_scores, import_scores and the upload page."""
+
 import io
 import zipfile
 
@@ -8,11 +9,10 @@ from django.core.management.base import CommandError
 from django.test import Client
 from django.urls import reverse
 from openpyxl import Workbook, load_workbook
+from scoring_factories import T1, T2, seated_day, snapshot, typed
 
 from scoring import services, workbook_import
 from scoring.models import AuditEvent, GameSheet, Score, SheetState, Source
-
-from scoring_factories import T1, T2, seated_day, snapshot, typed
 
 pytestmark = pytest.mark.django_db
 
@@ -39,7 +39,9 @@ def fill(path, values):
 
 def totals():
     sums = {}
-    for score in Score.objects.filter(sheet__state=SheetState.CONFIRMED).select_related("entry__player"):
+    for score in Score.objects.filter(sheet__state=SheetState.CONFIRMED).select_related(
+        "entry__player"
+    ):
         sums[score.entry.player.name] = sums.get(score.entry.player.name, 0) + score.points
     return sums
 
@@ -62,11 +64,25 @@ def filled_values():
 
 
 def test_export_writes_one_row_per_seated_player_per_game(world, tmp_path):
-    services.submit_game(world.tables[0], world.games[1], typed(world, 1, T1, out="Ann Lee", engine=11), 0,
-                         source=Source.TABLE_LINK)
+    services.submit_game(
+        world.tables[0],
+        world.games[1],
+        typed(world, 1, T1, out="Ann Lee", engine=11),
+        0,
+        source=Source.TABLE_LINK,
+    )
     ws = load_workbook(export(world, tmp_path), read_only=True).active
     rows = list(ws.iter_rows(values_only=True))
-    assert list(rows[0]) == ["Day", "Table", "Game", "Engine", "Player ID", "Player", "Score", "Out"]
+    assert list(rows[0]) == [
+        "Day",
+        "Table",
+        "Game",
+        "Engine",
+        "Player ID",
+        "Player",
+        "Score",
+        "Out",
+    ]
     assert len(rows) - 1 == (4 + 3) * 6
     assert rows[1] == (1, 1, 1, 11, 1, "Ann Lee", 0, "yes")  # the live entry, its engine used
     assert rows[2] == (1, 1, 1, 11, 2, "Bob Roe", 12, None)
@@ -75,7 +91,7 @@ def test_export_writes_one_row_per_seated_player_per_game(world, tmp_path):
 
 
 def test_names_that_look_like_formulas_are_written_as_text(tmp_path):
-    names = ("=HYPERLINK(\"http://x\",\"y\")", "+1+1", "-Bob", "@SUM(A1)")
+    names = ('=HYPERLINK("http://x","y")', "+1+1", "-Bob", "@SUM(A1)")
     w = seated_day(tables=(names,))
     path = export(w, tmp_path)
     with zipfile.ZipFile(path) as archive:
@@ -87,10 +103,15 @@ def test_names_that_look_like_formulas_are_written_as_text(tmp_path):
     assert all(c.data_type == "s" for c in cells)
 
 
-def test_round_trip_reproduces_the_totals_and_a_second_import_changes_nothing(world, tmp_path, capsys):
+def test_round_trip_reproduces_the_totals_and_a_second_import_changes_nothing(
+    world, tmp_path, capsys
+):
     path = fill(export(world, tmp_path), filled_values())
     call_command("import_scores", world.tournament.slug, str(path))
-    assert "4 games entered, 0 confirmed, 0 corrected, 0 unchanged, 8 not played yet." in capsys.readouterr().out
+    assert (
+        "4 games entered, 0 confirmed, 0 corrected, 0 unchanged, 8 not played yet."
+        in capsys.readouterr().out
+    )
     expected = {}
     for game in (T1, GAME2_T1, T2, GAME3_T2_BLOCKED):
         for name, score in game.items():
@@ -115,8 +136,13 @@ def test_round_trip_reproduces_the_totals_and_a_second_import_changes_nothing(wo
 
 
 def test_a_workbook_confirms_a_matching_table_entry(world, tmp_path):
-    services.submit_game(world.tables[0], world.games[1], typed(world, 1, T1, out="Ann Lee"), 0,
-                         source=Source.TABLE_LINK)
+    services.submit_game(
+        world.tables[0],
+        world.games[1],
+        typed(world, 1, T1, out="Ann Lee"),
+        0,
+        source=Source.TABLE_LINK,
+    )
     path = fill(export(world, tmp_path), {(1, 1, n): (s, n == "Ann Lee") for n, s in T1.items()})
     call_command("import_scores", world.tournament.slug, str(path))
     sheet = GameSheet.objects.get()
@@ -173,25 +199,44 @@ def test_rows_for_the_wrong_table_and_repeats_are_named(world, tmp_path):
 
 
 def test_changing_a_confirmed_game_needs_a_reason(world, tmp_path):
-    services.submit_game(world.tables[0], world.games[1], typed(world, 1, T1, out="Ann Lee"), 0,
-                         source=Source.DESK, user=world.desk)
+    services.submit_game(
+        world.tables[0],
+        world.games[1],
+        typed(world, 1, T1, out="Ann Lee"),
+        0,
+        source=Source.DESK,
+        user=world.desk,
+    )
     path = fill(export(world, tmp_path), {(1, 1, "Di Fox"): (9, False)})
-    with pytest.raises(CommandError, match=r"Row 2 \(table 1, game 1\): Game 1 is already confirmed: give a reason"):
+    with pytest.raises(
+        CommandError, match=r"Row 2 \(table 1, game 1\): Game 1 is already confirmed: give a reason"
+    ):
         call_command("import_scores", world.tournament.slug, str(path))
     call_command("import_scores", world.tournament.slug, str(path), "--reason", "Card said 9")
     event = AuditEvent.objects.get(action="corrected")
-    assert (event.source, event.reason, event.actor_label) == (Source.WORKBOOK, "Card said 9", "command line")
+    assert (event.source, event.reason, event.actor_label) == (
+        Source.WORKBOOK,
+        "Card said 9",
+        "command line",
+    )
     assert totals()["Di Fox"] == 9
 
 
 def test_a_desk_upload_cannot_change_a_confirmed_game(world, tmp_path):
     desk = world.desk
-    services.submit_game(world.tables[0], world.games[1], typed(world, 1, T1, out="Ann Lee"), 0,
-                         source=Source.DESK, user=desk)
+    services.submit_game(
+        world.tables[0],
+        world.games[1],
+        typed(world, 1, T1, out="Ann Lee"),
+        0,
+        source=Source.DESK,
+        user=desk,
+    )
     path = fill(export(world, tmp_path), {(1, 1, "Di Fox"): (9, False)})
     with pytest.raises(workbook_import.WorkbookRefused, match="Only an organiser can change it"):
-        workbook_import.import_workbook(world.tournament, path.read_bytes(), user=desk,
-                                        reason="typo")
+        workbook_import.import_workbook(
+            world.tournament, path.read_bytes(), user=desk, reason="typo"
+        )
 
 
 def zip_bytes(members):
@@ -204,25 +249,36 @@ def zip_bytes(members):
 
 def test_a_zip_bomb_is_refused_before_unpacking(world, settings, monkeypatch):
     settings.UPLOAD_MAX_BYTES = 200_000  # so the unpacked cap is 2 MB
-    bomb = zip_bytes({"[Content_Types].xml": "x", "xl/workbook.xml": "x",
-                      "xl/worksheets/sheet1.xml": b"\0" * 5_000_000})
+    bomb = zip_bytes(
+        {
+            "[Content_Types].xml": "x",
+            "xl/workbook.xml": "x",
+            "xl/worksheets/sheet1.xml": b"\0" * 5_000_000,
+        }
+    )
     assert len(bomb) < settings.UPLOAD_MAX_BYTES
 
     def must_not_open(*args, **kwargs):
         raise AssertionError("openpyxl was asked to open a zip bomb")
 
     monkeypatch.setattr("openpyxl.load_workbook", must_not_open)
-    with pytest.raises(workbook_import.WorkbookRefused, match="would unpack to 5 MB, far more than a score workbook"):
+    with pytest.raises(
+        workbook_import.WorkbookRefused,
+        match="would unpack to 5 MB, far more than a score workbook",
+    ):
         workbook_import.import_workbook(world.tournament, bomb)
 
 
-@pytest.mark.parametrize("data", [
-    b"Day,Table,Game\n1,1,1\n",
-    b"%PDF-1.4 not a workbook",
-    zip_bytes({"hello.txt": "hi"}),
-    zip_bytes({"[Content_Types].xml": "x", "xl/workbook.xml": "<not xml"}),
-    b"",
-])
+@pytest.mark.parametrize(
+    "data",
+    [
+        b"Day,Table,Game\n1,1,1\n",
+        b"%PDF-1.4 not a workbook",
+        zip_bytes({"hello.txt": "hi"}),
+        zip_bytes({"[Content_Types].xml": "x", "xl/workbook.xml": "<not xml"}),
+        b"",
+    ],
+)
 def test_files_that_are_not_workbooks_get_a_plain_message(world, data):
     with pytest.raises(workbook_import.WorkbookRefused) as refused:
         workbook_import.import_workbook(world.tournament, data)
@@ -238,7 +294,9 @@ def test_too_big_a_file_and_a_wrong_header_are_refused(world, settings):
     wb.active.append(["Table", "Game", "Score"])
     out = io.BytesIO()
     wb.save(out)
-    with pytest.raises(workbook_import.WorkbookRefused, match="Row 1: the columns must be Day, Table, Game"):
+    with pytest.raises(
+        workbook_import.WorkbookRefused, match="Row 1: the columns must be Day, Table, Game"
+    ):
         workbook_import.import_workbook(world.tournament, out.getvalue())
 
 
@@ -257,7 +315,11 @@ def test_the_upload_page(world, tmp_path):
     assert GameSheet.objects.filter(state=SheetState.CONFIRMED, entered_by=desk).count() == 4
     download = client.get(reverse("organiser:export_workbook", args=[world.tournament.slug, 1]))
     assert download["Content-Type"].startswith("application/vnd.openxmlformats")
-    rows = list(load_workbook(io.BytesIO(download.content), read_only=True).active.iter_rows(values_only=True))
+    rows = list(
+        load_workbook(io.BytesIO(download.content), read_only=True).active.iter_rows(
+            values_only=True
+        )
+    )
     assert rows[1][6] == 0 and rows[1][7] == "yes"
 
 
@@ -269,8 +331,9 @@ def test_the_upload_page_lists_bad_rows(world, tmp_path):
     values[(1, 1, "Bob Roe")] = (-2, False)
     path = fill(export(world, tmp_path), values)
     with open(path, "rb") as handle:
-        response = client.post(reverse("organiser:upload_workbook", args=[world.tournament.slug]),
-                               {"file": handle})
+        response = client.post(
+            reverse("organiser:upload_workbook", args=[world.tournament.slug]), {"file": handle}
+        )
     html = response.content.decode()
     assert "Nothing was imported." in html
     assert "Row 3 (table 1, game 1): Bob Roe&#x27;s score cannot be negative." in html

@@ -1,4 +1,5 @@
 """Who may see and do what. Every organiser, desk and public view goes through here."""
+
 from functools import wraps
 
 from django.contrib.auth.decorators import login_required

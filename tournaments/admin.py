@@ -2,7 +2,18 @@ from django.contrib import admin
 
 from core.admin import ReadOnlyAdminMixin
 
-from .models import Day, Entry, KeepApart, Player, RulePreset, RuleSet, Seat, StaffRole, Table, Tournament
+from .models import (
+    Day,
+    Entry,
+    KeepApart,
+    Player,
+    RulePreset,
+    RuleSet,
+    Seat,
+    StaffRole,
+    Table,
+    Tournament,
+)
 
 
 class RuleSetInline(admin.StackedInline):
@@ -25,8 +36,16 @@ class TournamentAdmin(admin.ModelAdmin):
 
 @admin.register(RulePreset)
 class RulePresetAdmin(admin.ModelAdmin):
-    list_display = ["key", "name", "top_double", "days", "games_per_day", "first_engine",
-                    "max_table_size", "double_blank_value"]
+    list_display = [
+        "key",
+        "name",
+        "top_double",
+        "days",
+        "games_per_day",
+        "first_engine",
+        "max_table_size",
+        "double_blank_value",
+    ]
 
 
 @admin.register(Player)

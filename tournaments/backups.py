@@ -1,4 +1,5 @@
 """Consistent copies of the database while the server runs, and bringing one back."""
+
 import datetime
 import os
 import shutil
@@ -86,8 +87,10 @@ def backup(directory: str | Path) -> Path:
         _sqlite_copy(Path(db["NAME"]).resolve().as_uri(), str(target))
         return target
     target = directory / f"mexican-train-{stamp}.pgdump"
-    _run(["pg_dump", "-Fc", "--no-owner", "-f", str(target), *_pg_args(db), str(db["NAME"])],
-         _pg_env(db))
+    _run(
+        ["pg_dump", "-Fc", "--no-owner", "-f", str(target), *_pg_args(db), str(db["NAME"])],
+        _pg_env(db),
+    )
     return target
 
 
@@ -105,5 +108,17 @@ def restore(path: str | Path) -> None:
         return
     if path.suffix != ".pgdump":
         raise BackupError(f"{path.name} is not a PostgreSQL backup (.pgdump).")
-    _run(["pg_restore", "--clean", "--if-exists", "--no-owner", "--single-transaction",
-          *_pg_args(db), "-d", str(db["NAME"]), str(path)], _pg_env(db))
+    _run(
+        [
+            "pg_restore",
+            "--clean",
+            "--if-exists",
+            "--no-owner",
+            "--single-transaction",
+            *_pg_args(db),
+            "-d",
+            str(db["NAME"]),
+            str(path),
+        ],
+        _pg_env(db),
+    )

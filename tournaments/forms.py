@@ -1,4 +1,5 @@
 """Forms for registration, check-in and seating. They check input; services do the writing."""
+
 from django import forms
 
 from core.forms import CappedUploadForm
@@ -17,11 +18,16 @@ class PlayerDetailsForm(forms.Form):
     name = forms.CharField(label="Name", max_length=NAME_MAX)
     club = forms.CharField(label="Club or chapter", max_length=CLUB_MAX, required=False)
     contact = forms.CharField(
-        label="Phone or email", max_length=CONTACT_MAX, required=False,
+        label="Phone or email",
+        max_length=CONTACT_MAX,
+        required=False,
         help_text="Only organisers see this.",
     )
     pinned_table = forms.IntegerField(
-        label="Pinned table", required=False, min_value=1, max_value=200,
+        label="Pinned table",
+        required=False,
+        min_value=1,
+        max_value=200,
         help_text="Only for a player who cannot move; leave empty otherwise.",
     )
     # A name of spaces alone is stripped to nothing and refused as required; runs of spaces
@@ -34,7 +40,9 @@ class ExistingPlayerForm(forms.Form):
 
 class KeepApartForm(forms.Form):
     other = forms.ModelChoiceField(
-        label="Keep apart from", queryset=Entry.objects.none(), empty_label="Choose a player",
+        label="Keep apart from",
+        queryset=Entry.objects.none(),
+        empty_label="Choose a player",
         help_text="They will never share a table (a married couple, say).",
     )
 
@@ -42,8 +50,10 @@ class KeepApartForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.fields["other"].queryset = (
             Entry.objects.filter(tournament_id=entry.tournament_id)
-            .exclude(pk=entry.pk).exclude(status=Entry.WITHDRAWN)
-            .select_related("player").order_by("player__name")
+            .exclude(pk=entry.pk)
+            .exclude(status=Entry.WITHDRAWN)
+            .select_related("player")
+            .order_by("player__name")
         )
         self.fields["other"].label_from_instance = lambda e: f"{e.player.name} (#{e.number})"
 
@@ -57,7 +67,10 @@ class ImportForm(CappedUploadForm):
 
 class SeatDayForm(forms.Form):
     seed = forms.IntegerField(
-        label="Seed (optional)", required=False, min_value=0, max_value=2**31 - 1,
+        label="Seed (optional)",
+        required=False,
+        min_value=0,
+        max_value=2**31 - 1,
         help_text="Leave empty for a fresh random seating. The same seed and the same players "
         "give the same tables again.",
     )
@@ -66,7 +79,8 @@ class SeatDayForm(forms.Form):
 def _seated_choices(tables) -> list[tuple[int, str]]:
     return [
         (view.entry.pk, f"{view.entry.player.name} (#{view.entry.number}, table {table.number})")
-        for table in tables for view in table.seats
+        for table in tables
+        for view in table.seats
     ]
 
 
@@ -103,6 +117,8 @@ class SwapForm(forms.Form):
 
 class FindTableForm(forms.Form):
     q = forms.CharField(
-        label="Your name, or part of it", required=False, max_length=NAME_MAX,
+        label="Your name, or part of it",
+        required=False,
+        max_length=NAME_MAX,
         widget=forms.TextInput(attrs={"type": "search", "autocomplete": "off", "autofocus": True}),
     )

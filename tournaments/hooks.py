@@ -4,6 +4,7 @@ Tournaments sits below scoring and never imports it. What it must announce (a da
 is a signal; the one question it must ask (how far has a table got) is answered by a function
 that scoring registers when it starts (``ScoringConfig.ready``).
 """
+
 from collections.abc import Callable
 
 from django.core.exceptions import ImproperlyConfigured

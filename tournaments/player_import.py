@@ -11,6 +11,7 @@ Columns, matched by header whatever the case: ``Name`` (required), ``Club``, ``K
 A name that is already entered in the event is a problem, not a silent skip, so importing the
 same file twice is refused with a clear message instead of doubling the field.
 """
+
 from __future__ import annotations
 
 import csv
@@ -113,8 +114,12 @@ def read_cells(data: bytes, filename: str = "", *, max_bytes: int | None = None)
 
 def _read_xlsx(data: bytes) -> list[list[str]]:
     try:
-        workbook = open_xlsx(data, not_a_workbook=NOT_A_SPREADSHEET, holds="a player list",
-                             max_unpacked=MAX_UNPACKED_BYTES)
+        workbook = open_xlsx(
+            data,
+            not_a_workbook=NOT_A_SPREADSHEET,
+            holds="a player list",
+            max_unpacked=MAX_UNPACKED_BYTES,
+        )
     except UnreadableFile as refusal:
         raise ImportFileError(str(refusal))
     try:
@@ -125,7 +130,8 @@ def _read_xlsx(data: bytes) -> list[list[str]]:
         for row in sheet.iter_rows(values_only=True, max_col=MAX_COLUMNS):
             if len(rows) > MAX_SHEET_ROWS:
                 raise ImportFileError(
-                    f"The sheet has more than {MAX_SHEET_ROWS:,} rows: is it the player list?")
+                    f"The sheet has more than {MAX_SHEET_ROWS:,} rows: is it the player list?"
+                )
             rows.append([_cell_text(value) for value in row])
     except ImportFileError:
         raise
@@ -186,7 +192,9 @@ def parse_player_file(
     except ImportFileError as error:
         return ParsedImport(problems=[ImportProblem(1, str(error))])
     return check_rows(
-        cells, max_table_size=max_table_size, existing_names=existing_names or {},
+        cells,
+        max_table_size=max_table_size,
+        existing_names=existing_names or {},
         existing_players=existing_players,
     )
 
@@ -212,7 +220,10 @@ class _FileContext:
 
 
 def check_rows(
-    cells: list[list[str]], *, max_table_size: int, existing_names: dict[str, int],
+    cells: list[list[str]],
+    *,
+    max_table_size: int,
+    existing_names: dict[str, int],
     existing_players: int,
 ) -> ParsedImport:
     result = ParsedImport()
@@ -255,9 +266,11 @@ def _columns(header: list[str], problems: list[ImportProblem]) -> dict[str, int]
             problems.append(ImportProblem(1, f'There are two "{cell}" columns; keep only one.'))
         columns[key] = index
     if "name" not in columns:
-        problems.append(ImportProblem(
-            1, "The first row must hold the column names, and one of them must be Name."
-        ))
+        problems.append(
+            ImportProblem(
+                1, "The first row must hold the column names, and one of them must be Name."
+            )
+        )
         return None
     return columns
 
@@ -268,22 +281,32 @@ def _raw_rows(cells: list[list[str]], columns: dict[str, int]) -> list[_RawRow]:
         return row[index] if index is not None and index < len(row) else ""
 
     return [
-        _RawRow(number, value(row, "name"), value(row, "club"), value(row, "keep_apart"),
-                value(row, "table"))
-        for number, row in enumerate(cells[1:], start=2) if any(row)
+        _RawRow(
+            number,
+            value(row, "name"),
+            value(row, "club"),
+            value(row, "keep_apart"),
+            value(row, "table"),
+        )
+        for number, row in enumerate(cells[1:], start=2)
+        if any(row)
     ]
 
 
-def _context(raw: list[_RawRow], existing_names: dict[str, int], existing_players: int,
-             max_table_size: int) -> _FileContext:
+def _context(
+    raw: list[_RawRow], existing_names: dict[str, int], existing_players: int, max_table_size: int
+) -> _FileContext:
     first_row_of: dict[str, int] = {}
     for row in raw:
         if row.name:
             first_row_of.setdefault(name_key(row.name), row.number)
     player_count = existing_players + sum(1 for row in raw if row.name)
     return _FileContext(
-        first_row_of=first_row_of, existing_names=existing_names, player_count=player_count,
-        table_count=len(table_sizes(player_count, max_table_size)), max_table_size=max_table_size,
+        first_row_of=first_row_of,
+        existing_names=existing_names,
+        player_count=player_count,
+        table_count=len(table_sizes(player_count, max_table_size)),
+        max_table_size=max_table_size,
     )
 
 
@@ -326,8 +349,9 @@ def _table_problems(table_text: str, context: _FileContext) -> list[str]:
         count, players = context.table_count, context.player_count
         tables = "1 table" if count == 1 else f"{count} tables"
         fill = "1 player fills" if players == 1 else f"{players} players fill"
-        return [f"Table {table} does not exist: {fill} {tables} of at most "
-                f"{context.max_table_size}."]
+        return [
+            f"Table {table} does not exist: {fill} {tables} of at most {context.max_table_size}."
+        ]
     return []
 
 
@@ -338,9 +362,12 @@ def _pinned_together(result: ParsedImport) -> list[ImportProblem]:
     for number, name, partner in result.keep_apart:
         table = pins.get(name_key(name))
         if table is not None and pins.get(name_key(partner)) == table:
-            problems.append(ImportProblem(
-                number, f"{name} and {partner} must sit apart but are both pinned to table {table}."
-            ))
+            problems.append(
+                ImportProblem(
+                    number,
+                    f"{name} and {partner} must sit apart but are both pinned to table {table}.",
+                )
+            )
     return problems
 
 

@@ -117,8 +117,14 @@ def withdrawal_notes(name: str, outcome) -> list[tuple[str, str]]:
     for day_number, last_game in outcome.left_during:
         played = f"after game {last_game}" if last_game else "before their first game"
         notes.append(
-            ("info", f"On day {day_number} {name}'s table plays on without them {played}."))
+            ("info", f"On day {day_number} {name}'s table plays on without them {played}.")
+        )
     for day_number in outcome.unseated_days:
-        notes.append(("warning", f"{name} was taken out of day {day_number}'s tables. Reseat day "
-                                 f"{day_number} so the tables stay even."))
+        notes.append(
+            (
+                "warning",
+                f"{name} was taken out of day {day_number}'s tables. Reseat day "
+                f"{day_number} so the tables stay even.",
+            )
+        )
     return notes

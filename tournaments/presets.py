@@ -3,6 +3,7 @@
 The migration that installs them and the tests that put them back after a flush both store them
 through here, given the model class (the migration's historical one, or the real one).
 """
+
 import json
 from pathlib import Path
 

@@ -3,6 +3,7 @@
 Text is drawn with drawString, never Paragraph markup, so a name holding "&" or "<" prints as
 typed; the fonts are the ones every printout shares (core.pdf_fonts).
 """
+
 import io
 
 from reportlab.lib.pagesizes import letter
@@ -10,6 +11,7 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfgen import canvas
 
 from core.pdf_fonts import pdf_fonts, printable
+
 
 def _fit(text: str, font: str, size: float, width: float, smallest: float = 9) -> float:
     """The largest type size up to ``size`` at which ``text`` fits in ``width``."""
@@ -55,8 +57,11 @@ def seating_chart_pdf(*, title: str, day_number: int, tables) -> bytes:
             if index:
                 pdf.showPage()
             pdf.setFont(bold, 14)
-            pdf.drawString(margin, page_h - margin - 14,
-                           _clip(f"{title}: day {day_number} seating", bold, 14, page_w - 2 * margin))
+            pdf.drawString(
+                margin,
+                page_h - margin - 14,
+                _clip(f"{title}: day {day_number} seating", bold, 14, page_w - 2 * margin),
+            )
         col, row = slot % cols, slot // cols
         x = margin + col * block_w
         top = page_h - margin - header - row * block_h
@@ -104,10 +109,15 @@ def find_table_pdf(*, title: str, day_number: int, rows) -> bytes:
 
     def page_header():
         pdf.setFont(bold, 18)
-        pdf.drawString(margin, page_h - margin - 18,
-                       _clip(f"{title}: day {day_number}", bold, 18, page_w - 2 * margin))
+        pdf.drawString(
+            margin,
+            page_h - margin - 18,
+            _clip(f"{title}: day {day_number}", bold, 18, page_w - 2 * margin),
+        )
         pdf.setFont(regular, 12)
-        pdf.drawString(margin, page_h - margin - 36, "Find your name; your table number is on the right.")
+        pdf.drawString(
+            margin, page_h - margin - 36, "Find your name; your table number is on the right."
+        )
 
     page_header()
     if not rows:

@@ -48,7 +48,7 @@ from __future__ import annotations
 import random
 import time
 from collections import Counter
-from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence, Set as AbstractSet
 from dataclasses import dataclass
 from itertools import chain
 
@@ -137,18 +137,18 @@ def table_pairs(table: Iterable[int]) -> Iterator[Pair]:
             yield ordered_pair(a, b)
 
 
-def broken_keep_aparts(table: Iterable[int], apart: Collection[Pair]) -> list[Pair]:
+def broken_keep_aparts(table: Iterable[int], apart: AbstractSet[Pair]) -> list[Pair]:
     """The pairs at ``table`` that must sit apart (``apart`` as :func:`keep_apart_set` gives)."""
     return [pair for pair in table_pairs(table) if pair in apart]
 
 
-def repeat_pairs_at(table: Iterable[int], met: Collection[Pair]) -> list[Pair]:
+def repeat_pairs_at(table: Iterable[int], met: AbstractSet[Pair]) -> list[Pair]:
     """The pairs at ``table`` who already met (``met`` as :func:`meeting_pairs` gives)."""
     return [pair for pair in table_pairs(table) if pair in met]
 
 
 def table_conflicts(
-    table: Iterable[int], met: Collection[Pair], apart: Collection[Pair]
+    table: Iterable[int], met: AbstractSet[Pair], apart: AbstractSet[Pair]
 ) -> list[tuple[int, int, str]]:
     """``(a, b, kind)`` for each problem pair at one table, in :func:`table_pairs` order.
 

@@ -1,4 +1,5 @@
 """Reads that feed pages and exports, each a fixed number of queries."""
+
 from dataclasses import dataclass, field
 
 from django.db.models import Count, Exists, OuterRef, Prefetch, Q
@@ -16,7 +17,9 @@ def tournament_overview(tournament) -> dict:
     )
     days = list(
         Day.objects.filter(tournament=tournament)
-        .annotate(table_count=Count("tables", distinct=True), seat_count=Count("seats", distinct=True))
+        .annotate(
+            table_count=Count("tables", distinct=True), seat_count=Count("seats", distinct=True)
+        )
         .order_by("number")
     )
     return {"entry_counts": counts, "days": days}
@@ -30,8 +33,11 @@ def tournament_overview(tournament) -> dict:
 def first_started_day(tournament) -> int | None:
     """The number of the first day with a score, or None before play starts. One query."""
     return (
-        Table.objects.with_scores().filter(day__tournament=tournament)
-        .order_by("day__number").values_list("day__number", flat=True).first()
+        Table.objects.with_scores()
+        .filter(day__tournament=tournament)
+        .order_by("day__number")
+        .values_list("day__number", flat=True)
+        .first()
     )
 
 
@@ -71,7 +77,9 @@ def entered_names(tournament, *, exclude_entry=None) -> dict[str, EnteredName]:
         entries = entries.exclude(pk=exclude_entry.pk)
     rows = [
         EnteredName(pk, number, name, status == Entry.WITHDRAWN)
-        for pk, number, name, status in entries.values_list("pk", "number", "player__name", "status")
+        for pk, number, name, status in entries.values_list(
+            "pk", "number", "player__name", "status"
+        )
     ]
     # Older data may hold a name twice (withdrawn names once did not count): the entry still
     # playing, then the lowest number, is the one a name refers to, so it goes in last.
@@ -95,7 +103,9 @@ def keep_apart_partners(tournament) -> dict[int, list[Entry]]:
 
 def entry_list(tournament, *, query: str = "") -> list[Entry]:
     """Every entry, by player number, each with ``keep_apart`` (a list of entries). Two queries."""
-    entries = Entry.objects.filter(tournament=tournament).select_related("player").order_by("number")
+    entries = (
+        Entry.objects.filter(tournament=tournament).select_related("player").order_by("number")
+    )
     if query:
         entries = entries.filter(player__name__icontains=query)
     entries = list(entries)
@@ -123,8 +133,11 @@ def directory_matches(tournament, query: str, limit: int = 20) -> list[Player]:
     players = list(
         Player.objects.filter(name__icontains=query)
         .prefetch_related(
-            Prefetch("entries", queryset=Entry.objects.filter(tournament=tournament),
-                     to_attr="entries_here")
+            Prefetch(
+                "entries",
+                queryset=Entry.objects.filter(tournament=tournament),
+                to_attr="entries_here",
+            )
         )
         .order_by("name", "pk")[:limit]
     )
@@ -172,7 +185,9 @@ def seatings_by_day(tournament) -> dict[int, list[list[int]]]:
 
 
 def keep_apart_ids(tournament) -> list[tuple[int, int]]:
-    return list(KeepApart.objects.filter(tournament=tournament).values_list("first_id", "second_id"))
+    return list(
+        KeepApart.objects.filter(tournament=tournament).values_list("first_id", "second_id")
+    )
 
 
 @dataclass
@@ -201,7 +216,9 @@ def day_tables(day) -> list[Table]:
     """The day's tables with seats, entries and players loaded. Two queries."""
     seats = Seat.objects.select_related("entry__player").order_by("position")
     return list(
-        Table.objects.filter(day=day).order_by("number").prefetch_related(Prefetch("seats", queryset=seats))
+        Table.objects.filter(day=day)
+        .order_by("number")
+        .prefetch_related(Prefetch("seats", queryset=seats))
     )
 
 
@@ -216,7 +233,7 @@ def day_seating(day) -> dict:
     for table in tables:
         seat_views = [SeatView(seat=s, entry=s.entry) for s in table.seats.all()]
         for i, a in enumerate(seat_views):
-            for b in seat_views[i + 1:]:
+            for b in seat_views[i + 1 :]:
                 pair = tuple(sorted((a.entry.pk, b.entry.pk)))
                 if pair in apart:
                     a.notes.append(f"must sit apart from {b.entry.player.name}")
@@ -268,17 +285,21 @@ def find_your_table(tournament, query: str, limit: int = 30) -> dict:
     results = []
     for entry in entries:
         by_day = {s.day.number: s for s in entry.seats.all()}
-        results.append({
-            "entry": entry,
-            "days": [(day, by_day.get(day.number)) for day in days],
-        })
+        results.append(
+            {
+                "entry": entry,
+                "days": [(day, by_day.get(day.number)) for day in days],
+            }
+        )
     return {"days": days, "results": results, "query": query, "too_short": False}
 
 
 def find_table_rows(day) -> list[tuple[str, int, int]]:
     """(name, player number, table number) for everyone seated on ``day``, A to Z. One query."""
     rows = list(
-        Seat.objects.filter(day=day).values_list("entry__player__name", "entry__number", "table__number")
+        Seat.objects.filter(day=day).values_list(
+            "entry__player__name", "entry__number", "table__number"
+        )
     )
     rows.sort(key=lambda r: (r[0].casefold(), r[1]))
     return rows
@@ -291,12 +312,17 @@ def tournament_day(slug: str, day_number: int | None):
         raise LookupError(f'There is no tournament with the slug "{slug}".')
     if day_number is None:
         return tournament, None
-    day = Day.objects.select_related("tournament__rules").filter(
-        tournament=tournament, number=day_number).first()
+    day = (
+        Day.objects.select_related("tournament__rules")
+        .filter(tournament=tournament, number=day_number)
+        .first()
+    )
     if day is None:
         count = tournament.days.count()
-        raise LookupError(f"{tournament.name} has no day {day_number}; it has {count} day"
-                          f"{'' if count == 1 else 's'}.")
+        raise LookupError(
+            f"{tournament.name} has no day {day_number}; it has {count} day"
+            f"{'' if count == 1 else 's'}."
+        )
     return tournament, day
 
 

@@ -6,23 +6,35 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from . import printouts, selectors
-from .selectors import tournament_days
-from .presenters import (
-    can_manage, chart_tables, entries_named, entry_status, import_summary, seating_summary,
-    with_day_status, with_status, withdrawal_notes,
-)
-from .services import importing
-from .services import registration
-from .services import seating as seating_service
-from .access import desk_view, organiser_view, tournaments_for
-from .forms import (
-    ExistingPlayerForm, ImportForm, KeepApartForm, MoveForm, PlayerDetailsForm, PlayerSearchForm,
-    SeatDayForm, SwapForm,
-)
-from .models import Day, Entry, Player
 from core.errors import ServiceError
 from core.reports import PDF, Report, report_response
+
+from . import printouts, selectors
+from .access import desk_view, organiser_view, tournaments_for
+from .forms import (
+    ExistingPlayerForm,
+    ImportForm,
+    KeepApartForm,
+    MoveForm,
+    PlayerDetailsForm,
+    PlayerSearchForm,
+    SeatDayForm,
+    SwapForm,
+)
+from .models import Day, Entry, Player
+from .presenters import (
+    can_manage,
+    chart_tables,
+    entries_named,
+    entry_status,
+    import_summary,
+    seating_summary,
+    with_day_status,
+    with_status,
+    withdrawal_notes,
+)
+from .selectors import tournament_days
+from .services import importing, registration, seating as seating_service
 
 
 @login_required
@@ -45,7 +57,9 @@ def _form_error(form, error: ServiceError) -> None:
 
 
 def _entry(tournament, number) -> Entry:
-    return get_object_or_404(Entry.objects.select_related("player"), tournament=tournament, number=number)
+    return get_object_or_404(
+        Entry.objects.select_related("player"), tournament=tournament, number=number
+    )
 
 
 def _day(tournament, number) -> Day:
@@ -63,11 +77,17 @@ def _day(tournament, number) -> Day:
 def players(request, tournament):
     search = PlayerSearchForm(request.GET)
     query = search.cleaned_data["q"].strip() if search.is_valid() else ""
-    return render(request, "tournaments/players.html", {
-        "tournament": tournament, "search": search, "query": query,
-        "entries": with_status(selectors.entry_list(tournament, query=query)),
-        "play_started": selectors.play_started(tournament),
-    })
+    return render(
+        request,
+        "tournaments/players.html",
+        {
+            "tournament": tournament,
+            "search": search,
+            "query": query,
+            "entries": with_status(selectors.entry_list(tournament, query=query)),
+            "play_started": selectors.play_started(tournament),
+        },
+    )
 
 
 @organiser_view
@@ -85,7 +105,9 @@ def player_add(request, tournament):
                 except ServiceError as error:
                     messages.error(request, str(error))
                 else:
-                    messages.success(request, f"{player.name} is entered as player #{entry.number}.")
+                    messages.success(
+                        request, f"{player.name} is entered as player #{entry.number}."
+                    )
                     return redirect("organiser:player_add", tournament.slug)
         else:
             form = PlayerDetailsForm(request.POST)
@@ -99,21 +121,32 @@ def player_add(request, tournament):
                         request, f"{entry.player.name} is entered as player #{entry.number}."
                     )
                     return redirect("organiser:player_add", tournament.slug)
-    return render(request, "tournaments/player_add.html", {
-        "tournament": tournament, "search": search, "query": query, "form": form,
-        "matches": selectors.directory_matches(tournament, query),
-        "play_started": selectors.play_started(tournament),
-    })
+    return render(
+        request,
+        "tournaments/player_add.html",
+        {
+            "tournament": tournament,
+            "search": search,
+            "query": query,
+            "form": form,
+            "matches": selectors.directory_matches(tournament, query),
+            "play_started": selectors.play_started(tournament),
+        },
+    )
 
 
 @organiser_view
 def player_edit(request, tournament, number):
     entry = _entry(tournament, number)
     player = entry.player
-    form = PlayerDetailsForm(initial={
-        "name": player.name, "club": player.club, "contact": player.contact,
-        "pinned_table": entry.pinned_table,
-    })
+    form = PlayerDetailsForm(
+        initial={
+            "name": player.name,
+            "club": player.club,
+            "contact": player.contact,
+            "pinned_table": entry.pinned_table,
+        }
+    )
     if request.method == "POST":
         form = PlayerDetailsForm(request.POST)
         if form.is_valid():
@@ -126,10 +159,16 @@ def player_edit(request, tournament, number):
                 return redirect("organiser:players", tournament.slug)
     detail = selectors.entry_detail(tournament, number)
     detail.shown_status = entry_status(detail)
-    return render(request, "tournaments/player_edit.html", {
-        "tournament": tournament, "entry": detail, "form": form,
-        "keep_apart_form": KeepApartForm(entry=entry),
-    })
+    return render(
+        request,
+        "tournaments/player_edit.html",
+        {
+            "tournament": tournament,
+            "entry": detail,
+            "form": form,
+            "keep_apart_form": KeepApartForm(entry=entry),
+        },
+    )
 
 
 @organiser_view
@@ -181,7 +220,9 @@ def player_withdraw(request, tournament, number):
             for level, note in withdrawal_notes(name, outcome):
                 getattr(messages, level)(request, note)
         return redirect("organiser:players", tournament.slug)
-    return render(request, "tournaments/player_withdraw.html", {"tournament": tournament, "entry": entry})
+    return render(
+        request, "tournaments/player_withdraw.html", {"tournament": tournament, "entry": entry}
+    )
 
 
 @organiser_view
@@ -215,9 +256,15 @@ def import_players(request, tournament):
             else:
                 messages.success(request, import_summary(outcome))
                 return redirect("organiser:players", tournament.slug)
-    return render(request, "tournaments/import.html", {
-        "tournament": tournament, "form": form, "problems": problems,
-    })
+    return render(
+        request,
+        "tournaments/import.html",
+        {
+            "tournament": tournament,
+            "form": form,
+            "problems": problems,
+        },
+    )
 
 
 # ---------------------------------------------------------------------------
@@ -231,9 +278,17 @@ def check_in(request, tournament):
     query = search.cleaned_data["q"].strip() if search.is_valid() else ""
     data = selectors.check_in_list(tournament)
     shown = with_status(entries_named(data["entries"], query))
-    return render(request, "tournaments/check_in.html", {
-        "tournament": tournament, "search": search, "query": query, "shown": shown, **data,
-    })
+    return render(
+        request,
+        "tournaments/check_in.html",
+        {
+            "tournament": tournament,
+            "search": search,
+            "query": query,
+            "shown": shown,
+            **data,
+        },
+    )
 
 
 @desk_view
@@ -262,27 +317,48 @@ def check_in_set(request, tournament, number):
 
 @desk_view
 def seating_index(request, tournament):
-    return render(request, "tournaments/seating_index.html", {
-        "tournament": tournament, "days": with_day_status(selectors.seating_days(tournament)),
-        "to_seat": len(selectors.players_to_seat(tournament)),
-    })
+    return render(
+        request,
+        "tournaments/seating_index.html",
+        {
+            "tournament": tournament,
+            "days": with_day_status(selectors.seating_days(tournament)),
+            "to_seat": len(selectors.players_to_seat(tournament)),
+        },
+    )
 
 
-def _seating_page(request, tournament, day, *, data=None, seat_form=None, move_form=None,
-                  swap_form=None, status=200):
+def _seating_page(
+    request,
+    tournament,
+    day,
+    *,
+    data=None,
+    seat_form=None,
+    move_form=None,
+    swap_form=None,
+    status=200,
+):
     # ``data``: the day's seating when the caller already read it (a refused change saves nothing).
     if data is None:
         data = selectors.day_seating(day)
     can_change = can_manage(request) and not data["scores_started"] and not day.is_closed
-    return render(request, "tournaments/seating.html", {
-        "tournament": tournament, **data, "can_change": can_change,
-        "days": tournament_days(tournament),
-        "fewest_possible": day.repeat_pairs == day.repeat_lower_bound,
-        "seat_form": seat_form or SeatDayForm(),
-        "move_form": move_form or MoveForm(tables=data["tables"]),
-        "swap_form": swap_form or SwapForm(tables=data["tables"]),
-        "to_seat": len(selectors.players_to_seat(tournament)) if can_change else None,
-    }, status=status)
+    return render(
+        request,
+        "tournaments/seating.html",
+        {
+            "tournament": tournament,
+            **data,
+            "can_change": can_change,
+            "days": tournament_days(tournament),
+            "fewest_possible": day.repeat_pairs == day.repeat_lower_bound,
+            "seat_form": seat_form or SeatDayForm(),
+            "move_form": move_form or MoveForm(tables=data["tables"]),
+            "swap_form": swap_form or SwapForm(tables=data["tables"]),
+            "to_seat": len(selectors.players_to_seat(tournament)) if can_change else None,
+        },
+        status=status,
+    )
 
 
 @desk_view
@@ -297,7 +373,9 @@ def seat_day(request, tournament, day_number):
     form = SeatDayForm(request.POST)
     if form.is_valid():
         try:
-            outcome = seating_service.seat_day(day, seed=form.cleaned_data["seed"], organiser=request.user)
+            outcome = seating_service.seat_day(
+                day, seed=form.cleaned_data["seed"], organiser=request.user
+            )
         except ServiceError as error:
             form.add_error(None, str(error))
         else:
@@ -322,13 +400,21 @@ def move_player(request, tournament, day_number):
         try:
             warnings = seating_service.check_move(day, entry, table_number)
             if warnings and not form.cleaned_data["confirmed"]:
-                return render(request, "tournaments/seating_confirm.html", {
-                    "tournament": tournament, "day": day, "warnings": warnings,
-                    "action": reverse("organiser:move_player", args=[tournament.slug, day.number]),
-                    "fields": {"entry": entry.pk, "table": table_number},
-                    "summary": f"Move {entry.player.name} to table {table_number}?",
-                    "button": "Move anyway",
-                })
+                return render(
+                    request,
+                    "tournaments/seating_confirm.html",
+                    {
+                        "tournament": tournament,
+                        "day": day,
+                        "warnings": warnings,
+                        "action": reverse(
+                            "organiser:move_player", args=[tournament.slug, day.number]
+                        ),
+                        "fields": {"entry": entry.pk, "table": table_number},
+                        "summary": f"Move {entry.player.name} to table {table_number}?",
+                        "button": "Move anyway",
+                    },
+                )
             seating_service.move_player(day, entry, table_number)
         except ServiceError as error:
             form.add_error(None, str(error))
@@ -350,18 +436,28 @@ def swap_players(request, tournament, day_number):
         try:
             warnings = seating_service.check_swap(day, first, second)
             if warnings and not form.cleaned_data["confirmed"]:
-                return render(request, "tournaments/seating_confirm.html", {
-                    "tournament": tournament, "day": day, "warnings": warnings,
-                    "action": reverse("organiser:swap_players", args=[tournament.slug, day.number]),
-                    "fields": {"first": first.pk, "second": second.pk},
-                    "summary": f"Swap {first.player.name} and {second.player.name}?",
-                    "button": "Swap anyway",
-                })
+                return render(
+                    request,
+                    "tournaments/seating_confirm.html",
+                    {
+                        "tournament": tournament,
+                        "day": day,
+                        "warnings": warnings,
+                        "action": reverse(
+                            "organiser:swap_players", args=[tournament.slug, day.number]
+                        ),
+                        "fields": {"first": first.pk, "second": second.pk},
+                        "summary": f"Swap {first.player.name} and {second.player.name}?",
+                        "button": "Swap anyway",
+                    },
+                )
             seating_service.swap_players(day, first, second)
         except ServiceError as error:
             form.add_error(None, str(error))
         else:
-            messages.success(request, f"{first.player.name} and {second.player.name} swapped tables.")
+            messages.success(
+                request, f"{first.player.name} and {second.player.name} swapped tables."
+            )
             return redirect("organiser:seating", tournament.slug, day.number)
     return _seating_page(request, tournament, day, data=data, swap_form=form, status=400)
 
@@ -370,10 +466,14 @@ def swap_players(request, tournament, day_number):
 def seating_chart_pdf(request, tournament, day_number):
     day = _day(tournament, day_number)
     tables = chart_tables(selectors.day_tables(day))
-    report = Report(f"{tournament.slug}-day{day.number}-seating-chart", {
-        PDF: lambda: printouts.seating_chart_pdf(
-            title=tournament.name, day_number=day.number, tables=tables),
-    })
+    report = Report(
+        f"{tournament.slug}-day{day.number}-seating-chart",
+        {
+            PDF: lambda: printouts.seating_chart_pdf(
+                title=tournament.name, day_number=day.number, tables=tables
+            ),
+        },
+    )
     return report_response(report, PDF, disposition="attachment")
 
 
@@ -381,8 +481,12 @@ def seating_chart_pdf(request, tournament, day_number):
 def find_table_pdf(request, tournament, day_number):
     day = _day(tournament, day_number)
     rows = selectors.find_table_rows(day)
-    report = Report(f"{tournament.slug}-day{day.number}-find-your-table", {
-        PDF: lambda: printouts.find_table_pdf(
-            title=tournament.name, day_number=day.number, rows=rows),
-    })
+    report = Report(
+        f"{tournament.slug}-day{day.number}-find-your-table",
+        {
+            PDF: lambda: printouts.find_table_pdf(
+                title=tournament.name, day_number=day.number, rows=rows
+            ),
+        },
+    )
     return report_response(report, PDF, disposition="attachment")

@@ -25,6 +25,12 @@ def tournament_home(request, tournament):
 def find_table(request, tournament):
     form = FindTableForm(request.GET)
     query = form.cleaned_data["q"] if form.is_valid() else ""
-    return render(request, "tournaments/find_table.html", {
-        "tournament": tournament, "form": form, **selectors.find_your_table(tournament, query),
-    })
+    return render(
+        request,
+        "tournaments/find_table.html",
+        {
+            "tournament": tournament,
+            "form": form,
+            **selectors.find_your_table(tournament, query),
+        },
+    )

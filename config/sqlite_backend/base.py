@@ -10,6 +10,7 @@ program, a plain autocommit write). A writer gives up queueing after the databas
 (OPTIONS["timeout"]) and goes on to SQLite's lock, so a transaction left open somewhere ends in
 SQLite's usual "database is locked" rather than a wait without end.
 """
+
 import contextlib
 import os
 import time

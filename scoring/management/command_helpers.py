@@ -1,12 +1,13 @@
 """What the day commands (export_scores, print_sheets, table_links, close_day, import_scores)
 share: the --base-url option, a seated day, and writing the output file.
 Every refusal is a CommandError, so the command prints it and exits 1."""
+
 from pathlib import Path
 
 from django.core.management.base import CommandError
 
-from scoring.selectors import not_seated
 from scoring.score_sheets_pdf import DEFAULT_BASE_URL
+from scoring.selectors import not_seated
 
 
 def require_tables(day, doing: str = "") -> None:
@@ -16,8 +17,11 @@ def require_tables(day, doing: str = "") -> None:
 
 
 def add_base_url_argument(parser) -> None:
-    parser.add_argument("--base-url", default=DEFAULT_BASE_URL,
-                        help=f"Address phones use to reach this laptop (default {DEFAULT_BASE_URL}).")
+    parser.add_argument(
+        "--base-url",
+        default=DEFAULT_BASE_URL,
+        help=f"Address phones use to reach this laptop (default {DEFAULT_BASE_URL}).",
+    )
 
 
 def check_base_url(base_url: str) -> str:

@@ -1,5 +1,6 @@
 """Finding the tournament and day a command names; every refusal is a CommandError, so the
 command prints it and exits 1."""
+
 from django.core.management.base import CommandError
 
 from tournaments.selectors import tournament_day

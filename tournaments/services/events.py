@@ -1,4 +1,5 @@
 """Writes for an event as a whole: creating it, opening its public pages."""
+
 import datetime
 
 from django.db import transaction
@@ -9,13 +10,20 @@ from tournaments.models import Day, RulePreset, RuleSet, StaffRole, Tournament
 
 @transaction.atomic
 def create_tournament(
-    *, slug: str, name: str, preset_key: str, start_date: datetime.date | None = None,
-    organiser=None, venue: str = "",
+    *,
+    slug: str,
+    name: str,
+    preset_key: str,
+    start_date: datetime.date | None = None,
+    organiser=None,
+    venue: str = "",
 ) -> Tournament:
     preset = RulePreset.objects.filter(key=preset_key).first()
     if preset is None:
         known = ", ".join(RulePreset.objects.values_list("key", flat=True))
-        raise ServiceError(f'There is no rule preset called "{preset_key}". Choose one of: {known}.')
+        raise ServiceError(
+            f'There is no rule preset called "{preset_key}". Choose one of: {known}.'
+        )
     if Tournament.objects.filter(slug=slug).exists():
         raise ServiceError(f'The slug "{slug}" is already taken by another tournament.')
     tournament = Tournament.objects.create(
@@ -28,7 +36,6 @@ def create_tournament(
     if organiser is not None:
         StaffRole.objects.create(tournament=tournament, user=organiser, role=StaffRole.ORGANISER)
     return tournament
-
 
 
 def set_public_pages(tournament: Tournament, on: bool) -> None:

@@ -1,4 +1,5 @@
 """Entering a whole spreadsheet of players: every row or none."""
+
 from dataclasses import dataclass
 
 from django.conf import settings
@@ -37,10 +38,13 @@ def import_players(tournament, data: bytes, filename: str = "") -> ImportOutcome
     rules = RuleSet.objects.get(tournament=tournament)
     existing = entered_names(tournament)
     parsed = parse_player_file(
-        data, filename, max_table_size=rules.max_table_size,
+        data,
+        filename,
+        max_table_size=rules.max_table_size,
         existing_names={key: e.number for key, e in existing.items()},
         existing_players=Entry.objects.filter(tournament=tournament)
-        .exclude(status=Entry.WITHDRAWN).count(),
+        .exclude(status=Entry.WITHDRAWN)
+        .count(),
         max_bytes=settings.UPLOAD_MAX_BYTES,
     )
     if not parsed.ok:
@@ -64,14 +68,20 @@ def import_players(tournament, data: bytes, filename: str = "") -> ImportOutcome
     entry_pk_by_key.update({key: e.pk for key, e in entries_by_key.items()})
     pairs = set()
     for _, name, partner in parsed.keep_apart:
-        pairs.add(tuple(sorted((entry_pk_by_key[name_key(name)], entry_pk_by_key[name_key(partner)]))))
-    already = set(KeepApart.objects.filter(tournament=tournament).values_list("first_id", "second_id"))
+        pairs.add(
+            tuple(sorted((entry_pk_by_key[name_key(name)], entry_pk_by_key[name_key(partner)])))
+        )
+    already = set(
+        KeepApart.objects.filter(tournament=tournament).values_list("first_id", "second_id")
+    )
     new_pairs = sorted(pairs - already)
     KeepApart.objects.bulk_create(
         KeepApart(tournament=tournament, first_id=a, second_id=b) for a, b in new_pairs
     )
     return ImportOutcome(
-        entries=list(entries_by_key.values()), from_directory=reused, keep_apart_pairs=len(new_pairs)
+        entries=list(entries_by_key.values()),
+        from_directory=reused,
+        keep_apart_pairs=len(new_pairs),
     )
 
 
@@ -79,7 +89,9 @@ def _directory_lookup(names: list[str]) -> dict[str, list[Player]]:
     keys = {name_key(n) for n in names}
     lowered = {" ".join(n.split()).lower() for n in names}
     found: dict[str, list[Player]] = {}
-    candidates = Player.objects.annotate(lname=Lower("name")).filter(lname__in=lowered).order_by("pk")
+    candidates = (
+        Player.objects.annotate(lname=Lower("name")).filter(lname__in=lowered).order_by("pk")
+    )
     for player in candidates:
         key = name_key(player.name)
         if key in keys:

@@ -1,5 +1,6 @@
 """Writes for registration: entering players, correcting them, check-in, withdrawals and
 keep-apart pairs. Each action is one function in one transaction."""
+
 from dataclasses import dataclass
 
 from django.db import transaction
@@ -62,8 +63,13 @@ def _clean_text(value: str, label: str, limit: int) -> str:
 
 @transaction.atomic
 def register_player(
-    tournament, *, player: Player | None = None, name: str = "", club: str = "",
-    contact: str = "", pinned_table: int | None = None,
+    tournament,
+    *,
+    player: Player | None = None,
+    name: str = "",
+    club: str = "",
+    contact: str = "",
+    pinned_table: int | None = None,
 ) -> Entry:
     """Enter a player: an existing directory ``player``, or a new one called ``name``."""
     tournament = lock_tournament(tournament)
@@ -84,7 +90,9 @@ def register_player(
     if pinned_table is not None and pinned_table < 1:
         raise ServiceError("Table numbers start at 1.", field="pinned_table")
     return Entry.objects.create(
-        tournament=tournament, player=player, number=next_number(tournament),
+        tournament=tournament,
+        player=player,
+        number=next_number(tournament),
         pinned_table=pinned_table,
     )
 
@@ -142,7 +150,9 @@ def withdraw_entry(entry) -> WithdrawOutcome:
     entry.status = Entry.WITHDRAWN
     entry.save(update_fields=["status"])
     left_during, unseated = [], []
-    seats = Seat.objects.filter(entry=entry, day__closed_at__isnull=True).select_related("day", "table")
+    seats = Seat.objects.filter(entry=entry, day__closed_at__isnull=True).select_related(
+        "day", "table"
+    )
     for held in seats:
         if Table.objects.with_scores().filter(pk=held.table_id).exists():
             if held.left_after_game is None:
@@ -216,4 +226,3 @@ def remove_keep_apart(first: Entry, second: Entry) -> None:
     deleted, _ = KeepApart.objects.filter(first=low, second=high).delete()
     if not deleted:
         raise ServiceError(f"{low.player.name} and {high.player.name} were not kept apart.")
-

@@ -1,4 +1,5 @@
 """Writes for seating: seat or reseat a day, move and swap players, keep the repeat counts."""
+
 import logging
 import secrets
 from dataclasses import dataclass
@@ -9,14 +10,22 @@ from django.db.models import Max
 from django.utils import timezone
 
 from core.errors import ServiceError
+from tournaments.hooks import day_seated
 from tournaments.models import Day, Entry, Seat, Table, Tournament
 from tournaments.seating import (
-    SeatingError, count_repeat_pairs, meeting_conflicts, repeat_lower_bound, seat, table_sizes,
+    SeatingError,
+    count_repeat_pairs,
+    meeting_conflicts,
+    repeat_lower_bound,
+    seat,
+    table_sizes,
 )
 from tournaments.selectors import (
-    keep_apart_ids, players_to_seat, seating_history, seatings_by_day,
+    keep_apart_ids,
+    players_to_seat,
+    seating_history,
+    seatings_by_day,
 )
-from tournaments.hooks import day_seated
 
 logger = logging.getLogger(__name__)
 
@@ -29,7 +38,6 @@ class SeatingOutcome:
     lower_bound: int
     seed: int | None
     kept_tables: bool = False  # reshuffle is off and yesterday's tables were kept
-
 
 
 def _lock_day(day) -> Day:
@@ -99,7 +107,11 @@ def seat_day(day, *, seed: int | None = None, organiser=None) -> SeatingOutcome:
 
 @transaction.atomic
 def seat_day_with_tables(
-    day, tables: list[list[Entry]], *, seed: int | None = None, organiser=None,
+    day,
+    tables: list[list[Entry]],
+    *,
+    seed: int | None = None,
+    organiser=None,
 ) -> SeatingOutcome:
     """Seat a day at tables decided elsewhere (the demo's recorded event, say): the same checks
     and records as :func:`seat_day`, with the tables given instead of drawn."""
@@ -137,9 +149,14 @@ def _choose_tables(day, players: list[Entry], seed: int) -> tuple[list[list[int]
     names = {e.pk: f"{e.player.name} (#{e.number})" for e in players}
     try:
         result = seat(
-            ids, rules.max_table_size, seed=seed,
+            ids,
+            rules.max_table_size,
+            seed=seed,
             history=history if rules.reshuffle_each_day else (),
-            keep_apart=apart, pinned=pins, names=names, **_seating_limits(),
+            keep_apart=apart,
+            pinned=pins,
+            names=names,
+            **_seating_limits(),
         )
     except SeatingError as error:
         raise ServiceError(str(error)) from error
@@ -157,10 +174,19 @@ def _commit_seating(day, players, tables, seed, organiser, *, kept: bool) -> Sea
     repeats, bound = refresh_repeat_counts(day.tournament, day.number)[day.number]
     day.repeat_pairs, day.repeat_lower_bound = repeats, bound
     day_seated.send(sender=Day, day=day)
-    logger.info("Day %s of %s seated by %s with seed %s", day.number, day.tournament.slug,
-                organiser or "a command", seed)
+    logger.info(
+        "Day %s of %s seated by %s with seed %s",
+        day.number,
+        day.tournament.slug,
+        organiser or "a command",
+        seed,
+    )
     return SeatingOutcome(
-        day=day, tables=seated, repeat_pairs=repeats, lower_bound=bound, seed=seed,
+        day=day,
+        tables=seated,
+        repeat_pairs=repeats,
+        lower_bound=bound,
+        seed=seed,
         kept_tables=kept,
     )
 
@@ -199,16 +225,17 @@ def refresh_repeat_counts(tournament, from_day_number: int) -> dict[int, tuple[i
     # Lock the days before reading their seats, so a reseat of a later day running at the same
     # time cannot slip in between the read and the write; always in day order, so no deadlock.
     days = list(
-        Day.objects.select_for_update().filter(
-            tournament=tournament, number__gte=from_day_number, seated_at__isnull=False
-        ).order_by("number")
+        Day.objects.select_for_update()
+        .filter(tournament=tournament, number__gte=from_day_number, seated_at__isnull=False)
+        .order_by("number")
     )
     if not days:
         return {}
     seatings = seatings_by_day(tournament)
     pins = dict(
-        Entry.objects.filter(tournament=tournament, pinned_table__isnull=False)
-        .values_list("pk", "pinned_table")
+        Entry.objects.filter(tournament=tournament, pinned_table__isnull=False).values_list(
+            "pk", "pinned_table"
+        )
     )
     figures = {}
     for day in days:
@@ -220,7 +247,8 @@ def refresh_repeat_counts(tournament, from_day_number: int) -> dict[int, tuple[i
         # Everyone may have withdrawn from a day; with nobody seated there is nothing to bound.
         day.repeat_lower_bound = (
             repeat_lower_bound(ids, sizes, history, {p: pins[p] for p in ids if p in pins})
-            if ids else 0
+            if ids
+            else 0
         )
         day.save(update_fields=["repeat_pairs", "repeat_lower_bound"])
         figures[day.number] = (day.repeat_pairs, day.repeat_lower_bound)
@@ -228,7 +256,9 @@ def refresh_repeat_counts(tournament, from_day_number: int) -> dict[int, tuple[i
 
 
 def _seat_of(day, entry) -> Seat:
-    seat = Seat.objects.filter(day=day, entry=entry).select_related("table", "entry__player").first()
+    seat = (
+        Seat.objects.filter(day=day, entry=entry).select_related("table", "entry__player").first()
+    )
     if seat is None:
         raise ServiceError(f"{entry.player.name} has no seat on day {day.number}.")
     return seat
@@ -249,9 +279,7 @@ def _plan_move(day, entry, table_number: int) -> tuple[dict[int, list[int]], Sea
             f"table may seat. Swap {name} with one of them instead."
         )
     if len(tables[seat.table.number]) <= 2:
-        raise ServiceError(
-            f"Moving {name} would leave table {seat.table.number} with one player."
-        )
+        raise ServiceError(f"Moving {name} would leave table {seat.table.number} with one player.")
     tables[seat.table.number].remove(entry.pk)
     tables[table_number].append(entry.pk)
     return tables, seat

@@ -10,5 +10,4 @@ register = template.Library()
 
 @register.inclusion_tag("tournaments/_nav_links.html", takes_context=True)
 def tournament_links(context):
-    return {"tournament": context["tournament"],
-            "can_manage": can_manage(context.get("request"))}
+    return {"tournament": context["tournament"], "can_manage": can_manage(context.get("request"))}

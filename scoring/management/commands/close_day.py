@@ -1,9 +1,9 @@
 from django.core.management.base import BaseCommand, CommandError
 
-from tournaments.access import COMMAND_LINE
-from scoring import services
-from tournaments.management.lookup import find_day
 from core.errors import ServiceError
+from scoring import services
+from tournaments.access import COMMAND_LINE
+from tournaments.management.lookup import find_day
 
 
 class Command(BaseCommand):

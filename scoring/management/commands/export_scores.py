@@ -1,8 +1,8 @@
 from django.core.management.base import BaseCommand
 
 from scoring.management.command_helpers import require_tables, write_output
-from tournaments.management.lookup import find_day
 from scoring.workbook_export import export_day
+from tournaments.management.lookup import find_day
 
 
 class Command(BaseCommand):

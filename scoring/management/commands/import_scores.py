@@ -2,21 +2,26 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from tournaments.management.lookup import find_day
-from tournaments.access import COMMAND_LINE
-from scoring.workbook_import import WorkbookRefused, import_workbook
 from core.errors import ServiceError
+from scoring.workbook_import import WorkbookRefused, import_workbook
+from tournaments.access import COMMAND_LINE
+from tournaments.management.lookup import find_day
 
 
 class Command(BaseCommand):
-    help = ("Read a filled-in score workbook back. All or nothing: any bad row stops the "
-            "import, and every bad row is listed with its row number.")
+    help = (
+        "Read a filled-in score workbook back. All or nothing: any bad row stops the "
+        "import, and every bad row is listed with its row number."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument("slug")
         parser.add_argument("file")
-        parser.add_argument("--reason", default="",
-                            help="Needed when the file changes scores that are already confirmed.")
+        parser.add_argument(
+            "--reason",
+            default="",
+            help="Needed when the file changes scores that are already confirmed.",
+        )
 
     def handle(self, slug, file, reason, **options):
         tournament, _ = find_day(slug, None)

@@ -19,7 +19,9 @@ class Command(BaseCommand):
         organiser = User.objects.filter(username=DEMO_USERNAME).first()
         if organiser is None:
             organiser = User.objects.create_superuser(DEMO_USERNAME, "", DEMO_PASSWORD)
-            self.stdout.write(f"Created the demo organiser login: {DEMO_USERNAME} / {DEMO_PASSWORD}")
+            self.stdout.write(
+                f"Created the demo organiser login: {DEMO_USERNAME} / {DEMO_PASSWORD}"
+            )
         if Tournament.objects.exists():
             self.stdout.write("The database already holds a tournament; the demo was not loaded.")
             return

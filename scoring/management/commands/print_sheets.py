@@ -1,10 +1,13 @@
 from django.core.management.base import BaseCommand
 
-from tournaments.management.lookup import find_day
 from scoring.management.command_helpers import (
-    add_base_url_argument, check_base_url, require_tables, write_output,
+    add_base_url_argument,
+    check_base_url,
+    require_tables,
+    write_output,
 )
 from scoring.score_sheets_pdf import score_sheets_pdf
+from tournaments.management.lookup import find_day
 
 
 class Command(BaseCommand):

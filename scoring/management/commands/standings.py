@@ -1,4 +1,5 @@
 """python manage.py standings SLUG [--after-day N] [--after-game K] [--pdf FILE] [--xlsx FILE]"""
+
 from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
@@ -16,12 +17,15 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("slug")
         parser.add_argument("--after-day", type=int, help="Count days 1 to N only.")
-        parser.add_argument("--after-game", type=int,
-                            help="Count games 1 to K of the last day counted only.")
-        parser.add_argument("--pdf", type=Path, metavar="FILE",
-                            help="Write the standings PDF here.")
-        parser.add_argument("--xlsx", type=Path, metavar="FILE",
-                            help="Write the Excel workbook here.")
+        parser.add_argument(
+            "--after-game", type=int, help="Count games 1 to K of the last day counted only."
+        )
+        parser.add_argument(
+            "--pdf", type=Path, metavar="FILE", help="Write the standings PDF here."
+        )
+        parser.add_argument(
+            "--xlsx", type=Path, metavar="FILE", help="Write the Excel workbook here."
+        )
 
     def handle(self, *args, slug, after_day, after_game, pdf, xlsx, **options):
         tournament = Tournament.objects.select_related("rules").filter(slug=slug).first()

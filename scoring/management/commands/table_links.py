@@ -1,11 +1,13 @@
 from django.core.management.base import BaseCommand
 
-from scoring.selectors import day_tables_with_seats
-from tournaments.management.lookup import find_day
 from scoring.management.command_helpers import (
-    add_base_url_argument, check_base_url, require_tables,
+    add_base_url_argument,
+    check_base_url,
+    require_tables,
 )
 from scoring.score_sheets_pdf import table_link
+from scoring.selectors import day_tables_with_seats
+from tournaments.management.lookup import find_day
 
 
 class Command(BaseCommand):
@@ -22,6 +24,10 @@ class Command(BaseCommand):
         require_tables(day)
         items = day_tables_with_seats(day)
         if day.closed_at is not None:
-            self.stderr.write(f"Day {day.number} is closed: these links will not work until it is reopened.")
+            self.stderr.write(
+                f"Day {day.number} is closed: these links will not work until it is reopened."
+            )
         for item in items:
-            self.stdout.write(f"Table {item['table'].number}: {table_link(base_url, item['table'])}")
+            self.stdout.write(
+                f"Table {item['table'].number}: {table_link(base_url, item['table'])}"
+            )

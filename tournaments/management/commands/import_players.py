@@ -3,10 +3,10 @@ from pathlib import Path
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from tournaments.management.lookup import find_day
-from tournaments.services.importing import ImportRefused, import_players
 from core.errors import ServiceError
 from core.spreadsheet_files import UnreadableFile, refuse_if_too_big
+from tournaments.management.lookup import find_day
+from tournaments.services.importing import ImportRefused, import_players
 
 
 class Command(BaseCommand):

@@ -12,7 +12,9 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("slug")
         parser.add_argument("--name", required=True)
-        parser.add_argument("--rules", required=True, help="Preset key, e.g. tournament or good-sam.")
+        parser.add_argument(
+            "--rules", required=True, help="Preset key, e.g. tournament or good-sam."
+        )
         parser.add_argument("--start-date", help="YYYY-MM-DD")
 
     def handle(self, slug, name, rules, start_date=None, **options):

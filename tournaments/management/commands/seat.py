@@ -1,7 +1,7 @@
 from django.core.management.base import BaseCommand, CommandError
 
-from tournaments.management.lookup import find_day
 from core.errors import ServiceError
+from tournaments.management.lookup import find_day
 from tournaments.services.seating import seat_day
 
 

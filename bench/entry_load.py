@@ -1,4 +1,6 @@
-"""Load benchmark for score entry -- run as ``.venv/bin/python bench/entry_load.py [--db sqlite|postgres|both]``.
+"""Load benchmark for score entry.
+
+Run as ``.venv/bin/python bench/entry_load.py [--db sqlite|postgres|both]``.
 
 The real server (gunicorn, 3 workers, DJANGO_DEBUG=0, venue mode) serves a throwaway event of
 300 players seated at 43 tables for day 1 of the ``tournament`` preset. Before the clock starts,
@@ -41,8 +43,10 @@ import tempfile
 import threading
 import time
 from collections import Counter
+from dataclasses import dataclass
 from http.cookies import SimpleCookie
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlencode, urlsplit
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -217,7 +221,8 @@ REVIEW = re.compile(r'href="(/organiser/t/[\w-]+/day/1/table/(\d+)/game/(\d+)/re
 
 
 def log_in(port: int, username: str, password: str, next_path: str) -> Browser:
-    """A desk volunteer signs in through the login form (django-axes on), before the first game ends."""
+    """A desk volunteer signs in through the login form (django-axes on), before the first game
+    ends."""
     browser = Browser(port)
     login = browser.get("/accounts/login/")
     response = browser.post(
@@ -308,34 +313,34 @@ def free_port() -> int:
 
 
 def start_server(env: dict, port: int, log_path: Path) -> subprocess.Popen:
-    log_file = open(log_path, "ab")
-    process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "gunicorn",
-            "config.wsgi",
-            "--bind",
-            f"127.0.0.1:{port}",
-            "--workers",
-            str(WORKERS),
-            "--timeout",
-            "60",
-            "--error-logfile",
-            "-",
-            # Time spent inside a worker per request, to tell queueing from work when p95 is high.
-            "--access-logfile",
-            str(log_path.with_name("access.log")),
-            "--access-logformat",
-            "%(m)s %(U)s %(s)s %(L)s",
-        ],
-        cwd=ROOT,
-        env=env,
-        stdout=log_file,
-        stderr=subprocess.STDOUT,
-        start_new_session=True,
-    )
-    log_file.close()
+    with open(log_path, "ab") as log_file:
+        process = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "gunicorn",
+                "config.wsgi",
+                "--bind",
+                f"127.0.0.1:{port}",
+                "--workers",
+                str(WORKERS),
+                "--timeout",
+                "60",
+                "--error-logfile",
+                "-",
+                # Time spent inside a worker per request, to tell queueing from work when p95 is
+                # high.
+                "--access-logfile",
+                str(log_path.with_name("access.log")),
+                "--access-logformat",
+                "%(m)s %(U)s %(s)s %(L)s",
+            ],
+            cwd=ROOT,
+            env=env,
+            stdout=log_file,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
     started = time.monotonic()
     while time.monotonic() - started < 30:
         if process.poll() is not None:
@@ -436,22 +441,84 @@ def run_one(db: str) -> bool:
         shutil.rmtree(work, ignore_errors=True)
 
 
+@dataclass
+class _Event:
+    """The throwaway event the load runs against."""
+
+    tournament: Any
+    day: Any
+    tables: dict[int, str]  # table number -> link token
+    games: int
+    desks: list[tuple[str, str]]  # username, password
+
+
+@dataclass
+class _Load:
+    """What driving the clients produced, and what it cost."""
+
+    log: Log
+    phones_seconds: float
+    all_seconds: float
+    client_cpu: float
+    server_cpu: float
+
+
+@dataclass
+class _ServerLog:
+    tracebacks: int
+    in_worker: list[float]  # ms spent inside a worker per score POST
+
+
+@dataclass
+class _Stored:
+    """What the database holds after the load, against what the clients sent."""
+
+    stored: int
+    confirmed: int
+    duplicates: int
+    lost: list[tuple[int, int]]
+    unexpected: list[tuple[int, int]]
+
+
+@dataclass
+class _StandingsCheck:
+    table: Any  # the standings as the app computes them
+    mismatched: list[int]
+    equal: bool
+
+
+@dataclass(frozen=True)
+class _Stats:
+    """A player's record from what the clients sent, in the shape a tie-break reads."""
+
+    games_out: int
+    worst_game: int | None
+
+
 def _run(db: str, work: Path, env: dict) -> bool:
     import django
 
     django.setup()
+    print(f"\n== {db}: {PLAYERS} players, gunicorn with {WORKERS} workers ==", flush=True)
+    event = _seed_event()
+    load = _drive_load(event, env, work)
+    server = _read_server_log(work)
+    stored = _stored_games(event, load.log)
+    check = _check_standings(event, load.log)
+    _print_report(event, load, server, stored, check)
+    return _verdict(db, event, load.log, server, stored, check)
+
+
+def _seed_event() -> _Event:
     from django.contrib.auth import get_user_model
     from django.core.management import call_command
     from django.db import connections
 
-    from scoring.models import LIVE_STATES, GameSheet, SheetState
-    from scoring.standings import Cut, standings
-    from tournaments.models import Entry, StaffRole
+    from tournaments.models import StaffRole
     from tournaments.services.events import create_tournament
     from tournaments.services.registration import register_player
     from tournaments.services.seating import seat_day
 
-    print(f"\n== {db}: {PLAYERS} players, gunicorn with {WORKERS} workers ==", flush=True)
     started = time.monotonic()
     call_command("migrate", verbosity=0, interactive=False)
     call_command("collectstatic", verbosity=0, interactive=False)
@@ -476,26 +543,34 @@ def _run(db: str, work: Path, env: dict) -> bool:
         flush=True,
     )
     connections.close_all()
+    return _Event(tournament, day, tables, games, desks)
 
+
+def _drive_load(event: _Event, env: dict, work: Path) -> _Load:
+    """Start the server, run every table's phone and every desk against it, stop it."""
     port = free_port()
     before = os.times()  # the server's CPU shows in children_* once it is reaped
     server = start_server(env, port, work / "gunicorn.log")
     log = Log()
     try:
-        warm_up(port, [f"/table/{token}/" for token in list(tables.values())[: WORKERS * 2]])
-        grid_path = f"/organiser/t/{tournament.slug}/day/1/scores/"
-        signed_in = [(name, log_in(port, name, password, grid_path)) for name, password in desks]
+        tokens = list(event.tables.values())
+        warm_up(port, [f"/table/{token}/" for token in tokens[: WORKERS * 2]])
+        grid_path = f"/organiser/t/{event.tournament.slug}/day/1/scores/"
+        signed_in = [
+            (name, log_in(port, name, password, grid_path)) for name, password in event.desks
+        ]
         deadline = time.monotonic() + RUN_SECONDS
         tables_done = threading.Event()
         phones = [
             threading.Thread(
-                target=scorekeeper, args=(port, n, token, games, log, deadline, 1000 + n)
+                target=scorekeeper, args=(port, n, token, event.games, log, deadline, 1000 + n)
             )
-            for n, token in sorted(tables.items())
+            for n, token in sorted(event.tables.items())
         ]
         desk_threads = [
             threading.Thread(
-                target=desk, args=(browser, i, name, tournament.slug, log, deadline, tables_done)
+                target=desk,
+                args=(browser, i, name, event.tournament.slug, log, deadline, tables_done),
             )
             for i, (name, browser) in enumerate(signed_in)
         ]
@@ -520,6 +595,10 @@ def _run(db: str, work: Path, env: dict) -> bool:
     server_cpu = (
         after.children_user + after.children_system - before.children_user - before.children_system
     )
+    return _Load(log, phones_seconds, all_seconds, client_cpu, server_cpu)
+
+
+def _read_server_log(work: Path) -> _ServerLog:
     server_log = (work / "gunicorn.log").read_text(errors="replace")
     if "Traceback (most recent call last)" in server_log:  # the folder goes at the end: show it
         print(server_log[server_log.index("Traceback (most recent call last)") :][:3000])
@@ -528,15 +607,19 @@ def _run(db: str, work: Path, env: dict) -> bool:
         for line in (work / "access.log").read_text().splitlines()
         if line.startswith("POST /table/")
     ]
-    tracebacks = server_log.count("Traceback (most recent call last)")
+    return _ServerLog(server_log.count("Traceback (most recent call last)"), in_worker)
 
-    # --- what the database holds now ---
-    live = GameSheet.objects.filter(table__day=day, state__in=LIVE_STATES)
+
+def _stored_games(event: _Event, log: Log) -> _Stored:
+    """What the database holds now, against what the clients sent."""
+    from scoring.models import LIVE_STATES, GameSheet, SheetState
+
+    live = GameSheet.objects.filter(table__day=event.day, state__in=LIVE_STATES)
     stored = live.count()
     confirmed = live.filter(state=SheetState.CONFIRMED).count()
     # Each game is submitted once and confirming does not make a version, so any version after
     # the first is a game saved twice (two live copies are already impossible: a constraint).
-    duplicates = GameSheet.objects.filter(table__day=day, version__gt=1).count()
+    duplicates = GameSheet.objects.filter(table__day=event.day, version__gt=1).count()
     stored_scores = {}
     for sheet in live.select_related("table", "game").prefetch_related("scores"):
         stored_scores[(sheet.table.number, sheet.game.number)] = (
@@ -549,9 +632,17 @@ def _run(db: str, work: Path, env: dict) -> bool:
         if stored_scores.get(key) != (scores, log.outs[key])
     ]
     unexpected = [key for key in stored_scores if key not in log.submitted]
+    return _Stored(stored, confirmed, duplicates, lost, unexpected)
 
-    # --- standings against a recomputation from what the clients sent ---
-    rules = tournament.rules
+
+def _check_standings(event: _Event, log: Log) -> _StandingsCheck:
+    """The standings against a recomputation from what the clients sent."""
+    from scoring.standings import Cut, standings
+    from tournaments.models import Entry
+    from tournaments.tie_breaks import resolve_tie_breaks
+
+    tournament = event.tournament
+    tie_breaks = resolve_tie_breaks(tournament.rules.tie_breaks or ())
     totals: Counter = Counter()
     played: Counter = Counter()
     outs: Counter = Counter()
@@ -565,10 +656,9 @@ def _run(db: str, work: Path, env: dict) -> bool:
     entries = list(Entry.objects.filter(tournament=tournament).values_list("pk", flat=True))
 
     def key(entry_id):
-        parts = [totals[entry_id]]
-        for name in rules.tie_breaks or ():
-            parts += [-outs[entry_id]] if name == "most_outs" else [worst.get(entry_id, 10**9)]
-        return tuple(parts)
+        # A player with no games has no worst game: the tie-break ranks them below everyone.
+        stats = _Stats(games_out=outs[entry_id], worst_game=worst.get(entry_id))
+        return (totals[entry_id], *(part for t in tie_breaks for part in t.sort_key(stats)))
 
     expected_rank = {e: 1 + sum(1 for o in entries if key(o) < key(e)) for e in entries}
     table = standings(tournament, Cut(day=1))  # day 2 is not seated: the event so far
@@ -583,57 +673,76 @@ def _run(db: str, work: Path, env: dict) -> bool:
             expected_rank[row.record.entry_id],
         )
     ]
-    standings_equal = (
-        len(table.rows) == len(entries) == PLAYERS and not mismatched and table.is_final
-    )
+    equal = len(table.rows) == len(entries) == PLAYERS and not mismatched and table.is_final
+    return _StandingsCheck(table, mismatched, equal)
 
-    expected = len(tables) * games
+
+def _print_report(
+    event: _Event, load: _Load, server: _ServerLog, stored: _Stored, check: _StandingsCheck
+) -> None:
+    log = load.log
+    expected = len(event.tables) * event.games
     ms = log.score_post_ms
     p50 = statistics.median(ms) if ms else float("nan")
     p95 = percentile(ms, 0.95) if ms else float("nan")
     print(
-        f"load: phones done in {phones_seconds:.1f} s, desks done in {all_seconds:.1f} s "
-        f"({log.requests / all_seconds:.0f} requests/s); CPU used: server {server_cpu:.1f} s "
-        f"(gunicorn and its workers, start-up included), these clients {client_cpu:.1f} s, "
-        f"on {os.cpu_count()} CPUs"
+        f"load: phones done in {load.phones_seconds:.1f} s, desks done in "
+        f"{load.all_seconds:.1f} s ({log.requests / load.all_seconds:.0f} requests/s); CPU "
+        f"used: server {load.server_cpu:.1f} s (gunicorn and its workers, start-up included), "
+        f"these clients {load.client_cpu:.1f} s, on {os.cpu_count()} CPUs"
     )
     print(f"requests:            {log.requests}")
     print(
         f"errors:              {len(log.errors)}"
-        + (f" (server tracebacks: {tracebacks})" if tracebacks else "")
+        + (f" (server tracebacks: {server.tracebacks})" if server.tracebacks else "")
     )
     for line in log.errors[:10]:
         print(f"  - {line}")
-    print(f"games expected:      {expected} ({len(tables)} tables x {games})")
+    print(f"games expected:      {expected} ({len(event.tables)} tables x {event.games})")
     print(f"games submitted:     {len(log.submitted)} (POST answered with the redirect)")
     print(
-        f"live sheets stored:  {stored} ({confirmed} confirmed; desk confirmed {len(log.confirmed)})"
+        f"live sheets stored:  {stored.stored} ({stored.confirmed} confirmed; "
+        f"desk confirmed {len(log.confirmed)})"
     )
-    print(f"duplicates:          {duplicates}")
+    print(f"duplicates:          {stored.duplicates}")
+    lost = stored.lost
     print(f"lost games:          {len(lost)}" + (f" e.g. {lost[:5]}" if lost else ""))
-    print(f"unexpected sheets:   {len(unexpected)}")
+    print(f"unexpected sheets:   {len(stored.unexpected)}")
     print(
-        f"score POSTs:         {len(ms)}, p50 {p50:.0f} ms, p95 {p95:.0f} ms, max {max(ms or [0]):.0f} ms"
+        f"score POSTs:         {len(ms)}, p50 {p50:.0f} ms, p95 {p95:.0f} ms, "
+        f"max {max(ms or [0]):.0f} ms"
     )
-    if in_worker:
+    if server.in_worker:
         print(
-            f"  of which in a worker: p50 {statistics.median(in_worker):.0f} ms, "
-            f"p95 {percentile(in_worker, 0.95):.0f} ms (the rest is waiting for a free worker)"
+            f"  of which in a worker: p50 {statistics.median(server.in_worker):.0f} ms, "
+            f"p95 {percentile(server.in_worker, 0.95):.0f} ms (the rest is waiting for a free "
+            "worker)"
         )
     print(
-        f"standings:           {len(table.rows)} rows, {len(mismatched)} differ from the "
-        f"recomputation; status: {table.status_line}"
+        f"standings:           {len(check.table.rows)} rows, {len(check.mismatched)} differ "
+        f"from the recomputation; status: {check.table.status_line}"
     )
 
+
+def _verdict(
+    db: str, event: _Event, log: Log, server: _ServerLog, stored: _Stored, check: _StandingsCheck
+) -> bool:
+    """Print PASS or FAIL for each target; True when every one passes."""
+    expected = len(event.tables) * event.games
+    ms = log.score_post_ms
+    p95 = percentile(ms, 0.95) if ms else float("nan")
     targets = [
-        ("0 errors", not log.errors and not tracebacks),
+        ("0 errors", not log.errors and not server.tracebacks),
         (
             "every game stored, 0 lost",
-            stored == expected and len(log.submitted) == expected and not lost and not unexpected,
+            stored.stored == expected
+            and len(log.submitted) == expected
+            and not stored.lost
+            and not stored.unexpected,
         ),
-        ("0 duplicates", duplicates == 0),
-        ("every game confirmed by the desk", confirmed == expected),
-        ("standings equal the recomputation", standings_equal),
+        ("0 duplicates", stored.duplicates == 0),
+        ("every game confirmed by the desk", stored.confirmed == expected),
+        ("standings equal the recomputation", check.equal),
     ]
     if db == "sqlite":
         targets.append((f"p95 of score POSTs under {P95_TARGET_MS} ms", p95 < P95_TARGET_MS))

@@ -108,12 +108,12 @@ def build_event(slug: str, players: int, days: int = 2, seed: int = 1) -> Tourna
             start += size
         Seat.objects.bulk_create(
             Seat(day=day, table=table, entry=e, position=i)
-            for table, group in zip(tables, groups)
+            for table, group in zip(tables, groups, strict=True)
             for i, e in enumerate(group, start=1)
         )
         plan = [
             (table, group, game, rng.choice(group))
-            for table, group in zip(tables, groups)
+            for table, group in zip(tables, groups, strict=True)
             for game in games
         ]
         sheets = GameSheet.objects.bulk_create(
@@ -132,7 +132,7 @@ def build_event(slug: str, players: int, days: int = 2, seed: int = 1) -> Tourna
         )
         Score.objects.bulk_create(
             Score(sheet=sheet, entry=e, points=0 if e == out else rng.randint(1, 120))
-            for sheet, (_, group, _, out) in zip(sheets, plan)
+            for sheet, (_, group, _, out) in zip(sheets, plan, strict=True)
             for e in group
         )
     return Tournament.objects.select_related("rules").get(pk=tournament.pk)
@@ -202,7 +202,21 @@ def main() -> None:
         sys.exit(1)
 
 
+RUNS = 9  # timed runs per measurement, medians compared
+
+
 def run() -> None:
+    small, large = build_events()
+    check_query_counts(small, large)
+    check_selector_speed(large)
+    check_public_page(large)
+    result = standings(large)
+    check_pdf(large, result)
+    check_workbook(large, result)
+
+
+def build_events():
+    """The 20-player and 2,000-player events, with planner statistics."""
     import openpyxl
 
     print(
@@ -219,7 +233,11 @@ def run() -> None:
         f"built events in {time.perf_counter() - started:.1f} s: "
         f"{Score.objects.filter(entry__tournament=large).count()} scores at 2,000 players"
     )
+    return small, large
 
+
+def check_query_counts(small, large) -> None:
+    """The selector's and the sheets' queries do not grow with the field."""
     counts = {}
     for label, event in (("20", small), ("2000", large)):
         with CaptureQueriesContext(connection) as queries:
@@ -241,9 +259,11 @@ def run() -> None:
             sizes.append(len(queries))
         check(f"{label} read is one query at both sizes", sizes == [1, 1], f"{sizes}")
 
-    runs = 9
+
+def check_selector_speed(large) -> None:
+    """The standings selector against a bare GROUP BY sum, and the pure ranking's share."""
     day_ids = list(large.days.values_list("pk", flat=True))
-    selector, bare = paired_medians(lambda: standings(large), lambda: bare_group_by(day_ids), runs)
+    selector, bare = paired_medians(lambda: standings(large), lambda: bare_group_by(day_ids), RUNS)
     ratio = selector / bare
     print(
         f"selector {selector * 1000:.1f} ms, bare GROUP BY sum {bare * 1000:.1f} ms, "
@@ -252,22 +272,26 @@ def run() -> None:
     check("selector at most 3x a bare GROUP BY sum", ratio <= 3, f"{ratio:.2f}x")
     records = [row.record for row in standings(large).rows]
     pure, bare = paired_medians(
-        lambda: rank_clubs(rank_players(records, ())), lambda: bare_group_by(day_ids), runs
+        lambda: rank_clubs(rank_players(records, ())), lambda: bare_group_by(day_ids), RUNS
     )
     print(
         f"  of which the pure ranking (rank_players + rank_clubs, no database) "
         f"{pure * 1000:.1f} ms, {pure / bare:.2f}x the bare sum"
     )
 
+
+def check_public_page(large) -> None:
     client = Client()
     url = reverse("public:standings", args=[large.slug])
     response = client.get(url)
     assert response.status_code == 200 and response.content.count(b"data-number=") == 100
-    page = median_time(lambda: client.get(url), runs)
+    page = median_time(lambda: client.get(url), RUNS)
     print(f"public page, first 100 of 2,000 rows: {page * 1000:.1f} ms")
     check("public page first 100 rows under 150 ms", page < 0.150, f"{page * 1000:.1f} ms")
 
-    result = standings(large)
+
+def check_pdf(large, result) -> None:
+    """The standings PDF against a bare reportlab table of the same rows."""
     header, body = player_table_rows(result)
     pdf, bare_pdf_time = paired_medians(
         lambda: render_standings_pdf(standings(large)), lambda: bare_pdf(header, body), 3
@@ -283,6 +307,9 @@ def run() -> None:
         f"{pdf / bare_pdf_time:.2f}x",
     )
 
+
+def check_workbook(large, result) -> None:
+    """The standings workbook against bare write-only openpyxl sheets of the same rows."""
     sheets = workbook_sheets(result, score_rows(large), seating_rows(large))
     rows = sum(len(r) for _, _, r in sheets)
     xlsx, bare_xlsx = paired_medians(

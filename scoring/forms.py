@@ -5,6 +5,7 @@ and the writes in scoring.services. A refusal from the service is put back next 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from django import forms
 
@@ -13,8 +14,9 @@ from core.errors import ServiceError
 from core.forms import CappedUploadForm
 
 from . import services
-from .models import GameSheet, Score
-from .services import GameInput
+from .models import Score
+from .selectors import TableSheets
+from .services import CurrentSheet, GameInput
 from .validation import TypedSheet
 
 # The card's "who went out" choice for a game nobody went out of.
@@ -36,7 +38,8 @@ SCORE_INPUT = {"inputmode": "numeric", "autocomplete": "off", "class": "score"}
 
 
 def _score_field(label: str, name: str) -> forms.CharField:
-    # Long input goes on to the checks ("more than any hand can hold"); only absurd input stops here.
+    # Long input goes on to the checks ("more than any hand can hold"); only absurd input stops
+    # here.
     return forms.CharField(
         label=label,
         required=False,
@@ -46,8 +49,8 @@ def _score_field(label: str, name: str) -> forms.CharField:
     )
 
 
-class _ProblemsMixin:
-    """Put service refusals next to their fields; anything else goes at the top of the form."""
+class _ProblemsForm(forms.Form):
+    """A form that puts service refusals next to their fields; anything else goes at the top."""
 
     def field_for(self, problem_field: str) -> str | None:
         return problem_field if problem_field in self.fields else None
@@ -60,7 +63,7 @@ class _ProblemsMixin:
         self.add_error(self.field_for(field), message)
 
 
-class GameForm(_ProblemsMixin, forms.Form):
+class GameForm(_ProblemsForm):
     """One game at one table: the scorekeeper's phone page, and the organiser's correction.
 
     Fields: engine, score-<entry id> and tiles-<entry id> per player playing this game,
@@ -178,9 +181,9 @@ class GameForm(_ProblemsMixin, forms.Form):
 @dataclass
 class GameSubmission:
     form: GameForm
-    sheets: object  # the TableSheets the form was drawn from: draw the page from these too
+    sheets: TableSheets  # what the form was drawn from: draw the page from these too
     saved: bool = False
-    conflict: GameSheet | None = None  # what the game says now, when the page was out of date
+    conflict: CurrentSheet | None = None  # what the game says now, when the page was out of date
     refusal: str = ""  # a refusal that belongs to no field (the day closed, say)
 
 
@@ -217,9 +220,10 @@ def submit_game_form(
         except services.SheetRefused as refused:
             form.add_refusals(refused.refusals)
         except services.VersionConflict as clash:
-            result.conflict = clash.current[0]
+            conflict = clash.current[0]
+            result.conflict = conflict
             rebased = data.copy()
-            rebased["base_version"] = str(result.conflict.version)
+            rebased["base_version"] = str(conflict.version)
             result.form = GameForm(rebased, sheets=current, game=game, **form_options)
             result.form.is_valid()
         except ServiceError as error:
@@ -230,14 +234,14 @@ def submit_game_form(
     return result
 
 
-class CardForm(_ProblemsMixin, forms.Form):
+class CardForm(_ProblemsForm):
     """A whole paper card at the desk: players across, games down, totals at the bottom.
 
     Games already confirmed are shown, not editable. Games the table entered are blank here:
     the desk types them from the card and the two must match.
     """
 
-    def __init__(self, *args, sheets, **kwargs):
+    def __init__(self, *args: Any, sheets: TableSheets, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.sheets = sheets
         self.row_errors: dict[int, list[str]] = {}

@@ -129,7 +129,7 @@ def _grid(width: float, height: float, players: int, games: int) -> _Grid:
     # Tall rows for shaky hands, as many as the page holds above the signature line.
     row_h = max(16, min(44, (top - header_h - MARGIN - 50) / rows))
     x0 = MARGIN
-    xs = [x0, x0 + label_w, x0 + label_w + engine_w, x0 + label_w + engine_w + used_w]
+    xs: list[float] = [x0, x0 + label_w, x0 + label_w + engine_w, x0 + label_w + engine_w + used_w]
     xs += [xs[3] + col_w * (i + 1) for i in range(players)]
     bottom = top - header_h - rows * row_h
     return _Grid(

@@ -32,7 +32,8 @@ def engines_in_range(rules) -> list[int]:
 
 
 def default_engine(scheduled: int, available: list[int]) -> int | None:
-    """The scheduled double if it is still free, else the next lower free one (the tournament and Jib Room rules).
+    """The scheduled double if it is still free, else the next lower free one (the tournament
+    and Jib Room rules).
 
     When nothing lower is free, the highest free double; None when every double is used.
     """
@@ -180,7 +181,8 @@ def table_sheets(table: Table, games: list[Game] | None = None) -> TableSheets:
     by_game = {g.pk: g for g in games}
     # Every version, not only the live ones: a save numbers its version from the last one, and
     # a refused save says what became of the game (marked wrong, say).
-    live, latest = {}, {}
+    live: dict[int, GameSheet] = {}
+    latest: dict[int, GameSheet] = {}
     for sheet in GameSheet.objects.filter(table=table).order_by():
         sheet.game = by_game[sheet.game_id]
         number = sheet.game.number
@@ -240,7 +242,9 @@ def current_day(tournament) -> Day | None:
         if day.n and day.closed_at is None:
             return day
     seated = [d for d in days if d.n]
-    return (seated or days or [None])[-1]
+    if seated:
+        return seated[-1]
+    return days[-1] if days else None
 
 
 # ---------------------------------------------------------------------------
@@ -340,7 +344,7 @@ def day_workbook_rows(day: Day) -> list[dict]:
         table_seats = by_table[table_number]
         table = table_seats[0].table
         for game in games:
-            sheet = sheets.get((table.pk, game.pk))
+            live_sheet = sheets.get((table.pk, game.pk))
             for seat in table_seats:
                 if not seat.plays_game(game.number):
                     continue
@@ -349,18 +353,19 @@ def day_workbook_rows(day: Day) -> list[dict]:
                         "day": day.number,
                         "table": table_number,
                         "game": game.number,
-                        "engine": sheet.engine_used if sheet else game.scheduled_engine,
+                        "engine": live_sheet.engine_used if live_sheet else game.scheduled_engine,
                         "player_id": seat.entry.number,
                         "player": seat.entry.player.name,
                         "score": points.get(((table.pk, game.pk), seat.entry_id)),
-                        "out": bool(sheet and sheet.went_out_id == seat.entry_id),
+                        "out": bool(live_sheet and live_sheet.went_out_id == seat.entry_id),
                     }
                 )
     return rows
 
 
 def day_tables_with_seats(day: Day) -> list[dict]:
-    """Each table of a day with its players in seat order (for printouts and link lists): 2 queries."""
+    """Each table of a day with its players in seat order (for printouts and link lists): 2
+    queries."""
     tables = list(Table.objects.filter(day=day).order_by("number"))
     seats = Seat.objects.filter(day=day).select_related("entry__player").order_by("position")
     by_table: dict[int, list[Seat]] = {}

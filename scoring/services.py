@@ -22,7 +22,7 @@ from tournaments.access import account_of, role_in
 from tournaments.models import Day, StaffRole, Table, new_table_token
 
 from .models import AuditEvent, Game, GameSheet, Score, SheetState, Source
-from .selectors import local_time, sheet_rules, table_sheets, who_label
+from .selectors import TableSheets, local_time, sheet_rules, table_sheets, who_label
 from .validation import CleanGame, Problem, TypedSheet, check_card_totals, check_game
 
 __all__ = [
@@ -196,12 +196,10 @@ def _difference_problems(names: dict[int, str], entered: Values, typed: Values) 
             )
         )
     if (entered.went_out, entered.blocked) != (typed.went_out, typed.blocked):
+        table_said = _outcome_text(names, entered.went_out, entered.blocked) or "nothing"
+        you_said = _outcome_text(names, typed.went_out, typed.blocked) or "nothing"
         problems.append(
-            Problem(
-                "outcome",
-                f"The table entered {_outcome_text(names, entered.went_out, entered.blocked) or 'nothing'}; "
-                f"you typed {_outcome_text(names, typed.went_out, typed.blocked) or 'nothing'}.",
-            )
+            Problem("outcome", f"The table entered {table_said}; you typed {you_said}.")
         )
     for entry_id, name in names.items():
         before, after = entered.scores.get(entry_id), typed.scores.get(entry_id)
@@ -281,10 +279,10 @@ def _role(user, tournament) -> str | None:
 
 @dataclass
 class _Plan:
-    table_sheets: object
+    table_sheets: TableSheets
     game: Game
-    clean: CleanGame | None
-    action: str
+    clean: CleanGame
+    action: str  # "entered" (live is None), "confirmed" or "corrected" (of the live sheet)
     live: GameSheet | None
 
 
@@ -519,7 +517,7 @@ def _decide(sheets, game, clean, source, user, role, reason) -> tuple[_Plan | No
 def _write(plans: list[_Plan], source, user, reason, now) -> list[Outcome]:
     # Supersede every replaced version first, so a swap of engines between two games of a
     # card does not trip the one-engine-per-table constraint half way.
-    replaced = [p.live.pk for p in plans if p.action == "corrected"]
+    replaced = [p.live.pk for p in plans if p.action == "corrected" and p.live is not None]
     if replaced:
         GameSheet.objects.filter(pk__in=replaced).update(state=SheetState.SUPERSEDED)
     outcomes = []
@@ -527,7 +525,7 @@ def _write(plans: list[_Plan], source, user, reason, now) -> list[Outcome]:
         sheets, game, clean, live = plan.table_sheets, plan.game, plan.clean, plan.live
         table = sheets.table
         label = _actor_label(user, table, source)
-        if plan.action == "confirmed":
+        if plan.action == "confirmed" and live is not None:  # _decide confirms a live sheet only
             _confirm(live, table, game, user, source, now)
             outcomes.append(Outcome(table.number, game.number, "confirmed", live))
             continue

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime
 from io import BytesIO
+from typing import Any
 from xml.sax.saxutils import escape
 
 from django.utils import timezone
@@ -18,7 +19,7 @@ from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.utils import simpleSplit
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfgen import canvas
-from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
+from reportlab.platypus import Flowable, Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 
 from core.pdf_fonts import pdf_fonts, printable
 
@@ -152,7 +153,7 @@ def _player_table(result: Standings, font: str, bold: str) -> Table:
                 lines = max(lines, len(wrapped))
         heights.append(leading * lines + 2 * PADDING)
 
-    style = [
+    style: list[tuple[Any, ...]] = [
         ("FONT", (0, 0), (-1, 0), bold, size, leading),
         ("FONT", (0, 1), (-1, -1), font, size, leading),
         ("ALIGN", (0, 0), (-1, -1), "RIGHT"),
@@ -201,7 +202,7 @@ def render_standings_pdf(
         tournament.venue,
         f"printed {when:%-d %b %Y %H:%M}",
     ]
-    story = [
+    story: list[Flowable] = [
         Paragraph(_markup(tournament.name), styles["title"]),
         Paragraph(_markup(heading), styles["heading"]),
         Paragraph(_markup(" · ".join(f for f in facts if f)), styles["small"]),
@@ -233,15 +234,12 @@ def render_standings_pdf(
         title=f"{tournament.name}: {heading}",
         author="Mexican Train",
     )
-    footer = type(
-        "Footer",
-        (_FooterCanvas,),
-        {
-            "footer_text": printable(f"{tournament.name}: {heading}"),
-            "footer_font": font,
-        },
-    )
-    doc.build(story, canvasmaker=footer)
+
+    class Footer(_FooterCanvas):
+        footer_text = printable(f"{tournament.name}: {heading}")
+        footer_font = font
+
+    doc.build(story, canvasmaker=Footer)
     return buffer.getvalue()
 
 

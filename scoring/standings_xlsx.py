@@ -12,7 +12,7 @@ from io import BytesIO
 
 from openpyxl import Workbook
 from openpyxl.cell import WriteOnlyCell
-from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
+from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE, Cell
 from openpyxl.styles import Font, PatternFill
 from openpyxl.utils import get_column_letter
 
@@ -107,7 +107,7 @@ def _write_sheet(sheet, header: list[str], rows: list[list]) -> None:
         )
 
 
-def _header_cell(sheet, title: str) -> WriteOnlyCell:
+def _header_cell(sheet, title: str) -> Cell:
     cell = WriteOnlyCell(sheet, title)
     cell.font = HEADER_FONT
     cell.fill = HEADER_FILL

@@ -168,9 +168,9 @@ class TypedSheet:
     # When given and the score is blank, the score is worked out from them;
     # when both are given they must agree.
     tiles: Mapping[int, object] = field(default_factory=dict)
-    # A single player id, or a collection of ids where "Out" is a column
-    # (desk, workbook import); None or empty when nobody went out.
-    went_out: int | Collection[int] | None = None
+    # A single player id (as typed: "12" reads as 12), or a collection of ids where "Out" is a
+    # column (desk, workbook import); None or empty when nobody went out.
+    went_out: int | str | Collection[int | str] | None = None
     blocked: bool = False
 
 

@@ -35,9 +35,11 @@ def export_day(day: Day) -> bytes:
     """The day's entry sheet as .xlsx bytes, with every live score already filled in."""
     from openpyxl import Workbook
     from openpyxl.styles import Font
+    from openpyxl.worksheet.worksheet import Worksheet
 
     wb = Workbook()
     ws = wb.active
+    assert isinstance(ws, Worksheet)  # a new workbook opens on its one worksheet
     ws.title = f"Day {day.number} scores"
     ws.append(HEADER)
     for cell in ws[1]:

@@ -198,7 +198,7 @@ def _check_row(
     table_n = _whole(table_no, "Table", number, lines)
     game_n = _whole(game_no, "Game", number, lines)
     player_n = _whole(player_id, "Player ID", number, lines)
-    if None in (day_n, table_n, game_n, player_n):
+    if day_n is None or table_n is None or game_n is None or player_n is None:
         return None
     problem = _unknown_place(event, day_n, table_n, game_n, player_n)
     if problem:

@@ -10,14 +10,12 @@ change. Every game it plays is one the score checks must accept.
 
 from __future__ import annotations
 
-import json
 import random
 from dataclasses import dataclass
-from pathlib import Path
 
 from scoring.validation import SheetRules, Tile, TypedSheet, engine_choices, tile_pips
+from tournaments.presets import preset_rows
 
-PRESETS_FILE = Path(__file__).resolve().parent.parent / "fixtures" / "rule_presets.json"
 MEXICAN = -1  # the Mexican Train's key among the trains
 
 
@@ -33,7 +31,7 @@ class Preset:
 def load_presets() -> list[Preset]:
     """Every preset of fixtures/rule_presets.json."""
     presets = []
-    for row in json.loads(PRESETS_FILE.read_text()):
+    for row in preset_rows():
         lowest = row["first_engine"] - row["games_per_day"] + 1
         rules = SheetRules(
             top_double=row["top_double"],

@@ -91,17 +91,17 @@ def stored_sheet(table, game, points=None, *, out=None, state=SheetState.CONFIRM
     own constraints, the standings' sums and "play has started"): confirmed at the desk by
     default, blocked when nobody went out, with ``points`` {entry: score} if given."""
     now = timezone.now()
-    values = dict(
-        table=table,
-        game=game,
-        state=state,
-        engine_used=game.scheduled_engine,
-        went_out=out,
-        blocked=out is None,
-        source=Source.DESK,
-        entered_at=now,
-        confirmed_at=now if state == SheetState.CONFIRMED else None,
-    )
+    values = {
+        "table": table,
+        "game": game,
+        "state": state,
+        "engine_used": game.scheduled_engine,
+        "went_out": out,
+        "blocked": out is None,
+        "source": Source.DESK,
+        "entered_at": now,
+        "confirmed_at": now if state == SheetState.CONFIRMED else None,
+    }
     values.update(fields)
     sheet = GameSheet.objects.create(**values)
     Score.objects.bulk_create(

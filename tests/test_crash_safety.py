@@ -15,6 +15,7 @@ names already entered; the score import would report those games unchanged, not 
 
 from __future__ import annotations
 
+import functools
 import http.client
 import io
 import random
@@ -147,7 +148,7 @@ def crash_and_restart(
     for _ in range(ATTEMPTS):
         target = fresh_target()
         run = send_and_watch(
-            lambda: send(target),
+            functools.partial(send, target),
             watch,
             server=server,
             sequence=sequence,

@@ -377,7 +377,7 @@ def test_the_desk_card_refuses_hostile_values_and_saves_no_game_of_it(
         post.update(
             {f"g{n}-engine": str(13 - n), f"g{n}-out": str(ids[0]), f"g{n}-score-{ids[0]}": "0"}
         )
-        for pk, value in zip(ids[1:], rng_scores[n - 1]):
+        for pk, value in zip(ids[1:], rng_scores[n - 1], strict=True):
             post[f"g{n}-score-{pk}"] = str(value)
     game = data.draw(st.integers(1, played))
     victim = data.draw(st.sampled_from(ids[1:]))
@@ -893,7 +893,7 @@ def player_rows(draw):
             max_size=len(names),
         )
     )
-    return [[name, " ".join(club.split()), "", ""] for name, club in zip(names, clubs)]
+    return [[name, " ".join(club.split()), "", ""] for name, club in zip(names, clubs, strict=True)]
 
 
 def player_file(header, rows, fmt):

@@ -196,7 +196,7 @@ def test_entry_list_is_a_fixed_number_of_queries(tournament, django_assert_num_q
     with django_assert_num_queries(2):
         selectors.entry_list(tournament)
     entries = register(tournament, *[f"B{i}" for i in range(20)])
-    for a, b in zip(entries[::2], entries[1::2]):
+    for a, b in zip(entries[::2], entries[1::2], strict=True):
         add_keep_apart(a, b)
     with django_assert_num_queries(2):
         listed = selectors.entry_list(tournament)

@@ -201,17 +201,16 @@ def test_sqlite_writers_queue_on_a_file_lock_released_by_commit_rollback_and_clo
 
     from django.db import transaction
 
-    queue = open(f"{connection.settings_dict['NAME']}.writers", "a+b")
+    with open(f"{connection.settings_dict['NAME']}.writers", "a+b") as queue:
 
-    def held() -> bool:
-        try:
-            fcntl.flock(queue, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            return True
-        fcntl.flock(queue, fcntl.LOCK_UN)
-        return False
+        def held() -> bool:
+            try:
+                fcntl.flock(queue, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                return True
+            fcntl.flock(queue, fcntl.LOCK_UN)
+            return False
 
-    try:
         assert not held()
         with transaction.atomic():
             assert held()
@@ -221,7 +220,7 @@ def test_sqlite_writers_queue_on_a_file_lock_released_by_commit_rollback_and_clo
         assert not held()  # committed
         with pytest.raises(ZeroDivisionError), transaction.atomic():
             assert held()
-            1 / 0
+            raise ZeroDivisionError
         assert not held()  # rolled back
 
         # A second writer waits for the first, then goes on the moment it commits.
@@ -262,8 +261,6 @@ def test_sqlite_writers_queue_on_a_file_lock_released_by_commit_rollback_and_clo
         finally:
             fcntl.flock(queue, fcntl.LOCK_UN)
             options["timeout"] = saved
-    finally:
-        queue.close()
 
 
 def _write_once(order):

@@ -368,7 +368,8 @@ REFUSALS = [
         ALL,
         {"blocked": True},
         "outcome",
-        "Game 1 cannot be both blocked and have a player go out: untick 'blocked', or clear who went out.",
+        "Game 1 cannot be both blocked and have a player go out: untick 'blocked', or clear who "
+        "went out.",
     ),
     ("zero without going out at 50", {**ALL, "Cy Doe": 0}, {}, "score-Cy Doe", None),
     (

@@ -1,4 +1,5 @@
-"""Printed score sheets (print_sheets), table links (table_links) and close_day on the command line."""
+"""Printed score sheets (print_sheets), table links (table_links) and close_day on the command
+line."""
 
 import io
 import re
@@ -55,7 +56,7 @@ def test_print_sheets_has_a_page_per_table_with_names_hand_size_and_qr(tmp_path,
     )
     reader = PdfReader(path)
     assert len(reader.pages) == 2
-    for page, table, names in zip(reader.pages, w.tables, LONG_NAMES):
+    for page, table, names in zip(reader.pages, w.tables, LONG_NAMES, strict=True):
         text = " ".join(page.extract_text().split())
         assert f"Table {table.number}" in text
         for name in names:

@@ -243,7 +243,7 @@ def test_call_command_seat_prints_tables_and_the_bound(tournament, capsys):
         numbers = [
             s.entry.number for s in day2.tables.get(number=number).seats.order_by("position")
         ]
-        expected = ", ".join(f"#{n} {name}" for n, name in zip(numbers, names))
+        expected = ", ".join(f"#{n} {name}" for n, name in zip(numbers, names, strict=True))
         assert line == f"Table {number} ({len(names)}): {expected}"
 
 

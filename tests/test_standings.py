@@ -296,7 +296,7 @@ def build_event(make_tournament, slug, players, tables_of=5, games=3):
     entries = add_entries(tournament, [(f"P{i}", f"Club {i % 4}") for i in range(players)])
     groups = [entries[i : i + tables_of] for i in range(0, players, tables_of)]
     game_rows, tables = seat_tables(tournament.days.get(number=1), groups)
-    for table, group in zip(tables, groups):
+    for table, group in zip(tables, groups, strict=True):
         for number in range(1, games + 1):
             stored_sheet(
                 table,

@@ -4,10 +4,10 @@ from django import forms
 
 from core.forms import CappedUploadForm
 
-from .models import Entry, Player
-from .player_import import CLUB_MAX, NAME_MAX
+from .models import Entry
+from .player_import import CLUB_MAX, NAME_MAX, player_text_limit
 
-CONTACT_MAX = Player._meta.get_field("contact").max_length
+CONTACT_MAX = player_text_limit("contact")
 
 
 class PlayerSearchForm(forms.Form):

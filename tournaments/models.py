@@ -211,6 +211,10 @@ class Player(models.Model):
     contact = models.CharField(max_length=200, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
+    # Not stored: selectors.directory_matches sets it (the player's number in the event searched
+    # from, or None).
+    entry_number: int | None
+
     class Meta:
         ordering = ["name"]
 
@@ -230,6 +234,10 @@ class Entry(models.Model):
     status = models.CharField(max_length=12, choices=STATUSES, default=REGISTERED)
     pinned_table = models.PositiveSmallIntegerField(null=True, blank=True)
     registered_at = models.DateTimeField(auto_now_add=True)
+
+    # Not stored: selectors.entry_list and entry_detail set it (the entries this one must sit
+    # apart from).
+    keep_apart: "list[Entry]"
 
     class Meta:
         ordering = ["tournament_id", "number"]
@@ -292,7 +300,8 @@ class Day(models.Model):
         return self.closed_at is not None
 
     def scores_started(self) -> bool:
-        """The roster locks when the day's first score is entered (the two-day tournament rules: no late joiners)."""
+        """The roster locks when the day's first score is entered (the two-day tournament rules:
+        no late joiners)."""
         return Table.objects.with_scores().filter(day=self).exists()
 
 

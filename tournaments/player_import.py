@@ -19,6 +19,8 @@ import io
 import re
 from dataclasses import dataclass, field
 
+from django.db.models import CharField
+
 from core.spreadsheet_files import MAX_SHEET_ROWS, UnreadableFile, open_xlsx, refuse_if_too_big
 
 from .models import Player
@@ -31,9 +33,18 @@ MAX_UNPACKED_BYTES = 50 * 1024 * 1024
 # A sheet can claim 16,384 columns in a few kilobytes; only this many are read.
 MAX_COLUMNS = 50
 
+
+def player_text_limit(field_name: str) -> int:
+    """The most letters a player's text field holds: the model's length, the one place it is set."""
+    model_field = Player._meta.get_field(field_name)
+    if not isinstance(model_field, CharField) or model_field.max_length is None:
+        raise TypeError(f"Player.{field_name} is not a text field with a length.")
+    return model_field.max_length
+
+
 # The longest name and club the database holds: every form and check reads them from here.
-NAME_MAX = Player._meta.get_field("name").max_length
-CLUB_MAX = Player._meta.get_field("club").max_length
+NAME_MAX = player_text_limit("name")
+CLUB_MAX = player_text_limit("club")
 
 COLUMNS = {"name": "name", "club": "club", "keep apart": "keep_apart", "table": "table"}
 
@@ -92,7 +103,7 @@ def read_cells(data: bytes, filename: str = "", *, max_bytes: int | None = None)
         try:
             refuse_if_too_big(len(data), max_bytes)
         except UnreadableFile as refusal:
-            raise ImportFileError(str(refusal))
+            raise ImportFileError(str(refusal)) from refusal
     if not data:
         raise ImportFileError("The file is empty.")
     if data.startswith(b"PK"):
@@ -121,12 +132,12 @@ def _read_xlsx(data: bytes) -> list[list[str]]:
             max_unpacked=MAX_UNPACKED_BYTES,
         )
     except UnreadableFile as refusal:
-        raise ImportFileError(str(refusal))
+        raise ImportFileError(str(refusal)) from refusal
     try:
         sheet = workbook.worksheets[0] if workbook.worksheets else None
         if sheet is None:
             raise ImportFileError(NOT_A_SPREADSHEET)
-        rows = []
+        rows: list[list[str]] = []
         for row in sheet.iter_rows(values_only=True, max_col=MAX_COLUMNS):
             if len(rows) > MAX_SHEET_ROWS:
                 raise ImportFileError(
@@ -135,8 +146,8 @@ def _read_xlsx(data: bytes) -> list[list[str]]:
             rows.append([_cell_text(value) for value in row])
     except ImportFileError:
         raise
-    except Exception:
-        raise ImportFileError(NOT_A_SPREADSHEET)
+    except Exception as error:
+        raise ImportFileError(NOT_A_SPREADSHEET) from error
     finally:
         workbook.close()
     return rows
@@ -159,12 +170,12 @@ def _read_csv(data: bytes) -> list[list[str]]:
         # Excel on Windows saves CSV in the ANSI code page unless told otherwise.
         try:
             text = data.decode("cp1252")
-        except UnicodeDecodeError:
-            raise ImportFileError(NOT_A_SPREADSHEET)
+        except UnicodeDecodeError as error:
+            raise ImportFileError(NOT_A_SPREADSHEET) from error
     try:
         return [[" ".join(cell.split()) for cell in row] for row in csv.reader(io.StringIO(text))]
-    except csv.Error:
-        raise ImportFileError(NOT_A_SPREADSHEET)
+    except csv.Error as error:
+        raise ImportFileError(NOT_A_SPREADSHEET) from error
 
 
 # ---------------------------------------------------------------------------

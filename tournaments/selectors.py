@@ -6,7 +6,7 @@ from django.db.models import Count, Exists, OuterRef, Prefetch, Q
 
 from .models import Day, Entry, KeepApart, Player, Seat, Table, Tournament
 from .player_import import name_key
-from .seating import meeting_pairs
+from .seating import keep_apart_set, meeting_pairs, table_conflicts
 
 
 def tournament_overview(tournament) -> dict:
@@ -42,12 +42,14 @@ def first_started_day(tournament) -> int | None:
 
 
 def play_started(tournament) -> bool:
-    """Any score on any day: from then on nobody new joins the event (the two-day tournament rules). One query."""
+    """Any score on any day: from then on nobody new joins the event (the two-day tournament
+    rules). One query."""
     return first_started_day(tournament) is not None
 
 
 def players_to_seat(tournament) -> list[Entry]:
-    """Who a seating seats: checked-in players; when nobody has been checked in, every player still entered."""
+    """Who a seating seats: checked-in players; when nobody has been checked in, every player
+    still entered."""
     entries = list(
         Entry.objects.filter(tournament=tournament)
         .exclude(status=Entry.WITHDRAWN)
@@ -108,11 +110,11 @@ def entry_list(tournament, *, query: str = "") -> list[Entry]:
     )
     if query:
         entries = entries.filter(player__name__icontains=query)
-    entries = list(entries)
+    listed = list(entries)
     partners = keep_apart_partners(tournament)
-    for entry in entries:
+    for entry in listed:
         entry.keep_apart = partners.get(entry.pk, [])
-    return entries
+    return listed
 
 
 def entry_detail(tournament, number: int) -> Entry | None:
@@ -141,9 +143,11 @@ def directory_matches(tournament, query: str, limit: int = 20) -> list[Player]:
         )
         .order_by("name", "pk")[:limit]
     )
+    found: list[Player] = []
     for player in players:
         player.entry_number = player.entries_here[0].number if player.entries_here else None
-    return players
+        found.append(player)
+    return found
 
 
 def check_in_list(tournament) -> dict:
@@ -180,7 +184,8 @@ def seating_history(tournament, before_day: int) -> list[list[list[int]]]:
 
 
 def seatings_by_day(tournament) -> dict[int, list[list[int]]]:
-    """Day number -> that day's tables as lists of entry ids, for every day with seats. One query."""
+    """Day number -> that day's tables as lists of entry ids, for every day with seats. One
+    query."""
     return _tables_by_day(Seat.objects.filter(day__tournament=tournament))
 
 
@@ -228,19 +233,18 @@ def day_seating(day) -> dict:
     tables = day_tables(day)
     history = seating_history(tournament, day.number)
     met = meeting_pairs(history)
-    apart = {tuple(sorted(pair)) for pair in keep_apart_ids(tournament)}
+    apart = keep_apart_set(keep_apart_ids(tournament))
     views = []
     for table in tables:
         seat_views = [SeatView(seat=s, entry=s.entry) for s in table.seats.all()]
-        for i, a in enumerate(seat_views):
-            for b in seat_views[i + 1 :]:
-                pair = tuple(sorted((a.entry.pk, b.entry.pk)))
-                if pair in apart:
-                    a.notes.append(f"must sit apart from {b.entry.player.name}")
-                    b.notes.append(f"must sit apart from {a.entry.player.name}")
-                if pair in met:
-                    a.notes.append(f"met {b.entry.player.name} on an earlier day")
-                    b.notes.append(f"met {a.entry.player.name} on an earlier day")
+        by_id = {view.entry.pk: view for view in seat_views}
+        for a, b, kind in table_conflicts(list(by_id), met, apart):
+            for view, other in ((by_id[a], by_id[b]), (by_id[b], by_id[a])):
+                name = other.entry.player.name
+                if kind == "keep-apart":
+                    view.notes.append(f"must sit apart from {name}")
+                else:
+                    view.notes.append(f"met {name} on an earlier day")
         for view in seat_views:
             pin = view.entry.pinned_table
             if pin is not None and pin != table.number:

@@ -388,6 +388,34 @@ def _seated_entry(tournament, pk) -> Entry:
     return get_object_or_404(Entry.objects.select_related("player"), tournament=tournament, pk=pk)
 
 
+def _confirm_seating_change(
+    request,
+    tournament,
+    day,
+    warnings: list[str],
+    *,
+    url_name: str,
+    fields: dict,
+    summary: str,
+    button: str,
+):
+    """The page that lists what a move or swap would break and asks to go ahead anyway: it
+    posts ``fields`` back to ``url_name`` with the change confirmed."""
+    return render(
+        request,
+        "tournaments/seating_confirm.html",
+        {
+            "tournament": tournament,
+            "day": day,
+            "warnings": warnings,
+            "action": reverse(url_name, args=[tournament.slug, day.number]),
+            "fields": fields,
+            "summary": summary,
+            "button": button,
+        },
+    )
+
+
 @organiser_view
 @require_POST
 def move_player(request, tournament, day_number):
@@ -400,20 +428,15 @@ def move_player(request, tournament, day_number):
         try:
             warnings = seating_service.check_move(day, entry, table_number)
             if warnings and not form.cleaned_data["confirmed"]:
-                return render(
+                return _confirm_seating_change(
                     request,
-                    "tournaments/seating_confirm.html",
-                    {
-                        "tournament": tournament,
-                        "day": day,
-                        "warnings": warnings,
-                        "action": reverse(
-                            "organiser:move_player", args=[tournament.slug, day.number]
-                        ),
-                        "fields": {"entry": entry.pk, "table": table_number},
-                        "summary": f"Move {entry.player.name} to table {table_number}?",
-                        "button": "Move anyway",
-                    },
+                    tournament,
+                    day,
+                    warnings,
+                    url_name="organiser:move_player",
+                    fields={"entry": entry.pk, "table": table_number},
+                    summary=f"Move {entry.player.name} to table {table_number}?",
+                    button="Move anyway",
                 )
             seating_service.move_player(day, entry, table_number)
         except ServiceError as error:
@@ -436,20 +459,15 @@ def swap_players(request, tournament, day_number):
         try:
             warnings = seating_service.check_swap(day, first, second)
             if warnings and not form.cleaned_data["confirmed"]:
-                return render(
+                return _confirm_seating_change(
                     request,
-                    "tournaments/seating_confirm.html",
-                    {
-                        "tournament": tournament,
-                        "day": day,
-                        "warnings": warnings,
-                        "action": reverse(
-                            "organiser:swap_players", args=[tournament.slug, day.number]
-                        ),
-                        "fields": {"first": first.pk, "second": second.pk},
-                        "summary": f"Swap {first.player.name} and {second.player.name}?",
-                        "button": "Swap anyway",
-                    },
+                    tournament,
+                    day,
+                    warnings,
+                    url_name="organiser:swap_players",
+                    fields={"first": first.pk, "second": second.pk},
+                    summary=f"Swap {first.player.name} and {second.player.name}?",
+                    button="Swap anyway",
                 )
             seating_service.swap_players(day, first, second)
         except ServiceError as error:

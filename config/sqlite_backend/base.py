@@ -14,13 +14,16 @@ SQLite's usual "database is locked" rather than a wait without end.
 import contextlib
 import os
 import time
+from typing import BinaryIO
 
 from django.db.backends.sqlite3 import base, creation
 
 try:
     import fcntl
 except ImportError:  # Windows: no flock, so SQLite's own waiting only
-    fcntl = None
+    HAS_FLOCK = False
+else:
+    HAS_FLOCK = True
 
 
 QUEUE_POLL_SECONDS = 0.001
@@ -40,14 +43,15 @@ class DatabaseCreation(creation.DatabaseCreation):
 
 class DatabaseWrapper(base.DatabaseWrapper):
     creation_class = DatabaseCreation
-    _queue_file = None
+    _queue_file: BinaryIO | None = None
     _queued = False
 
     def _join_writer_queue(self) -> None:
-        if fcntl is None or self.is_in_memory_db():
+        if not HAS_FLOCK or self.is_in_memory_db():
             return
         if self._queue_file is None:
-            self._queue_file = open(queue_path(self.settings_dict["NAME"]), "a+b")
+            # Held open for the connection's life (closed in _close), so no `with` block.
+            self._queue_file = open(queue_path(self.settings_dict["NAME"]), "a+b")  # noqa: SIM115
         give_up = time.monotonic() + self.settings_dict["OPTIONS"].get("timeout", 5)
         while True:
             try:
@@ -61,7 +65,7 @@ class DatabaseWrapper(base.DatabaseWrapper):
                 return
 
     def _leave_writer_queue(self) -> None:
-        if self._queued:
+        if self._queued and self._queue_file is not None:
             self._queued = False
             fcntl.flock(self._queue_file, fcntl.LOCK_UN)
 

@@ -35,5 +35,5 @@ def write_output(file: str, data: bytes) -> Path:
     try:
         path.write_bytes(data)
     except OSError as error:
-        raise CommandError(f"Could not write {path}: {error.strerror}.")
+        raise CommandError(f"Could not write {path}: {error.strerror}.") from error
     return path

@@ -14,10 +14,13 @@ from tournaments.hooks import day_seated
 from tournaments.models import Day, Entry, Seat, Table, Tournament
 from tournaments.seating import (
     SeatingError,
+    broken_keep_aparts,
     count_repeat_pairs,
-    meeting_conflicts,
+    keep_apart_set,
+    meeting_pairs,
     repeat_lower_bound,
     seat,
+    table_conflicts,
     table_sizes,
 )
 from tournaments.selectors import (
@@ -83,7 +86,8 @@ def _kept_tables(previous, players, sizes, pins, apart) -> list[list[int]] | Non
     where = {p: i + 1 for i, t in enumerate(tables) for p in t}
     if any(where[p] != t for p, t in pins.items()):
         return None
-    if any(where.get(a) == where.get(b) for a, b in apart if a in where and b in where):
+    apart_set = keep_apart_set(apart)
+    if any(broken_keep_aparts(t, apart_set) for t in tables):
         return None
     return [sorted(t) for t in tables]
 
@@ -232,11 +236,13 @@ def refresh_repeat_counts(tournament, from_day_number: int) -> dict[int, tuple[i
     if not days:
         return {}
     seatings = seatings_by_day(tournament)
-    pins = dict(
-        Entry.objects.filter(tournament=tournament, pinned_table__isnull=False).values_list(
-            "pk", "pinned_table"
-        )
-    )
+    pins = {
+        pk: table
+        for pk, table in Entry.objects.filter(
+            tournament=tournament, pinned_table__isnull=False
+        ).values_list("pk", "pinned_table")
+        if table is not None  # always, after the filter: this tells the type checker so
+    }
     figures = {}
     for day in days:
         tables = seatings.get(day.number, [])
@@ -304,10 +310,15 @@ def _plan_swap(day, first, second) -> tuple[dict[int, list[int]], Seat, Seat]:
 
 def _new_problems(day, before: dict, after: dict, moved: list[Entry]) -> list[str]:
     """Plain-words warnings for repeat meetings, keep-apart pairs and pins the change creates."""
-    history = seating_history(day.tournament, day.number)
-    apart = keep_apart_ids(day.tournament)
-    old = set(meeting_conflicts(list(before.values()), history, apart))
-    new = [c for c in meeting_conflicts(list(after.values()), history, apart) if c not in old]
+    met = meeting_pairs(seating_history(day.tournament, day.number))
+    apart = keep_apart_set(keep_apart_ids(day.tournament))
+
+    def conflicts(tables: dict[int, list[int]]) -> list[tuple[int, int, str]]:
+        # As meeting_conflicts orders them: by table, each table's players by id.
+        return [c for t in tables.values() for c in table_conflicts(sorted(set(t)), met, apart)]
+
+    old = set(conflicts(before))
+    new = [c for c in conflicts(after) if c not in old]
     moved_ids = {e.pk for e in moved}
     ids = {p for c in new for p in c[:2]}
     names = dict(Entry.objects.filter(pk__in=ids).values_list("pk", "player__name"))

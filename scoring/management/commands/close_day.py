@@ -24,4 +24,4 @@ class Command(BaseCommand):
                 services.close_day(day, COMMAND_LINE)
                 self.stdout.write(f"Day {day.number} is closed: its table links no longer work.")
         except ServiceError as error:
-            raise CommandError(str(error))
+            raise CommandError(str(error)) from error

@@ -29,11 +29,11 @@ class Command(BaseCommand):
         try:
             data = path.read_bytes()
         except OSError as error:
-            raise CommandError(f"Could not read {path}: {error.strerror}.")
+            raise CommandError(f"Could not read {path}: {error.strerror}.") from error
         try:
             report = import_workbook(tournament, data, user=COMMAND_LINE, reason=reason)
         except WorkbookRefused as refused:
-            raise CommandError("Nothing was imported:\n" + "\n".join(refused.lines))
+            raise CommandError("Nothing was imported:\n" + "\n".join(refused.lines)) from refused
         except ServiceError as error:
-            raise CommandError(f"Nothing was imported: {error}")
+            raise CommandError(f"Nothing was imported: {error}") from error
         self.stdout.write(report.summary())

@@ -13,5 +13,5 @@ class Command(BaseCommand):
         try:
             path = backup(directory)
         except BackupError as error:
-            raise CommandError(str(error))
+            raise CommandError(str(error)) from error
         self.stdout.write(str(path))

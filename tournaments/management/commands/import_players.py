@@ -29,19 +29,20 @@ class Command(BaseCommand):
         try:
             refuse_if_too_big(path.stat().st_size, settings.UPLOAD_MAX_BYTES)
         except UnreadableFile as error:
-            raise CommandError(str(error))
+            raise CommandError(str(error)) from error
         try:
             outcome = import_players(tournament, path.read_bytes(), path.name)
         except ImportRefused as error:
             lines = [str(error)] + [str(problem) for problem in error.problems]
-            raise CommandError("\n".join(lines))
+            raise CommandError("\n".join(lines)) from error
         except ServiceError as error:
-            raise CommandError(str(error))
+            raise CommandError(str(error)) from error
         count = len(outcome.entries)
+        pairs = outcome.keep_apart_pairs
         self.stdout.write(
             f"Imported {count} player{'s' if count != 1 else ''} into {tournament.slug} "
             f"({outcome.from_directory} already in the club directory, "
-            f"{outcome.keep_apart_pairs} keep-apart pair{'s' if outcome.keep_apart_pairs != 1 else ''})."
+            f"{pairs} keep-apart pair{'s' if pairs != 1 else ''})."
         )
         for entry in outcome.entries:
             pin = f"  pinned to table {entry.pinned_table}" if entry.pinned_table else ""

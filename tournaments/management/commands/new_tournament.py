@@ -22,10 +22,10 @@ class Command(BaseCommand):
         if start_date:
             try:
                 date = datetime.date.fromisoformat(start_date)
-            except ValueError:
-                raise CommandError(f'"{start_date}" is not a date like 2026-03-14.')
+            except ValueError as error:
+                raise CommandError(f'"{start_date}" is not a date like 2026-03-14.') from error
         try:
             tournament = create_tournament(slug=slug, name=name, preset_key=rules, start_date=date)
         except ServiceError as error:
-            raise CommandError(str(error))
+            raise CommandError(str(error)) from error
         self.stdout.write(tournament.slug)

@@ -23,7 +23,7 @@ class Command(BaseCommand):
         try:
             outcome = seat_day(day_row, seed=seed)
         except ServiceError as error:
-            raise CommandError(str(error))
+            raise CommandError(str(error)) from error
         self.stdout.write(f"{tournament.name}, day {day}: seed {outcome.seed}")
         if outcome.kept_tables:
             self.stdout.write("Reshuffling is off: the previous day's tables were kept.")

@@ -21,7 +21,7 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfgen import canvas
 from reportlab.platypus import Flowable, Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 
-from core.pdf_fonts import pdf_fonts, printable
+from core.pdf_fonts import document_settings, pdf_fonts, printable
 
 from .standings import TIE_LEGEND, WITHDRAWN_LEGEND, Standings
 from .standings_columns import (
@@ -231,8 +231,7 @@ def render_standings_pdf(
         rightMargin=MARGIN,
         topMargin=MARGIN,
         bottomMargin=MARGIN,
-        title=f"{tournament.name}: {heading}",
-        author="Mexican Train",
+        **document_settings(title=f"{tournament.name}: {heading}", author=tournament.name),
     )
 
     class Footer(_FooterCanvas):

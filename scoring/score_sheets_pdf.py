@@ -17,6 +17,7 @@ from reportlab.lib.utils import ImageReader
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
+from core.formats import weekday_date
 from core.pdf_fonts import document_canvas, pdf_fonts, printable
 
 from .schedule import day_games
@@ -92,7 +93,7 @@ def _draw_heading(canvas: Canvas, day, table, seats, rules, height: float) -> No
     canvas.setFont(pdf_fonts().regular, 13)
     event = printable(f"{tournament.name} - day {day.number}")
     canvas.drawString(
-        MARGIN, height - MARGIN - 62, event + (f", {day.date:%A %d %B %Y}" if day.date else "")
+        MARGIN, height - MARGIN - 62, event + (f", {weekday_date(day.date)}" if day.date else "")
     )
     hand = rules.hand_size(len(seats))
     canvas.drawString(

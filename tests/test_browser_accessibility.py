@@ -12,6 +12,7 @@ import os
 from pathlib import Path
 
 import pytest
+from django.utils import timezone
 from scoring_factories import seated_day
 
 from scoring.models import GameSheet, SheetState
@@ -96,7 +97,9 @@ def test_public_and_phone_pages_have_no_violations(live_server, page, axe_script
         ],
     )
     # The board once every game is confirmed: the "Final" badge, and the clubs' screen.
-    GameSheet.objects.filter(state=SheetState.ENTERED).update(state=SheetState.CONFIRMED)
+    GameSheet.objects.filter(state=SheetState.ENTERED).update(
+        state=SheetState.CONFIRMED, confirmed_at=timezone.now()
+    )
     check_pages(
         page,
         live_server.url,
@@ -106,6 +109,7 @@ def test_public_and_phone_pages_have_no_violations(live_server, page, axe_script
             ("projector clubs", f"/t/{slug}/projector/?page=4", AA_TAGS),
         ],
     )
+    assert page.locator(".board-final").inner_text() == "Final"  # the badge was checked
 
 
 def test_organiser_and_desk_pages_have_no_violations(

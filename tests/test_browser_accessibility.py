@@ -90,12 +90,21 @@ def test_public_and_phone_pages_have_no_violations(live_server, page, axe_script
             ("public home", "/", AA_TAGS),
             ("public tournament", f"/t/{slug}/", AA_TAGS),
             ("public standings", f"/t/{slug}/standings/", PHONE_TAGS),
-            ("find your table", f"/t/{slug}/find-your-table/?q=a", PHONE_TAGS),
+            ("find your table", f"/t/{slug}/find-your-table/", PHONE_TAGS),
+            ("find your table, too short", f"/t/{slug}/find-your-table/?q=a", PHONE_TAGS),
+            ("find your table, found", f"/t/{slug}/find-your-table/?q=jensen", PHONE_TAGS),
             ("projector", f"/t/{slug}/projector/", AA_TAGS),
             ("table page", f"/table/{open_day.tables[0].link_token}/", PHONE_TAGS),
             ("login", "/accounts/login/", AA_TAGS),
         ],
     )
+    # The table page as a scorekeeper sees a refusal: messages next to the fields, 7:1 too.
+    page.goto(f"{live_server.url}/table/{open_day.tables[0].link_token}/")
+    page.get_by_label("Ann Lee went out").check()
+    page.get_by_label("Bob Roe went out").check()
+    page.get_by_role("button", name="Save game 1").click()
+    page.get_by_role("alert").first.wait_for()
+    assert not violations(page, axe_script, PHONE_TAGS)
     # The board once every game is confirmed: the "Final" badge, and the clubs' screen.
     GameSheet.objects.filter(state=SheetState.ENTERED).update(
         state=SheetState.CONFIRMED, confirmed_at=timezone.now()

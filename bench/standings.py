@@ -2,9 +2,10 @@
 
 Builds a 2,000-player, two-day, six-games-a-day event (24,000 scores) and a 20-player one,
 then measures, in this run: the selector's queries and time against a bare SQL GROUP BY,
-the public page's first 100 rows, the PDF against a bare reportlab table of the same rows,
-and the workbook against bare openpyxl write-only sheets of the same rows. Times are the
-median of several runs. One PASS/FAIL line per target.
+the public page's first 100 rows, its bytes on the wire plain and gzipped (and their ratio),
+the PDF against a bare reportlab table of the same rows, and the workbook against bare
+openpyxl write-only sheets of the same rows. Times are the median of several runs. One
+PASS/FAIL line per target.
 
 With no DATABASE_URL the event goes in a throwaway SQLite file; with DATABASE_URL set
 (PostgreSQL, say) a throwaway test database is created beside it and dropped at the end.
@@ -12,6 +13,7 @@ With no DATABASE_URL the event goes in a throwaway SQLite file; with DATABASE_UR
 
 from __future__ import annotations
 
+import gzip
 import os
 import random
 import statistics
@@ -183,6 +185,27 @@ def check(name: str, ok: bool, detail: str) -> None:
     results.append((name, ok, detail))
 
 
+def check_page_on_the_wire(small: Tournament, large: Tournament) -> None:
+    """Bytes the public standings page sends, plain and to a browser that accepts gzip."""
+    client = Client()
+    for label, event in (("2,000 players, first 100 rows", large), ("20 players", small)):
+        address = reverse("public:standings", args=[event.slug])
+        plain = client.get(address)
+        packed = client.get(address, HTTP_ACCEPT_ENCODING="gzip, deflate, br")
+        assert packed.get("Content-Encoding") == "gzip", "public standings not gzipped"
+        assert gzip.decompress(packed.content) == plain.content
+        ratio = len(packed.content) / len(plain.content)
+        print(
+            f"public standings on the wire ({label}): {len(plain.content) / 1024:.1f} KB plain, "
+            f"{len(packed.content) / 1024:.1f} KB gzipped, ratio {ratio:.3f}"
+        )
+        check(
+            f"public standings gzipped to at most a quarter ({label})",
+            ratio <= 0.25,
+            f"{len(packed.content):,} of {len(plain.content):,} bytes, ratio {ratio:.3f}",
+        )
+
+
 def main() -> None:
     setup_test_environment(debug=False)
     test_db = None
@@ -210,6 +233,7 @@ def run() -> None:
     check_query_counts(small, large)
     check_selector_speed(large)
     check_public_page(large)
+    check_page_on_the_wire(small, large)
     result = standings(large)
     check_pdf(large, result)
     check_workbook(large, result)

@@ -138,6 +138,8 @@ AUTH_PASSWORD_VALIDATORS = [
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = os.environ.get("DJANGO_TIME_ZONE", "America/New_York")
 USE_I18N = True
+# Our own date format (config/formats/en): one form for dates on pages, PDFs and workbooks.
+FORMAT_MODULE_PATH = ["config.formats"]
 USE_TZ = True
 
 STATIC_URL = "static/"

@@ -1,8 +1,22 @@
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
+from django.templatetags.static import static
 from django.urls import include, path
+from django.views.generic import RedirectView
+
+
+class FaviconView(RedirectView):
+    """Browsers ask for /favicon.ico whatever the page links: send them to our own icon."""
+
+    permanent = True
+    http_method_names = ["get", "head"]
+
+    def get_redirect_url(self, *args, **kwargs):
+        return static("img/favicon.ico")
+
 
 urlpatterns = [
+    path("favicon.ico", FaviconView.as_view(), name="favicon"),
     path("admin/", admin.site.urls),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),

@@ -17,7 +17,8 @@ from reportlab.lib.utils import ImageReader
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
-from core.pdf_fonts import pdf_fonts, printable
+from core.formats import weekday_date
+from core.pdf_fonts import document_canvas, pdf_fonts, printable
 
 from .schedule import day_games
 from .selectors import day_tables_with_seats
@@ -92,7 +93,7 @@ def _draw_heading(canvas: Canvas, day, table, seats, rules, height: float) -> No
     canvas.setFont(pdf_fonts().regular, 13)
     event = printable(f"{tournament.name} - day {day.number}")
     canvas.drawString(
-        MARGIN, height - MARGIN - 62, event + (f", {day.date:%A %d %B %Y}" if day.date else "")
+        MARGIN, height - MARGIN - 62, event + (f", {weekday_date(day.date)}" if day.date else "")
     )
     hand = rules.hand_size(len(seats))
     canvas.drawString(
@@ -209,8 +210,13 @@ def score_sheets_pdf(day, base_url: str = DEFAULT_BASE_URL) -> bytes:
     games = day_games(day)
     rules = day.tournament.rules
     out = io.BytesIO()
-    canvas = Canvas(out, pagesize=landscape(letter))
-    canvas.setTitle(f"{day.tournament.name} - day {day.number} score sheets")
+    name = day.tournament.name
+    canvas = document_canvas(
+        out,
+        pagesize=landscape(letter),
+        title=f"{name}: day {day.number} score sheets",
+        author=name,
+    )
     for item in day_tables_with_seats(day):
         _draw_page(canvas, day, item["table"], item["seats"], games, rules, base_url)
         canvas.showPage()

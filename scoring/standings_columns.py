@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, NamedTuple
 
+from core.formats import AVERAGE_CELL_FORMAT, average_text, rounded_average
+
 from .ranking import ClubRow, RankedRow
 from .standings import TIE_MARK, WITHDRAWN_MARK, Standings, rank_label
 
@@ -46,6 +48,7 @@ class Column:
     numeric: bool = True  # right-aligned; text columns are left-aligned and may wrap
     css: Mapping[Output, str] = field(default_factory=dict)  # extra class of its HTML cells
     bold: bool = False  # bold in print
+    cell_format: str | None = None  # the workbook's number format, when not the default
 
     def heading_in(self, output: Output) -> str:
         return self.headings.get(output, self.heading)
@@ -184,9 +187,10 @@ CLUB_COLUMNS = ColumnSet(
         Column(
             "average",
             "Average",
-            lambda line: round(line.club.average, 2),
-            text=lambda line: f"{line.club.average:.1f}",
+            lambda line: rounded_average(line.club.average),
+            text=lambda line: average_text(line.club.average),
             outputs=_CLUB_OUTPUTS,
+            cell_format=AVERAGE_CELL_FORMAT,
         ),
     ),
     # The board shows what clubs are ranked by, the average, before their total.

@@ -21,7 +21,8 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfgen import canvas
 from reportlab.platypus import Flowable, Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 
-from core.pdf_fonts import pdf_fonts, printable
+from core.formats import date_and_time, long_date
+from core.pdf_fonts import document_settings, pdf_fonts, printable
 
 from .standings import TIE_LEGEND, WITHDRAWN_LEGEND, Standings
 from .standings_columns import (
@@ -196,11 +197,11 @@ def render_standings_pdf(
     heading = f"{state} standings"
     if result.cut_label:
         heading += f" {result.cut_label}"
-    when = printed_at or timezone.localtime()
+    when = printed_at or timezone.now()
     facts = [
-        f"{tournament.start_date:%-d %B %Y}" if tournament.start_date else "",
+        long_date(tournament.start_date) if tournament.start_date else "",
         tournament.venue,
-        f"printed {when:%-d %b %Y %H:%M}",
+        f"printed {date_and_time(when)}",
     ]
     story: list[Flowable] = [
         Paragraph(_markup(tournament.name), styles["title"]),
@@ -231,8 +232,7 @@ def render_standings_pdf(
         rightMargin=MARGIN,
         topMargin=MARGIN,
         bottomMargin=MARGIN,
-        title=f"{tournament.name}: {heading}",
-        author="Mexican Train",
+        **document_settings(title=f"{tournament.name}: {heading}", author=tournament.name),
     )
 
     class Footer(_FooterCanvas):

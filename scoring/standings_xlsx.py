@@ -14,13 +14,21 @@ from openpyxl import Workbook
 from openpyxl.cell import WriteOnlyCell
 from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE, Cell
 from openpyxl.styles import Font, PatternFill
-from openpyxl.utils import get_column_letter
 
 from core.cells import keep_as_text, reads_as_formula
+from core.formats import long_date
+from core.spreadsheet_print import set_page_layout
 from tournaments.models import TIE_BREAK_CHOICES
 
 from .standings import Standings, score_rows, seating_rows
-from .standings_columns import CLUB_COLUMNS, Output, club_lines, player_columns, value_table
+from .standings_columns import (
+    CLUB_COLUMNS,
+    Column,
+    Output,
+    club_lines,
+    player_columns,
+    value_table,
+)
 
 HEADER_FONT = Font(bold=True)
 HEADER_FILL = PatternFill("solid", fgColor="DDE5EE")
@@ -62,8 +70,23 @@ def workbook_sheets(result: Standings, scores: list[tuple], seating: list[tuple]
 
 def build_workbook(result: Standings, scores: list[tuple], seating: list[tuple]) -> bytes:
     workbook = Workbook(write_only=True)
+    # The standings depend on the cut and on what is confirmed; the page header says which.
+    status = f"{result.title} ({result.status_line})"
+    printed_titles = {"Standings": status, "Clubs": f"Clubs: {status}"}
+    formats = {
+        "Standings": _cell_formats(player_columns(result.day_numbers).for_output(Output.WORKBOOK)),
+        "Clubs": _cell_formats(CLUB_COLUMNS.for_output(Output.WORKBOOK)),
+    }
     for title, header, rows in workbook_sheets(result, scores, seating):
-        _write_sheet(workbook.create_sheet(title), header, rows)
+        sheet = workbook.create_sheet(title)
+        set_page_layout(
+            sheet,
+            title=printed_titles.get(title, title),
+            event=result.tournament.name,
+            widths=_widths(header, rows),
+            rows=len(rows),
+        )
+        _write_sheet(sheet, header, rows, formats.get(title, {}))
     buffer = BytesIO()
     workbook.save(buffer)
     return buffer.getvalue()
@@ -74,7 +97,7 @@ def _rule_rows(result: Standings) -> list[list]:
     rules = tournament.rules
     rows = [
         ["Tournament", tournament.name],
-        ["Start date", tournament.start_date.isoformat() if tournament.start_date else ""],
+        ["Start date", long_date(tournament.start_date) if tournament.start_date else ""],
         ["Venue", tournament.venue],
         ["Standings", f"{result.title} ({result.status_line})"],
     ]
@@ -92,19 +115,26 @@ def _rule_rows(result: Standings) -> list[list]:
     return rows
 
 
-def _write_sheet(sheet, header: list[str], rows: list[list]) -> None:
-    # Write-only sheets take widths, panes and filters before the first row is written.
-    for index, width in enumerate(_widths(header, rows), start=1):
-        sheet.column_dimensions[get_column_letter(index)].width = width
-    sheet.freeze_panes = "A2"
-    sheet.auto_filter.ref = f"A1:{get_column_letter(len(header))}{len(rows) + 1}"
+def _cell_formats(columns: list[Column]) -> dict[int, str]:
+    """Column index -> number format, for the columns that print in a form of their own."""
+    return {i: c.cell_format for i, c in enumerate(columns) if c.cell_format is not None}
+
+
+def _write_sheet(sheet, header: list[str], rows: list[list], formats: dict[int, str]) -> None:
     sheet.append([_header_cell(sheet, title) for title in header])
     for row in rows:
         # Empty text is no cell at all rather than an empty one: most players did not go out,
         # so most of the Scores sheet's Out cells need not be written.
-        sheet.append(
-            [(_text_cell(sheet, v) if v else None) if isinstance(v, str) else v for v in row]
-        )
+        cells = [(_text_cell(sheet, v) if v else None) if isinstance(v, str) else v for v in row]
+        for i, number_format in formats.items():
+            cells[i] = _formatted_cell(sheet, cells[i], number_format)
+        sheet.append(cells)
+
+
+def _formatted_cell(sheet, value, number_format: str):
+    cell = WriteOnlyCell(sheet, value)
+    cell.number_format = number_format
+    return cell
 
 
 def _header_cell(sheet, title: str) -> Cell:

@@ -11,6 +11,7 @@ from django.core.paginator import Paginator
 from django.http import HttpResponse
 from django.shortcuts import render
 
+from core.compression import compress_public_page
 from core.reports import PDF, XLSX
 from tournaments.access import public_view
 
@@ -29,6 +30,7 @@ PROJECTOR_ROWS = 15
 PROJECTOR_SECONDS = 30
 
 
+@compress_public_page
 @public_view
 def standings(request, tournament):
     return standings_page(request, tournament, namespace="public", can_publish=False)
@@ -68,6 +70,7 @@ def _board_table(result: Standings, screen: int, pages: Paginator) -> dict:
     }
 
 
+@compress_public_page
 @public_view
 def projector(request, tournament):
     """A wall board: one screen of rows at a time, moving to the next screen by itself."""

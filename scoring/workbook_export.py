@@ -10,12 +10,15 @@ from __future__ import annotations
 import io
 
 from core.cells import keep_as_text
+from core.spreadsheet_print import set_page_layout
 from tournaments.models import Day
 
 from .selectors import day_workbook_rows
 
 HEADER = ["Day", "Table", "Game", "Engine", "Player ID", "Player", "Score", "Out"]
 COLUMN_WIDTHS = (6, 7, 7, 8, 10, 28, 8, 6)
+PLAYER_COLUMN = HEADER.index("Player")
+MAX_PLAYER_WIDTH = 45
 
 
 def _values(row: dict) -> list:
@@ -31,12 +34,26 @@ def _values(row: dict) -> list:
     ]
 
 
+def _widths(rows: list[dict]) -> list[float]:
+    """The usual widths, with the player column as wide as the longest name (within reason)."""
+    longest = max((len(row["player"]) for row in rows), default=0)
+    widths: list[float] = list(COLUMN_WIDTHS)
+    widths[PLAYER_COLUMN] = min(max(widths[PLAYER_COLUMN], longest + 2), MAX_PLAYER_WIDTH)
+    return widths
+
+
 def export_day(day: Day) -> bytes:
-    """The day's entry sheet as .xlsx bytes, with every live score already filled in."""
+    """The day's entry sheet as .xlsx bytes, with every live score already filled in.
+
+    Printed, each table starts a page of its own, as its paper card does, so a desk volunteer
+    keys a card from one page with the header repeated on it.
+    """
     from openpyxl import Workbook
     from openpyxl.styles import Font
+    from openpyxl.worksheet.pagebreak import Break
     from openpyxl.worksheet.worksheet import Worksheet
 
+    rows = day_workbook_rows(day)
     wb = Workbook()
     ws = wb.active
     assert isinstance(ws, Worksheet)  # a new workbook opens on its one worksheet
@@ -44,14 +61,20 @@ def export_day(day: Day) -> bytes:
     ws.append(HEADER)
     for cell in ws[1]:
         cell.font = Font(bold=True)
-    for index, row in enumerate(day_workbook_rows(day), start=2):
+    for index, row in enumerate(rows, start=2):
         for column, value in enumerate(_values(row), start=1):
             cell = ws.cell(row=index, column=column)
             cell.value = value
             keep_as_text(cell)  # names are typed by people
-    ws.freeze_panes = "A2"
-    for letter, width in zip("ABCDEFGH", COLUMN_WIDTHS, strict=True):
-        ws.column_dimensions[letter].width = width
+        if index > 2 and row["table"] != rows[index - 3]["table"]:
+            ws.row_breaks.append(Break(id=index - 1))  # the page ends after the last table's row
+    set_page_layout(
+        ws,
+        title=f"Day {day.number} scores, one table a page",
+        event=day.tournament.name,
+        widths=_widths(rows),
+        rows=len(rows),
+    )
     out = io.BytesIO()
     wb.save(out)
     return out.getvalue()

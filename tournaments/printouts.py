@@ -8,9 +8,8 @@ import io
 
 from reportlab.lib.pagesizes import letter
 from reportlab.pdfbase import pdfmetrics
-from reportlab.pdfgen import canvas
 
-from core.pdf_fonts import pdf_fonts, printable
+from core.pdf_fonts import document_canvas, pdf_fonts, printable
 
 
 def _fit(text: str, font: str, size: float, width: float, smallest: float = 9) -> float:
@@ -35,8 +34,9 @@ def seating_chart_pdf(*, title: str, day_number: int, tables) -> bytes:
     """
     regular, bold = pdf_fonts().regular, pdf_fonts().bold
     buffer = io.BytesIO()
-    pdf = canvas.Canvas(buffer, pagesize=letter)
-    pdf.setTitle(f"{title}: day {day_number} seating chart")
+    pdf = document_canvas(
+        buffer, pagesize=letter, title=f"{title}: day {day_number} seating chart", author=title
+    )
     # The document title above is metadata and keeps every letter; drawn text must be in the font.
     title = printable(title)
     page_w, page_h = letter
@@ -94,8 +94,9 @@ def find_table_pdf(*, title: str, day_number: int, rows) -> bytes:
     """
     regular, bold = pdf_fonts().regular, pdf_fonts().bold
     buffer = io.BytesIO()
-    pdf = canvas.Canvas(buffer, pagesize=letter)
-    pdf.setTitle(f"{title}: day {day_number}, find your table")
+    pdf = document_canvas(
+        buffer, pagesize=letter, title=f"{title}: day {day_number}, find your table", author=title
+    )
     # The document title above is metadata and keeps every letter; drawn text must be in the font.
     title = printable(title)
     page_w, page_h = letter

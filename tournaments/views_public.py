@@ -1,12 +1,15 @@
 from django.shortcuts import render
 from django.views.decorators.http import require_safe
 
+from core.compression import compress_public_page
+
 from . import selectors
 from .access import public_view
 from .forms import FindTableForm
 from .selectors import public_tournaments
 
 
+@compress_public_page
 @require_safe
 def home(request):
     return render(
@@ -16,11 +19,13 @@ def home(request):
     )
 
 
+@compress_public_page
 @public_view
 def tournament_home(request, tournament):
     return render(request, "tournaments/public_tournament.html", {"tournament": tournament})
 
 
+@compress_public_page
 @public_view
 def find_table(request, tournament):
     form = FindTableForm(request.GET)

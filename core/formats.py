@@ -1,0 +1,39 @@
+"""One printed form per value, the same on the web pages, in the PDFs and in the workbooks.
+
+Dates follow the project's DATE_FORMAT (config/formats), which the templates use too, so a date
+reads "March 14, 2026" everywhere. Averages print with one decimal, and the workbook stores
+the same rounded number with a one-decimal cell format.
+"""
+
+from __future__ import annotations
+
+import datetime
+
+from django.utils import formats, timezone
+
+AVERAGE_DECIMALS = 1
+AVERAGE_CELL_FORMAT = "0.0"  # the workbook's number format for the same one decimal
+
+
+def long_date(value: datetime.date) -> str:
+    """ "March 14, 2026", as the pages print a date."""
+    return formats.date_format(value, "DATE_FORMAT")
+
+
+def weekday_date(value: datetime.date) -> str:
+    """ "Saturday, March 14, 2026": a day of play, on its score sheets."""
+    return f"{value:%A}, {long_date(value)}"
+
+
+def date_and_time(value: datetime.datetime) -> str:
+    """ "March 14, 2026 15:20" in the event's time zone (the pages print times as 15:20)."""
+    local = timezone.localtime(value) if timezone.is_aware(value) else value
+    return f"{long_date(local)} {local:%H:%M}"
+
+
+def rounded_average(value: float) -> float:
+    return round(value, AVERAGE_DECIMALS)
+
+
+def average_text(value: float) -> str:
+    return f"{rounded_average(value):.{AVERAGE_DECIMALS}f}"

@@ -1,0 +1,152 @@
+"""Every page type checked by axe-core, the accessibility rule engine, at desk and phone widths.
+
+axe-core is the npm package that ``.ci/run`` installs under ``.ci/node`` (pinned in
+``.ci/node/package.json``); its script is read from disk and added to each page, never fetched
+from the internet. Every rule axe runs by default counts, AAA contrast (7:1) too on the pages
+read on a phone at a folding table: the table page, find your table and the public standings.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from django.utils import timezone
+from scoring_factories import seated_day
+
+from scoring.models import GameSheet, SheetState
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+AXE = Path(__file__).resolve().parent.parent / ".ci" / "node" / "node_modules" / "axe-core"
+AXE_SCRIPT = AXE / "axe.min.js"
+DESK = {"width": 1280, "height": 900}
+PHONE = {"width": 390, "height": 844}
+# Rule tags axe runs: WCAG 2.x A and AA and its best practices; the phone pages add AAA.
+AA_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"]
+PHONE_TAGS = [*AA_TAGS, "wcag2aaa"]
+
+
+@pytest.fixture
+def axe_script():
+    if not AXE_SCRIPT.exists():
+        message = f"axe-core is not installed at {AXE} (npm ci --prefix .ci/node)"
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+    return str(AXE_SCRIPT)
+
+
+def violations(page, script: str, tags: list[str]) -> list[str]:
+    """One line per rule broken on the page: rule, impact, and the first offending elements."""
+    page.add_script_tag(path=script)
+    found = page.evaluate(
+        """tags => axe.run(document, {runOnly: {type: 'tag', values: tags},
+                                     resultTypes: ['violations']})
+                   .then(r => r.violations.map(v => ({
+                       id: v.id, impact: v.impact,
+                       nodes: v.nodes.slice(0, 3).map(n => n.target.join(' ') + ': '
+                              + n.failureSummary.replace(/\\s+/g, ' '))})))""",
+        tags,
+    )
+    return [f"{v['id']} ({v['impact']}): {' | '.join(v['nodes'])}" for v in found]
+
+
+def check_pages(page, base: str, script: str, pages: list[tuple[str, str, list[str]]]) -> None:
+    problems = []
+    for size_name, size in (("1280 px", DESK), ("390x844", PHONE)):
+        page.set_viewport_size(size)
+        for name, path, tags in pages:
+            response = page.goto(base + path)
+            assert response is not None and response.status == 200, (name, path)
+            problems += [
+                f"{name} at {size_name}: {line}" for line in violations(page, script, tags)
+            ]
+    assert not problems, "\n".join(problems)
+
+
+@pytest.fixture
+def demo_event(organiser):
+    from scoring.demo import load_demo
+
+    tournament = load_demo(organiser)
+    # One game waiting for the desk, so the review page has something to review.
+    first = GameSheet.objects.order_by("pk").first()
+    GameSheet.objects.filter(pk=first.pk).update(state=SheetState.ENTERED, confirmed_at=None)
+    return tournament, first
+
+
+def test_public_and_phone_pages_have_no_violations(live_server, page, axe_script, demo_event):
+    tournament, _ = demo_event
+    slug = tournament.slug
+    # An open day, so the table page shows its score form, not only the closed-day notice.
+    open_day = seated_day(slug="open-cup")
+    check_pages(
+        page,
+        live_server.url,
+        axe_script,
+        [
+            ("public home", "/", AA_TAGS),
+            ("public tournament", f"/t/{slug}/", AA_TAGS),
+            ("public standings", f"/t/{slug}/standings/", PHONE_TAGS),
+            ("find your table", f"/t/{slug}/find-your-table/", PHONE_TAGS),
+            ("find your table, too short", f"/t/{slug}/find-your-table/?q=a", PHONE_TAGS),
+            ("find your table, found", f"/t/{slug}/find-your-table/?q=jensen", PHONE_TAGS),
+            ("projector", f"/t/{slug}/projector/", AA_TAGS),
+            ("table page", f"/table/{open_day.tables[0].link_token}/", PHONE_TAGS),
+            ("login", "/accounts/login/", AA_TAGS),
+        ],
+    )
+    # The table page as a scorekeeper sees a refusal: messages next to the fields, 7:1 too.
+    page.goto(f"{live_server.url}/table/{open_day.tables[0].link_token}/")
+    page.get_by_label("Ann Lee went out").check()
+    page.get_by_label("Bob Roe went out").check()
+    page.get_by_role("button", name="Save game 1").click()
+    page.get_by_role("alert").first.wait_for()
+    assert not violations(page, axe_script, PHONE_TAGS)
+    # The board once every game is confirmed: the "Final" badge, and the clubs' screen.
+    GameSheet.objects.filter(state=SheetState.ENTERED).update(
+        state=SheetState.CONFIRMED, confirmed_at=timezone.now()
+    )
+    check_pages(
+        page,
+        live_server.url,
+        axe_script,
+        [
+            ("final projector", f"/t/{slug}/projector/", AA_TAGS),
+            ("projector clubs", f"/t/{slug}/projector/?page=4", AA_TAGS),
+        ],
+    )
+    assert page.locator(".board-final").inner_text() == "Final"  # the badge was checked
+
+
+def test_organiser_and_desk_pages_have_no_violations(
+    live_server, page, axe_script, demo_event, organiser, login_page
+):
+    tournament, sheet = demo_event
+    login_page(organiser)
+    t = f"/organiser/t/{tournament.slug}"
+    table = f"{t}/day/{sheet.game.day.number}/table/{sheet.table.number}"
+    confirmed = GameSheet.objects.filter(state=SheetState.CONFIRMED, table=sheet.table).first()
+    pages = [
+        ("organiser home", "/organiser/"),
+        ("overview", f"{t}/"),
+        ("players", f"{t}/players/"),
+        ("add player", f"{t}/players/add/"),
+        ("edit player", f"{t}/players/1/"),
+        ("import players", f"{t}/players/import/"),
+        ("check-in", f"{t}/check-in/"),
+        ("seating index", f"{t}/seating/"),
+        ("seating", f"{t}/seating/1/"),
+        ("organiser standings", f"{t}/standings/"),
+        ("scores", f"{t}/scores/"),
+        ("day grid", f"{t}/day/1/scores/"),
+        ("upload", f"{t}/scores/upload/"),
+        ("table links", f"{t}/day/1/table-links/"),
+        ("score card", f"{table}/card/"),
+        ("history", f"{table}/history/"),
+        ("review", f"{table}/game/{sheet.game.number}/review/"),
+        ("correct", f"{table}/game/{confirmed.game.number}/correct/"),
+    ]
+    check_pages(page, live_server.url, axe_script, [(n, p, AA_TAGS) for n, p in pages])

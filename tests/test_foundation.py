@@ -1,7 +1,9 @@
 import datetime
 import json
+import re
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.db import IntegrityError, transaction
@@ -234,9 +236,50 @@ def test_demo_tournament_is_complete_and_passes_every_check(demo_tournament):
     assert json.dumps(data)  # the fixture is plain JSON
 
 
-def test_load_demo_command_loads_once_and_creates_the_login(capsys):
+def test_load_demo_command_loads_once_and_creates_the_login(capsys, settings):
+    settings.DEBUG = True  # the venue laptop and `make run`
     call_command("load_demo")
     call_command("load_demo")
     out = capsys.readouterr().out
     assert "Loaded the demo tournament" in out and "was not loaded" in out
     assert Tournament.objects.count() == 1
+
+
+def test_load_demo_is_refused_without_debug_and_creates_nothing(settings, capsys):
+    settings.DEBUG = False
+    with pytest.raises(CommandError, match="DJANGO_DEBUG is off"):
+        call_command("load_demo")
+    assert not Tournament.objects.exists()
+    assert not get_user_model().objects.exists()
+
+
+def test_load_demo_without_debug_when_told_prints_a_random_password(settings, capsys, client):
+    from scoring.management.commands.load_demo import DEMO_PASSWORD, DEMO_USERNAME
+
+    settings.DEBUG = False
+    call_command("load_demo", "--allow-without-debug")
+    out = capsys.readouterr().out
+    password = re.search(rf"{DEMO_USERNAME} / (\S+)", out).group(1)
+    assert password != DEMO_PASSWORD and len(password) >= 12
+    user = get_user_model().objects.get(username=DEMO_USERNAME)
+    assert user.check_password(password) and not user.check_password(DEMO_PASSWORD)
+
+
+def test_the_demo_login_organises_the_demo_event_only(capsys, client, make_tournament, settings):
+    from scoring.management.commands.load_demo import DEMO_PASSWORD, DEMO_USERNAME
+    from tournaments.access import role_in
+
+    settings.DEBUG = True
+    call_command("load_demo")
+    user = get_user_model().objects.get(username=DEMO_USERNAME)
+    assert not user.is_superuser and not user.is_staff
+    demo = Tournament.objects.get()
+    other = make_tournament(slug="private-one")
+    other.public_pages = False
+    other.save()
+    assert role_in(user, demo) == "organiser"
+    assert role_in(user, other) is None
+    assert client.login(username=DEMO_USERNAME, password=DEMO_PASSWORD)
+    assert client.get(f"/organiser/t/{demo.slug}/").status_code == 200
+    assert client.get("/organiser/t/private-one/").status_code == 404
+    assert client.get("/admin/").status_code == 302  # the admin site sends it to its login

@@ -10,6 +10,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from scoring_factories import seated_day, stored_sheet
 
+from core.errors import ServiceError
 from scoring.models import AuditEvent, Game, Score, SheetState, Source
 from scoring.validation import SheetRules, TypedSheet, check_game
 from tournaments.models import KeepApart, RulePreset, Seat, Table, Tournament
@@ -79,12 +80,26 @@ def test_new_tournament_command_prints_slug(capsys):
             ["x2", "--name", "X", "--rules", "tournament", "--start-date", "14/03/2026"],
             "not a date",
         ),
+        (["spring open 2027", "--name", "X", "--rules", "tournament"], "cannot be part of a web"),
+        (["spring/open", "--name", "X", "--rules", "tournament"], "letters, digits and hyphens"),
+        (["open--day", "--name", "X", "--rules", "tournament"], "letters, digits and hyphens"),
+        (["a" * 51, "--name", "X", "--rules", "tournament"], "longer than 50 characters"),
     ],
 )
 def test_new_tournament_refuses_bad_input(args, message):
     with pytest.raises(CommandError, match=message):
         call_command("new_tournament", *args)
     assert not Tournament.objects.exists()
+
+
+def test_a_refused_slug_leaves_the_home_page_working(client):
+    from tournaments.services.events import create_tournament
+
+    with pytest.raises(ServiceError, match="cannot be part of a web address") as refused:
+        create_tournament(slug="spring open 2027", name="Spring", preset_key="tournament")
+    assert refused.value.field == "slug"
+    assert not Tournament.objects.exists()
+    assert client.get("/").status_code == 200
 
 
 def test_new_tournament_refuses_taken_slug(make_tournament):

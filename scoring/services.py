@@ -361,11 +361,11 @@ def _save_games_locked(batches, source, user, reason, written_totals, current) -
     conflicts: list[CurrentSheet] = []
     plans: list[_Plan] = []
     role = _role(user, batches[0][0].day.tournament)
-    for table, inputs in batches:
-        table = locked[table.pk]
+    for opened, inputs in batches:
+        table = locked[opened.pk]
         # Read after the lock, so the live sheets are current.
         sheets = current if current is not None else table_sheets(table)
-        if source == Source.TABLE_LINK and sheets.day.closed_at is not None:
+        if source == Source.TABLE_LINK and not _link_still_works(opened, table, sheets.day):
             raise ServiceError("This table link no longer works: ask the desk.")
         if source != Source.TABLE_LINK and role is None:
             raise ServiceError(
@@ -426,6 +426,13 @@ def _save_games_locked(batches, source, user, reason, written_totals, current) -
     if refusals:
         raise SheetRefused(refusals)
     return _write(plans, source, user, reason, now)
+
+
+def _link_still_works(opened: Table, locked: Table, day: Day) -> bool:
+    """A save from a table link waits for the lock; by then the day may have closed or the link
+    been renewed. ``opened`` carries the token the phone's page was opened with, ``locked`` the
+    one stored now: a renewed link stops a save already queued, as it stops the page."""
+    return day.closed_at is None and opened.link_token == locked.link_token
 
 
 def _clean_from_sheet(sheet: GameSheet) -> CleanGame:

@@ -15,10 +15,19 @@ class FaviconView(RedirectView):
         return static("img/favicon.ico")
 
 
+from core.login import LoginForm
+
+# The admin site's login gets the same username cap as ours.
+admin.site.login_form = LoginForm
+
 urlpatterns = [
     path("favicon.ico", FaviconView.as_view(), name="favicon"),
     path("admin/", admin.site.urls),
-    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
+    path(
+        "accounts/login/",
+        auth_views.LoginView.as_view(authentication_form=LoginForm),
+        name="login",
+    ),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("organiser/", include("config.urls_organiser")),
     path("table/", include("scoring.urls_scorekeeper")),

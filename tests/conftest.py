@@ -38,9 +38,16 @@ def pytest_collection_modifyitems(config, items):
 
 @pytest.fixture(autouse=True)
 def login_throttle(request, settings):
-    """django-axes counts failed logins; only tests marked `axes` exercise it, so a test that
-    logs in with the test client is not locked out by another test's wrong passwords."""
-    settings.AXES_ENABLED = request.node.get_closest_marker("axes") is not None
+    """django-axes counts failed logins and core/login.py counts logins per address; only tests
+    marked `axes` exercise them, so a test that logs in is not turned away because of another
+    test's wrong passwords or logins."""
+    on = request.node.get_closest_marker("axes") is not None
+    settings.AXES_ENABLED = on
+    settings.LOGIN_THROTTLE_ENABLED = on
+    if on:
+        from django.core.cache import cache
+
+        cache.clear()
 
 
 def _uses_database(request) -> bool:

@@ -41,7 +41,7 @@ def axes_username(request, credentials) -> str | None:
     """The username django-axes records, cut to the longest an account can have: a backstop for
     any login path that does not use LoginForm."""
     source = credentials if credentials else getattr(request, "POST", {})
-    username = source.get(settings.AXES_USERNAME_FORM_FIELD) if source else None
+    username = source.get("username") if source else None
     return None if username is None else str(username)[:USERNAME_MAX]
 
 

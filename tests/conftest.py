@@ -88,6 +88,25 @@ def browser_type_launch_args(browser_type_launch_args):
     }
 
 
+@pytest.fixture(autouse=True)
+def content_security_policy_holds(request):
+    """In every browser test, nothing the page does is blocked by the Content-Security-Policy:
+    Chromium reports each blocked script, style or frame on the console."""
+    if "page" not in request.fixturenames:
+        yield
+        return
+    page = request.getfixturevalue("page")
+    blocked: list[str] = []
+    page.on(
+        "console",
+        lambda message: (
+            blocked.append(message.text) if "Content Security Policy" in message.text else None
+        ),
+    )
+    yield
+    assert blocked == [], "the Content-Security-Policy blocked part of a page"
+
+
 @pytest.fixture
 def make_user(db):
     def make(username="organiser1", *, superuser=False):

@@ -4,6 +4,8 @@ A new page must be added to EXPECTED with the status each role gets, or this sui
 that is how a page without an access rule is caught before it ships.
 """
 
+import re
+
 import pytest
 from django.apps import apps
 from django.urls import NoReverseMatch, URLPattern, URLResolver, get_resolver, reverse
@@ -229,3 +231,25 @@ def test_admin_is_for_staff_accounts_only(client, event):
     assert client.get("/admin/").status_code == 302
     client.force_login(users["organiser"])  # an event organiser is not a site administrator
     assert client.get("/admin/").status_code == 302
+
+
+INLINE_CODE = re.compile(
+    r"<script(?![^>]*\bsrc=)[^>]*>|<style\b|\sstyle=|\son[a-z]+=|javascript:", re.IGNORECASE
+)
+
+
+def test_staff_pages_are_never_stored_and_every_page_carries_the_policy(client, event):
+    """Organiser and desk pages (contacts, table links) tell browsers and proxies to keep no
+    copy; every page sends the Content-Security-Policy and has no inline script or style for
+    it to block."""
+    tournament, users, table = event
+    client.force_login(users["organiser"])
+    for name in sorted(EXPECTED):
+        response = client.get(url_for(name, tournament, table))
+        policy = response.get("Content-Security-Policy", "")
+        assert "script-src 'self'" in policy and "unsafe-inline" not in policy, name
+        if name.startswith("organiser:") or name == "login":
+            assert "no-store" in response.get("Cache-Control", ""), name
+        if response.get("Content-Type", "").startswith("text/html"):
+            found = INLINE_CODE.search(response.content.decode())
+            assert found is None, f"{name}: {found.group(0) if found else ''}"

@@ -218,6 +218,29 @@ if not DEBUG and not VENUE_MODE:
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    # Table-link tokens are taken out of every line (core/log_redaction.py).
+    "filters": {"table_tokens": {"()": "core.log_redaction.RedactTableTokens"}},
+    "handlers": {
+        "console": {"class": "logging.StreamHandler", "filters": ["table_tokens"]},
+        # Django's own request loggers (runserver's request lines among them) print through
+        # their own handlers: the same filter goes on those too.
+        "django_server": {
+            "class": "logging.StreamHandler",
+            "formatter": "django.server",
+            "filters": ["table_tokens"],
+        },
+    },
+    "formatters": {
+        "django.server": {
+            "()": "django.utils.log.ServerFormatter",
+            "format": "[{server_time}] {message}",
+            "style": "{",
+        }
+    },
+    "loggers": {
+        # Django's default handlers for these print unfiltered; ours replace them.
+        "django": {"handlers": [], "propagate": True},
+        "django.server": {"handlers": ["django_server"], "level": "INFO", "propagate": False},
+    },
     "root": {"handlers": ["console"], "level": os.environ.get("DJANGO_LOG_LEVEL", "WARNING")},
 }

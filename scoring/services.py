@@ -729,7 +729,13 @@ def close_day(day: Day, user) -> Day:
 
 
 def reopen_day(day: Day, user) -> Day:
-    """Reopen a closed day: its table links work again."""
+    """Reopen a closed day, with a new link for every table.
+
+    The old links stay dead: once a day closed they were declared finished, and may since have
+    been left on score sheets, photographed or written to a log. Reopening is mostly for the
+    desk to fix a card; a table that must enter scores again gets its new link from the table
+    links page or a reprinted sheet.
+    """
     return _set_closed(day, user, closed=False)
 
 
@@ -745,6 +751,10 @@ def _set_closed(day: Day, user, *, closed: bool) -> Day:
         )
     day.closed_at = timezone.now() if closed else None
     day.save(update_fields=["closed_at"])
+    if not closed:
+        for table in Table.objects.select_for_update().filter(day=day).order_by("pk"):
+            table.link_token = new_table_token()
+            table.save(update_fields=["link_token"])
     return day
 
 

@@ -285,7 +285,11 @@ def reopen_day(request, tournament, day):
     except ServiceError as error:
         messages.error(request, str(error))
     else:
-        messages.success(request, f"Day {day.number} is open again: table links work.")
+        messages.success(
+            request,
+            f"Day {day.number} is open again. Every table has a new link (the old ones stay "
+            "dead): if a table must enter scores, print its sheet again or show it the new code.",
+        )
     return redirect("organiser:scores_day", slug=tournament.slug, day=day.number)
 
 

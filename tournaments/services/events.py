@@ -8,7 +8,6 @@ from django.db import transaction
 from core.errors import ServiceError
 from tournaments.models import Day, RulePreset, RuleSet, StaffRole, Tournament
 
-
 SLUG_MAX = Tournament._meta.get_field("slug").max_length or 50
 # The slug is part of every address of the event, and the URL patterns match only these letters.
 _SLUG = re.compile(r"[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*")

@@ -330,6 +330,53 @@ def test_the_review_page_refuses_a_self_confirm(world):
     assert GameSheet.objects.get().state == SheetState.ENTERED
 
 
+def _log_in_on_the_same_browser(client, user):
+    """The real login page, as a desk user would, in the browser that used the table link."""
+    from conftest import PASSWORD
+
+    user.set_password(PASSWORD)
+    user.save()
+    response = client.post("/accounts/login/", {"username": user.username, "password": PASSWORD})
+    assert response.status_code == 302
+
+
+def test_a_logged_out_table_link_entry_cannot_be_confirmed_from_the_same_browser(world, client):
+    """A desk user types the table's numbers on its link while logged out, then logs in at the
+    desk on the same browser: the service refuses them confirming it, by the review page and by
+    retyping the card; someone else at the desk can."""
+    assert client.post(link(world.tables[0]), phone_post(world)).status_code == 302
+    sheet = GameSheet.objects.get()
+    assert sheet.entered_by is None and len(sheet.entered_device) == 64
+    _log_in_on_the_same_browser(client, world.desk)
+    url = reverse("organiser:review_game", args=[world.tournament.slug, 1, 1, 1])
+    page = text_of(client.get(url))
+    assert "You entered game 1 yourself, so someone else must confirm it." in page
+    before = snapshot()
+    response = client.post(url, {"base_version": "1", "decision": "confirm"})
+    assert "You entered game 1 yourself" in text_of(response)
+    data = card_post(world, [(1, T1, "Ann Lee", 12)], bases={1: 1})
+    assert "You entered game 1 yourself" in text_of(client.post(card_url(world), data))
+    with pytest.raises(ServiceError, match="You entered game 1 yourself"):
+        services.confirm_game(world.tables[0], world.games[1], 1, world.desk, sheet.entered_device)
+    assert snapshot() == before
+    assert (
+        client_for(world.boss).post(url, {"base_version": "1", "decision": "confirm"}).status_code
+        == 302
+    )
+    assert GameSheet.objects.get().confirmed_by == world.boss
+
+
+def test_a_table_link_save_records_the_logged_in_user(world, client):
+    client.force_login(world.desk)
+    assert client.post(link(world.tables[0]), phone_post(world)).status_code == 302
+    sheet = GameSheet.objects.get()
+    assert sheet.entered_by == world.desk and sheet.source == Source.TABLE_LINK
+    url = reverse("organiser:review_game", args=[world.tournament.slug, 1, 1, 1])
+    response = client_for(world.desk).post(url, {"base_version": "1", "decision": "confirm"})
+    assert "You entered game 1 yourself" in text_of(response)
+    assert GameSheet.objects.get().state == SheetState.ENTERED
+
+
 def test_blind_retype_mismatch_lists_the_differences_on_the_card(world, client):
     client.post(link(world.tables[0]), phone_post(world))
     data = card_post(world, [(1, {**T1, "Di Fox": 9}, "Ann Lee", 12)], bases={1: 1})

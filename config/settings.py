@@ -8,6 +8,7 @@ DJANGO_VENUE_MODE   1 lets phones log in over plain HTTP on a local network (see
 DJANGO_TRUSTED_PROXIES how many reverse proxies stand in front of the app (default 0; see README).
 """
 
+import hashlib
 import os
 import tempfile
 from pathlib import Path
@@ -93,9 +94,23 @@ AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
 AXES_SENSITIVE_PARAMETERS = ["password", "csrfmiddlewaretoken"]
 
 # Logins posted from one client address beyond this in a minute are turned away before any
-# password is hashed (core/login.py); wrong passwords are still counted by axes above.
+# password is hashed (core/login.py); wrong passwords are still counted by axes above. The count
+# is kept in files every server process shares (a per-process count would multiply the limit
+# by the number of workers), in a folder of this project's own.
 LOGIN_THROTTLE_ENABLED = env_flag("LOGIN_THROTTLE_ENABLED", True)
-LOGIN_ATTEMPTS_PER_MINUTE = 20
+LOGIN_ATTEMPTS_PER_MINUTE = 10
+CACHES = {
+    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    "login_throttle": {
+        "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+        "LOCATION": os.environ.get("DJANGO_THROTTLE_DIR")
+        or os.path.join(
+            tempfile.gettempdir(),
+            "mexican-train-logins-" + hashlib.sha256(str(BASE_DIR).encode()).hexdigest()[:12],
+        ),
+        "TIMEOUT": 60,
+    },
+}
 
 ROOT_URLCONF = "config.urls"
 

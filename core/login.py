@@ -9,7 +9,7 @@ types is turned away before a password is hashed, so made-up usernames cannot bu
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import AuthenticationForm
-from django.core.cache import cache
+from django.core.cache import caches
 from django.core.validators import MaxLengthValidator
 from django.shortcuts import render
 
@@ -53,9 +53,10 @@ def over_login_limit(request) -> bool:
     """Count this login attempt against its client address; True once the address has made
     more than LOGIN_ATTEMPTS_PER_MINUTE in the current minute.
 
-    The count lives in the cache (each server process has its own unless a shared cache is set),
-    and lapses a minute after the first attempt it counts.
+    The count lives in the "login_throttle" cache, which every server process shares, and lapses
+    a minute after the first attempt it counts.
     """
+    cache = caches["login_throttle"]
     key = _throttle_key(client_address(request))
     if cache.add(key, 1, timeout=60):
         return False

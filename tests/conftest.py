@@ -45,9 +45,9 @@ def login_throttle(request, settings):
     settings.AXES_ENABLED = on
     settings.LOGIN_THROTTLE_ENABLED = on
     if on:
-        from django.core.cache import cache
+        from django.core.cache import caches
 
-        cache.clear()
+        caches["login_throttle"].clear()
 
 
 def _uses_database(request) -> bool:

@@ -6,14 +6,20 @@ nothing is hashed or stored for it; and a client address that posts logins faste
 types is turned away before a password is hashed, so made-up usernames cannot burn the CPU.
 """
 
+import functools
+import logging
+
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import AuthenticationForm
 from django.core.cache import caches
 from django.core.validators import MaxLengthValidator
-from django.shortcuts import render
+from django.http import HttpResponse
+from django.template.loader import render_to_string
 
 from core.client_address import client_address
+
+logger = logging.getLogger(__name__)
 
 USERNAME_MAX = get_user_model()._meta.get_field("username").max_length or 150
 
@@ -65,6 +71,8 @@ def over_login_limit(request) -> bool:
     except ValueError:  # expired between add and incr
         cache.add(key, 1, timeout=60)
         return False
+    if count == settings.LOGIN_ATTEMPTS_PER_MINUTE + 1:
+        logger.warning("Login throttle: %s posted too many logins in a minute", key)
     return count > settings.LOGIN_ATTEMPTS_PER_MINUTE
 
 
@@ -89,5 +97,14 @@ class LoginThrottleMiddleware:
         ):
             return None
         if over_login_limit(request):
-            return render(request, "registration/too_many_logins.html", status=429)
+            response = HttpResponse(_too_many_page(), status=429)
+            # Not one warning per refused post (a flood would fill the log): over_login_limit
+            # logs once when an address goes over.
+            response._has_been_logged = True  # type: ignore[attr-defined]
+            return response
         return None
+
+
+@functools.cache
+def _too_many_page() -> str:
+    return render_to_string("registration/too_many_logins.html")

@@ -81,7 +81,7 @@ def import_players(tournament, data: bytes, filename: str = "", *, user) -> Impo
     try:
         cells = read_cells(data, filename, max_bytes=settings.UPLOAD_MAX_BYTES)
     except ImportFileError as error:
-        raise ImportRefused([ImportProblem(1, str(error))])
+        raise ImportRefused([ImportProblem(1, str(error))]) from None
     state, _ = _event_state(tournament)
     parsed = _check(cells, tournament, state)
     if not parsed.ok:

@@ -4,6 +4,8 @@ from django.templatetags.static import static
 from django.urls import include, path
 from django.views.generic import RedirectView
 
+from core.login import LoginForm
+
 
 class FaviconView(RedirectView):
     """Browsers ask for /favicon.ico whatever the page links: send them to our own icon."""
@@ -14,8 +16,6 @@ class FaviconView(RedirectView):
     def get_redirect_url(self, *args, **kwargs):
         return static("img/favicon.ico")
 
-
-from core.login import LoginForm
 
 # The admin site's login gets the same username cap as ours.
 admin.site.login_form = LoginForm

@@ -520,16 +520,18 @@ def test_a_save_queued_before_the_link_was_renewed_is_refused(world):
     before = snapshot()
     with pytest.raises(ServiceError, match="This table link no longer works"):
         from_table(world)
-    with pytest.raises(ServiceError, match="This table link no longer works"):
-        with services.locked_table(opened) as current:
-            services.submit_game(
-                opened,
-                world.games[1],
-                typed(world, 1, T1, out="Ann Lee"),
-                0,
-                source=Source.TABLE_LINK,
-                current=current,
-            )
+    with (
+        pytest.raises(ServiceError, match="This table link no longer works"),
+        services.locked_table(opened) as current,
+    ):
+        services.submit_game(
+            opened,
+            world.games[1],
+            typed(world, 1, T1, out="Ann Lee"),
+            0,
+            source=Source.TABLE_LINK,
+            current=current,
+        )
     assert snapshot() == before
 
 

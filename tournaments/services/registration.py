@@ -16,7 +16,6 @@ from tournaments.selectors import directory_for, entered_names, first_started_da
 from .seating import is_fixed, refresh_repeat_counts
 
 
-
 def lock_tournament(tournament) -> Tournament:
     # Player numbers are max+1; locking the tournament row makes two desks adding players at
     # once take turns instead of both picking the same number.

@@ -53,6 +53,7 @@ bench: install
 	$(BIN)/python bench/seating.py
 	$(BIN)/python bench/standings.py
 	$(BIN)/python bench/entry_load.py
+	$(BIN)/python bench/abuse.py
 
 clean:
 	rm -rf $(VENV) .test-db.sqlite3* staticfiles .mypy_cache .ruff_cache

@@ -5,8 +5,10 @@ DJANGO_SECRET_KEY   required when DJANGO_DEBUG=0.
 DJANGO_DEBUG        1 (default, for the venue laptop and development) or 0.
 DJANGO_ALLOWED_HOSTS comma-separated; defaults to local addresses plus "*" in debug.
 DJANGO_VENUE_MODE   1 lets phones log in over plain HTTP on a local network (see README).
+DJANGO_TRUSTED_PROXIES how many reverse proxies stand in front of the app (default 0; see README).
 """
 
+import hashlib
 import os
 import tempfile
 from pathlib import Path
@@ -54,9 +56,12 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "core.security_headers.SecurityHeadersMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
+    # Before the CSRF check and everything else a login costs (core/login.py).
+    "core.login.LoginThrottleMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
@@ -69,6 +74,12 @@ AUTHENTICATION_BACKENDS = [
     "django.contrib.auth.backends.ModelBackend",
 ]
 
+# How many reverse proxies (a TLS proxy, say) stand in front of the app. With 0 the client's
+# address is the connection's; with N it is the N-th address from the right of X-Forwarded-For,
+# the one the outermost of our proxies saw (core/client_address.py). Set it only when that many
+# proxies really are there: otherwise a client could claim any address.
+TRUSTED_PROXY_COUNT = int(os.environ.get("DJANGO_TRUSTED_PROXIES", "0") or 0)
+
 # Five wrong passwords lock that username from that address for an hour.
 AXES_ENABLED = env_flag("AXES_ENABLED", True)
 AXES_FAILURE_LIMIT = 5
@@ -76,6 +87,31 @@ AXES_COOLOFF_TIME = 1
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
+AXES_CLIENT_IP_CALLABLE = "core.client_address.client_address"
+# What a failed login may store is bounded: the username at most as long as an account's, and a
+# post made while locked out stores nothing (axes would otherwise append it to the record).
+AXES_USERNAME_CALLABLE = "core.login.axes_username"
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
+AXES_SENSITIVE_PARAMETERS = ["password", "csrfmiddlewaretoken"]
+
+# Logins posted from one client address beyond this in a minute are turned away before any
+# password is hashed (core/login.py); wrong passwords are still counted by axes above. The count
+# is kept in files every server process shares (a per-process count would multiply the limit
+# by the number of workers), in a folder of this project's own.
+LOGIN_THROTTLE_ENABLED = env_flag("LOGIN_THROTTLE_ENABLED", True)
+LOGIN_ATTEMPTS_PER_MINUTE = 10
+CACHES = {
+    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    "login_throttle": {
+        "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+        "LOCATION": os.environ.get("DJANGO_THROTTLE_DIR")
+        or os.path.join(
+            tempfile.gettempdir(),
+            "mexican-train-logins-" + hashlib.sha256(str(BASE_DIR).encode()).hexdigest()[:12],
+        ),
+        "TIMEOUT": 60,
+    },
+}
 
 ROOT_URLCONF = "config.urls"
 
@@ -165,6 +201,25 @@ UPLOAD_MAX_BYTES = int(os.environ.get("UPLOAD_MAX_BYTES", 5 * 1024 * 1024))
 DATA_UPLOAD_MAX_MEMORY_SIZE = 10 * 1024 * 1024
 FILE_UPLOAD_MAX_MEMORY_SIZE = 10 * 1024 * 1024
 
+# Scripts, styles and images from this site only; no inline script, no inline style, no
+# plugins, no framing, forms post only here (core/security_headers.py).
+CONTENT_SECURITY_POLICY = "; ".join(
+    [
+        "default-src 'self'",
+        "script-src 'self'",
+        "style-src 'self'",
+        "img-src 'self' data:",
+        "object-src 'none'",
+        "base-uri 'none'",
+        "form-action 'self'",
+        "frame-ancestors 'none'",
+    ]
+)
+# Responses never kept by a browser or proxy cache: the staff pages (contact details, table
+# links), the login and the admin site.
+NO_STORE_NAMESPACES = {"organiser", "admin"}
+NO_STORE_PATHS = ["/organiser/", "/accounts/", "/admin/"]
+
 SESSION_COOKIE_HTTPONLY = True
 CSRF_COOKIE_HTTPONLY = False
 X_FRAME_OPTIONS = "DENY"
@@ -179,6 +234,29 @@ if not DEBUG and not VENUE_MODE:
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    # Table-link tokens are taken out of every line (core/log_redaction.py).
+    "filters": {"table_tokens": {"()": "core.log_redaction.RedactTableTokens"}},
+    "handlers": {
+        "console": {"class": "logging.StreamHandler", "filters": ["table_tokens"]},
+        # Django's own request loggers (runserver's request lines among them) print through
+        # their own handlers: the same filter goes on those too.
+        "django_server": {
+            "class": "logging.StreamHandler",
+            "formatter": "django.server",
+            "filters": ["table_tokens"],
+        },
+    },
+    "formatters": {
+        "django.server": {
+            "()": "django.utils.log.ServerFormatter",
+            "format": "[{server_time}] {message}",
+            "style": "{",
+        }
+    },
+    "loggers": {
+        # Django's default handlers for these print unfiltered; ours replace them.
+        "django": {"handlers": [], "propagate": True},
+        "django.server": {"handlers": ["django_server"], "level": "INFO", "propagate": False},
+    },
     "root": {"handlers": ["console"], "level": os.environ.get("DJANGO_LOG_LEVEL", "WARNING")},
 }

@@ -14,7 +14,8 @@ from core.errors import ServiceError
 from core.forms import CappedUploadForm
 
 from . import services
-from .models import Score
+from .devices import device_mark
+from .models import Score, Source
 from .selectors import TableSheets
 from .services import CurrentSheet, GameInput
 from .validation import TypedSheet
@@ -201,6 +202,8 @@ def submit_game_form(
         return GameSubmission(GameForm(None, sheets=sheets, game=game, **form_options), sheets)
     data = request.POST
     user = request.user if request.user.is_authenticated else None
+    # A table-link save marks the browser it came from; any other save is compared with it.
+    device = device_mark(request, create=source == Source.TABLE_LINK)
     with services.locked_table(table, games) as current:
         result = GameSubmission(GameForm(data, sheets=current, game=game, **form_options), current)
         form = result.form
@@ -216,6 +219,7 @@ def submit_game_form(
                 user=user,
                 reason=form.cleaned_data.get("reason", ""),
                 current=current,
+                device=device,
             )
         except services.SheetRefused as refused:
             form.add_refusals(refused.refusals)

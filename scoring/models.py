@@ -61,6 +61,9 @@ class GameSheet(models.Model):
     entered_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
+    # The browser a table-link save came from (a hash of a random mark in its session), so a
+    # desk user cannot confirm what they typed on a table link while logged out.
+    entered_device = models.CharField(max_length=64, blank=True, default="")
     entered_at = models.DateTimeField()
     confirmed_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"

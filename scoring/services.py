@@ -310,6 +310,7 @@ def save_games(
     reason: str = "",
     written_totals: dict[int, dict] | None = None,
     current=None,
+    device: str = "",
 ) -> list[Outcome]:
     """Check and save games for one or more tables, all or nothing.
 
@@ -321,6 +322,9 @@ def save_games(
     ``written_totals`` maps table pk -> {entry id: total as typed} for a desk card.
 
     ``current`` is one table's sheets from an open locked_table() block.
+
+    ``device`` marks the browser the save came from (scoring.devices): stored with a table-link
+    save, compared when the desk confirms, so nobody confirms what they typed on a table link.
 
     Raises VersionConflict when a base version is stale, SheetRefused with every problem
     otherwise; stores nothing in either case.
@@ -338,7 +342,12 @@ def save_games(
     try:
         with transaction.atomic():
             return _save_games_locked(
-                batches, source, user, reason.strip(), written_totals or {}, current
+                batches,
+                _Who(user, device),
+                source,
+                reason.strip(),
+                written_totals or {},
+                current,
             )
     except IntegrityError:
         # Another save got in between our read and our write (the unique constraints on live
@@ -351,7 +360,16 @@ def save_games(
         raise VersionConflict(conflicts) from None
 
 
-def _save_games_locked(batches, source, user, reason, written_totals, current) -> list[Outcome]:
+@dataclass(frozen=True)
+class _Who:
+    """Who saves: the account (None for a table link without a login) and the browser's mark."""
+
+    user: object
+    device: str = ""
+
+
+def _save_games_locked(batches, who, source, reason, written_totals, current) -> list[Outcome]:
+    user = who.user
     if current is None:
         locked = {t.pk: t for t in _lock_tables([table for table, _ in batches])}
     else:
@@ -361,11 +379,11 @@ def _save_games_locked(batches, source, user, reason, written_totals, current) -
     conflicts: list[CurrentSheet] = []
     plans: list[_Plan] = []
     role = _role(user, batches[0][0].day.tournament)
-    for table, inputs in batches:
-        table = locked[table.pk]
+    for opened, inputs in batches:
+        table = locked[opened.pk]
         # Read after the lock, so the live sheets are current.
         sheets = current if current is not None else table_sheets(table)
-        if source == Source.TABLE_LINK and sheets.day.closed_at is not None:
+        if source == Source.TABLE_LINK and not _link_still_works(opened, table, sheets.day):
             raise ServiceError("This table link no longer works: ask the desk.")
         if source != Source.TABLE_LINK and role is None:
             raise ServiceError(
@@ -406,7 +424,7 @@ def _save_games_locked(batches, source, user, reason, written_totals, current) -
                 continue
             used.append(clean.engine)
             cleans[n] = clean
-            plan, problems = _decide(sheets, item.game, clean, source, user, role, reason)
+            plan, problems = _decide(sheets, item.game, clean, source, who, role, reason)
             refusals += [
                 Refusal(sheets.day.number, table.number, n, p.field, p.message) for p in problems
             ]
@@ -425,7 +443,14 @@ def _save_games_locked(batches, source, user, reason, written_totals, current) -
         raise VersionConflict(conflicts)
     if refusals:
         raise SheetRefused(refusals)
-    return _write(plans, source, user, reason, now)
+    return _write(plans, source, who, reason, now)
+
+
+def _link_still_works(opened: Table, locked: Table, day: Day) -> bool:
+    """A save from a table link waits for the lock; by then the day may have closed or the link
+    been renewed. ``opened`` carries the token the phone's page was opened with, ``locked`` the
+    one stored now: a renewed link stops a save already queued, as it stops the page."""
+    return day.closed_at is None and opened.link_token == locked.link_token
 
 
 def _clean_from_sheet(sheet: GameSheet) -> CleanGame:
@@ -439,7 +464,7 @@ def _clean_from_sheet(sheet: GameSheet) -> CleanGame:
     )
 
 
-def _decide(sheets, game, clean, source, user, role, reason) -> tuple[_Plan | None, list[Problem]]:
+def _decide(sheets, game, clean, source, who, role, reason) -> tuple[_Plan | None, list[Problem]]:
     """What saving ``clean`` means given the live sheet: a plan, nothing, or refusals."""
     n = game.number
     live = sheets.live.get(n)
@@ -493,7 +518,7 @@ def _decide(sheets, game, clean, source, user, role, reason) -> tuple[_Plan | No
                 ),
             )
             return None, problems
-        refusal = own_entry_refusal(live, user)
+        refusal = own_entry_refusal(live, who.user, who.device)
         if refusal:
             return None, [Problem("", refusal)]
         return _Plan(sheets, game, clean, "confirmed", live), []
@@ -514,7 +539,8 @@ def _decide(sheets, game, clean, source, user, role, reason) -> tuple[_Plan | No
     return _Plan(sheets, game, clean, "corrected", live), []
 
 
-def _write(plans: list[_Plan], source, user, reason, now) -> list[Outcome]:
+def _write(plans: list[_Plan], source, who: _Who, reason, now) -> list[Outcome]:
+    user = who.user
     # Supersede every replaced version first, so a swap of engines between two games of a
     # card does not trip the one-engine-per-table constraint half way.
     replaced = [p.live.pk for p in plans if p.action == "corrected" and p.live is not None]
@@ -541,6 +567,7 @@ def _write(plans: list[_Plan], source, user, reason, now) -> list[Outcome]:
             blocked=clean.blocked,
             source=source,
             entered_by=account_of(user),
+            entered_device=who.device,
             entered_at=now,
             confirmed_by=None if provisional else account_of(user),
             confirmed_at=None if provisional else now,
@@ -586,10 +613,12 @@ def submit_game(
     user=None,
     reason: str = "",
     current=None,
+    device: str = "",
 ) -> Outcome | None:
     """Save one game at one table. Returns None when it was identical to what is stored.
 
-    ``current``: the table's sheets from an open locked_table() block, as for save_games.
+    ``current``: the table's sheets from an open locked_table() block, and ``device`` the
+    browser's mark, as for save_games.
     """
     outcomes = save_games(
         [(table, [GameInput(game, typed, base_version)])],
@@ -597,14 +626,21 @@ def submit_game(
         user=user,
         reason=reason,
         current=current,
+        device=device,
     )
     return outcomes[0] if outcomes else None
 
 
-def save_card(table: Table, inputs: list[GameInput], written_totals: dict, user) -> list[Outcome]:
+def save_card(
+    table: Table, inputs: list[GameInput], written_totals: dict, user, device: str = ""
+) -> list[Outcome]:
     """The desk keys in a paper card: every filled game row at once, and the written totals."""
     return save_games(
-        [(table, inputs)], source=Source.DESK, user=user, written_totals={table.pk: written_totals}
+        [(table, inputs)],
+        source=Source.DESK,
+        user=user,
+        written_totals={table.pk: written_totals},
+        device=device,
     )
 
 
@@ -629,14 +665,15 @@ def _live_for_review(table: Table, game: Game, base_version: int) -> tuple[Table
 
 
 @transaction.atomic
-def confirm_game(table: Table, game: Game, base_version: int, user) -> GameSheet:
-    """The desk confirms what a table entered, as it stands. Nobody confirms their own entry."""
+def confirm_game(table: Table, game: Game, base_version: int, user, device: str = "") -> GameSheet:
+    """The desk confirms what a table entered, as it stands. Nobody confirms their own entry,
+    whether they typed it logged in or, from this browser, on the table's link."""
     if _role(user, table.day.tournament) is None:
         raise ServiceError("Only the tournament's organisers and desk staff can confirm scores.")
     table, live = _live_for_review(table, game, base_version)
     if live.state == SheetState.CONFIRMED:
         raise ServiceError(f"Game {game.number} is already confirmed.")
-    refusal = own_entry_refusal(live, user)
+    refusal = own_entry_refusal(live, user, device)
     if refusal:
         raise ServiceError(refusal)
     _confirm(live, table, game, user, Source.DESK, timezone.now())
@@ -647,12 +684,16 @@ def confirm_game(table: Table, game: Game, base_version: int, user) -> GameSheet
 _OWN_ENTRY = "You entered game {n} yourself, so someone else must confirm it."
 
 
-def own_entry_refusal(live: GameSheet | None, user) -> str:
-    """Why ``user`` may not confirm ``live``, or "" when they may: the one place that rule lives,
-    asked by the services before confirming and by the pages before offering Confirm."""
-    if live is None or not _entered_by(live, user):
+def own_entry_refusal(live: GameSheet | None, user, device: str = "") -> str:
+    """Why ``user`` (on the browser marked ``device``) may not confirm ``live``, or "" when they
+    may: the one place that rule lives, asked by the services before confirming and by the pages
+    before offering Confirm. A table-link save made logged out is theirs when it came from this
+    browser: the mark stays in the session when they log in."""
+    if live is None:
         return ""
-    return _OWN_ENTRY.format(n=live.game.number)
+    if _entered_by(live, user) or (device and live.entered_device == device):
+        return _OWN_ENTRY.format(n=live.game.number)
+    return ""
 
 
 def _entered_by(live: GameSheet, user) -> bool:
@@ -722,7 +763,13 @@ def close_day(day: Day, user) -> Day:
 
 
 def reopen_day(day: Day, user) -> Day:
-    """Reopen a closed day: its table links work again."""
+    """Reopen a closed day, with a new link for every table.
+
+    The old links stay dead: once a day closed they were declared finished, and may since have
+    been left on score sheets, photographed or written to a log. Reopening is mostly for the
+    desk to fix a card; a table that must enter scores again gets its new link from the table
+    links page or a reprinted sheet.
+    """
     return _set_closed(day, user, closed=False)
 
 
@@ -738,6 +785,10 @@ def _set_closed(day: Day, user, *, closed: bool) -> Day:
         )
     day.closed_at = timezone.now() if closed else None
     day.save(update_fields=["closed_at"])
+    if not closed:
+        for table in Table.objects.select_for_update().filter(day=day).order_by("pk"):
+            table.link_token = new_table_token()
+            table.save(update_fields=["link_token"])
     return day
 
 

@@ -17,6 +17,7 @@ from tournaments.presenters import can_manage
 from tournaments.selectors import tournament_days
 
 from . import services
+from .devices import device_mark
 from .forms import CardForm, ReviewForm, WorkbookUploadForm, submit_game_form
 from .models import SheetState, Source
 from .presenters import current_sheet, grid_cell, is_provisional, review_scores
@@ -122,7 +123,13 @@ def score_card(request, tournament, day, table):
             messages.warning(request, "The card was empty: nothing was saved.")
             return redirect(request.path)
         try:
-            outcomes = services.save_card(table, form.inputs(), form.written_totals(), request.user)
+            outcomes = services.save_card(
+                table,
+                form.inputs(),
+                form.written_totals(),
+                request.user,
+                device=device_mark(request),
+            )
         except services.SheetRefused as refused:
             form.add_refusals(refused.refusals)
         except services.VersionConflict as clash:
@@ -160,7 +167,7 @@ def review_game(request, tournament, day, table, game):
         base = form.cleaned_data["base_version"]
         try:
             if form.cleaned_data["decision"] == "confirm":
-                services.confirm_game(table, game, base, request.user)
+                services.confirm_game(table, game, base, request.user, device_mark(request))
                 messages.success(request, f"Table {table.number}, game {game.number} is confirmed.")
             else:
                 services.reject_game(table, game, base, request.user, form.cleaned_data["reason"])
@@ -194,7 +201,7 @@ def review_game(request, tournament, day, table, game):
             "provisional": is_provisional(live),
             "went_out_name": sheets.names.get(live.went_out_id, "") if live else "",
             "entered_at": local_time(live.entered_at) if live else "",
-            "own_entry": services.own_entry_refusal(live, request.user),
+            "own_entry": services.own_entry_refusal(live, request.user, device_mark(request)),
         },
     )
 
@@ -285,7 +292,11 @@ def reopen_day(request, tournament, day):
     except ServiceError as error:
         messages.error(request, str(error))
     else:
-        messages.success(request, f"Day {day.number} is open again: table links work.")
+        messages.success(
+            request,
+            f"Day {day.number} is open again. Every table has a new link (the old ones stay "
+            "dead): if a table must enter scores, print its sheet again or show it the new code.",
+        )
     return redirect("organiser:scores_day", slug=tournament.slug, day=day.number)
 
 

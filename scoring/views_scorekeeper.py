@@ -5,6 +5,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_protect
 
+from .devices import remember_device
 from .forms import submit_game_form
 from .models import SheetState, Source
 from .presenters import current_sheet, table_page_row
@@ -36,6 +37,11 @@ def _game_to_offer(sheets, asked_number: int | None):
 @never_cache
 @csrf_protect
 def table_page(request, token):
+    # A save marks the browser it came from (scoring/devices.py): the cookie goes with any answer.
+    return remember_device(request, _table_page(request, token))
+
+
+def _table_page(request, token):
     table = table_by_link(token)
     if table is None:
         return link_dead(request)

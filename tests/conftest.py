@@ -38,9 +38,16 @@ def pytest_collection_modifyitems(config, items):
 
 @pytest.fixture(autouse=True)
 def login_throttle(request, settings):
-    """django-axes counts failed logins; only tests marked `axes` exercise it, so a test that
-    logs in with the test client is not locked out by another test's wrong passwords."""
-    settings.AXES_ENABLED = request.node.get_closest_marker("axes") is not None
+    """django-axes counts failed logins and core/login.py counts logins per address; only tests
+    marked `axes` exercise them, so a test that logs in is not turned away because of another
+    test's wrong passwords or logins."""
+    on = request.node.get_closest_marker("axes") is not None
+    settings.AXES_ENABLED = on
+    settings.LOGIN_THROTTLE_ENABLED = on
+    if on:
+        from django.core.cache import caches
+
+        caches["login_throttle"].clear()
 
 
 def _uses_database(request) -> bool:
@@ -79,6 +86,25 @@ def browser_type_launch_args(browser_type_launch_args):
             "--disable-sync",
         ],
     }
+
+
+@pytest.fixture(autouse=True)
+def content_security_policy_holds(request):
+    """In every browser test, nothing the page does is blocked by the Content-Security-Policy:
+    Chromium reports each blocked script, style or frame on the console."""
+    page = request.getfixturevalue("page") if "page" in request.fixturenames else None
+    if not hasattr(page, "on"):  # no browser here ("page" may name a test's own parameter)
+        yield
+        return
+    blocked: list[str] = []
+    page.on(
+        "console",
+        lambda message: (
+            blocked.append(message.text) if "Content Security Policy" in message.text else None
+        ),
+    )
+    yield
+    assert blocked == [], "the Content-Security-Policy blocked part of a page"
 
 
 @pytest.fixture

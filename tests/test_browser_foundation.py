@@ -8,9 +8,12 @@ from scoring.management.commands.load_demo import DEMO_PASSWORD, DEMO_USERNAME
 pytestmark = pytest.mark.browser
 
 
-def test_organiser_logs_in_and_opens_the_demo_tournament(live_server, page, transactional_db):
+def test_organiser_logs_in_and_opens_the_demo_tournament(
+    live_server, page, transactional_db, settings
+):
     from django.core.management import call_command
 
+    settings.DEBUG = True  # `make run` loads the demo on a debug install
     call_command("load_demo")
     page.goto(live_server.url + "/organiser/")
     expect(page).to_have_url(re.compile(r"/accounts/login/"))

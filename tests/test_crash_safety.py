@@ -31,6 +31,7 @@ from scoring_factories import csv_bytes
 
 from scoring.models import AuditEvent, GameSheet, Score
 from scoring.workbook_export import HEADER, export_day
+from tournaments.access import COMMAND_LINE
 from tournaments.models import Entry, KeepApart, Player
 from tournaments.services.events import create_tournament
 from tournaments.services.importing import import_players
@@ -277,7 +278,12 @@ def test_a_score_workbook_killed_mid_way_leaves_no_game_behind(
     def fresh_target():
         n = len(made) + 1
         tournament = create_tournament(slug=f"day-{n}", name=f"Day {n}", preset_key="tournament")
-        import_players(tournament, player_file(f"Day{n} Player", players), "players.csv")
+        import_players(
+            tournament,
+            player_file(f"Day{n} Player", players),
+            "players.csv",
+            user=COMMAND_LINE,
+        )
         day = tournament.days.get(number=1)
         seat_day(day, seed=n)
         target = (tournament, day, filled_workbook(day, rng))

@@ -1,13 +1,16 @@
 import datetime
 import json
+import re
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from scoring_factories import seated_day, stored_sheet
 
+from core.errors import ServiceError
 from scoring.models import AuditEvent, Game, Score, SheetState, Source
 from scoring.validation import SheetRules, TypedSheet, check_game
 from tournaments.models import KeepApart, RulePreset, Seat, Table, Tournament
@@ -77,12 +80,26 @@ def test_new_tournament_command_prints_slug(capsys):
             ["x2", "--name", "X", "--rules", "tournament", "--start-date", "14/03/2026"],
             "not a date",
         ),
+        (["spring open 2027", "--name", "X", "--rules", "tournament"], "cannot be part of a web"),
+        (["spring/open", "--name", "X", "--rules", "tournament"], "letters, digits and hyphens"),
+        (["open--day", "--name", "X", "--rules", "tournament"], "letters, digits and hyphens"),
+        (["a" * 51, "--name", "X", "--rules", "tournament"], "longer than 50 characters"),
     ],
 )
 def test_new_tournament_refuses_bad_input(args, message):
     with pytest.raises(CommandError, match=message):
         call_command("new_tournament", *args)
     assert not Tournament.objects.exists()
+
+
+def test_a_refused_slug_leaves_the_home_page_working(client):
+    from tournaments.services.events import create_tournament
+
+    with pytest.raises(ServiceError, match="cannot be part of a web address") as refused:
+        create_tournament(slug="spring open 2027", name="Spring", preset_key="tournament")
+    assert refused.value.field == "slug"
+    assert not Tournament.objects.exists()
+    assert client.get("/").status_code == 200
 
 
 def test_new_tournament_refuses_taken_slug(make_tournament):
@@ -234,9 +251,50 @@ def test_demo_tournament_is_complete_and_passes_every_check(demo_tournament):
     assert json.dumps(data)  # the fixture is plain JSON
 
 
-def test_load_demo_command_loads_once_and_creates_the_login(capsys):
+def test_load_demo_command_loads_once_and_creates_the_login(capsys, settings):
+    settings.DEBUG = True  # the venue laptop and `make run`
     call_command("load_demo")
     call_command("load_demo")
     out = capsys.readouterr().out
     assert "Loaded the demo tournament" in out and "was not loaded" in out
     assert Tournament.objects.count() == 1
+
+
+def test_load_demo_is_refused_without_debug_and_creates_nothing(settings, capsys):
+    settings.DEBUG = False
+    with pytest.raises(CommandError, match="DJANGO_DEBUG is off"):
+        call_command("load_demo")
+    assert not Tournament.objects.exists()
+    assert not get_user_model().objects.exists()
+
+
+def test_load_demo_without_debug_when_told_prints_a_random_password(settings, capsys, client):
+    from scoring.management.commands.load_demo import DEMO_PASSWORD, DEMO_USERNAME
+
+    settings.DEBUG = False
+    call_command("load_demo", "--allow-without-debug")
+    out = capsys.readouterr().out
+    password = re.search(rf"{DEMO_USERNAME} / (\S+)", out).group(1)
+    assert password != DEMO_PASSWORD and len(password) >= 12
+    user = get_user_model().objects.get(username=DEMO_USERNAME)
+    assert user.check_password(password) and not user.check_password(DEMO_PASSWORD)
+
+
+def test_the_demo_login_organises_the_demo_event_only(capsys, client, make_tournament, settings):
+    from scoring.management.commands.load_demo import DEMO_PASSWORD, DEMO_USERNAME
+    from tournaments.access import role_in
+
+    settings.DEBUG = True
+    call_command("load_demo")
+    user = get_user_model().objects.get(username=DEMO_USERNAME)
+    assert not user.is_superuser and not user.is_staff
+    demo = Tournament.objects.get()
+    other = make_tournament(slug="private-one")
+    other.public_pages = False
+    other.save()
+    assert role_in(user, demo) == "organiser"
+    assert role_in(user, other) is None
+    assert client.login(username=DEMO_USERNAME, password=DEMO_PASSWORD)
+    assert client.get(f"/organiser/t/{demo.slug}/").status_code == 200
+    assert client.get("/organiser/t/private-one/").status_code == 404
+    assert client.get("/admin/").status_code == 302  # the admin site sends it to its login

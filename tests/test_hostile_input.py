@@ -799,6 +799,44 @@ def test_a_tiny_player_file_claiming_a_huge_sheet_is_refused_quickly(
     assert 0 < sheet_reads.widest <= player_import.MAX_COLUMNS, sheet_reads  # not 16,384
 
 
+@pytest.mark.parametrize("rows", [20_001, 100_000])
+def test_a_csv_player_file_over_the_row_cap_is_refused_before_the_write_lock(
+    event, monkeypatch, rows
+):
+    """A CSV had no cap: 882k rows held the write lock for 14 s and ended in a 500. It has the
+    workbook's cap now, and the file is read and checked before any transaction opens."""
+    from tournaments.services import importing
+
+    def no_lock(tournament):
+        raise AssertionError("the import locked the event before the file was checked")
+
+    monkeypatch.setattr(importing, "lock_tournament", no_lock)
+    tournament, client = event
+    content = csv_bytes([["Name", "Club"]] + [[f"Player {n}", "Club"] for n in range(rows)])
+    before = snapshot(*TOUCHABLE)
+    response = upload_players(client, tournament, content, "players.csv")
+    assert_refused(
+        response,
+        before,
+        "The sheet has more than 20,000 rows: is it the player list?",
+        banner="Nothing was imported",
+    )
+
+
+def test_a_big_player_file_is_written_in_a_few_bulk_queries(event, django_assert_max_num_queries):
+    from tournaments.access import COMMAND_LINE
+    from tournaments.services.importing import import_players
+
+    tournament, _ = event
+    content = csv_bytes([["Name", "Club"]] + [[f"Player {n}", "Club"] for n in range(3_000)])
+    # Bulk inserts in the database's batches: a few dozen queries, not two per player.
+    with django_assert_max_num_queries(100):
+        outcome = import_players(tournament, content, "players.csv", user=COMMAND_LINE)
+    assert len(outcome.entries) == 3_000
+    numbers = list(tournament.entries.order_by("number").values_list("number", flat=True))
+    assert numbers == list(range(1, 3_002))
+
+
 def test_a_tiny_workbook_claiming_a_huge_sheet_is_refused_quickly(world, sheet_reads):
     content = sparse_sheet(score_workbook.HEADER, 30_000)
     before = snapshot(*TOUCHABLE)

@@ -157,6 +157,106 @@ def test_five_wrong_passwords_lock_that_user_and_address_for_an_hour(client, org
     assert other.status_code == 302
 
 
+def _login(client, username, password="wrong", **headers):
+    return client.post("/accounts/login/", {"username": username, "password": password}, **headers)
+
+
+def _failed_login_bytes() -> int:
+    """What django-axes has stored about failed logins, in characters."""
+    from axes.models import AccessAttempt, AccessFailureLog
+
+    total = 0
+    for model in (AccessAttempt, AccessFailureLog):
+        for row in model.objects.values():
+            total += sum(len(str(value)) for value in row.values())
+    return total
+
+
+@pytest.mark.axes
+@pytest.mark.django_db
+@pytest.mark.parametrize("path", ["/accounts/login/", "/admin/login/"])
+def test_a_huge_username_is_refused_before_anything_is_stored(client, path):
+    from axes.models import AccessAttempt
+
+    huge = "u" * 1_000_000
+    for _ in range(3):
+        response = client.post(path, {"username": huge, "password": "wrong"})
+        assert response.status_code == 200
+        page = response.content.decode()
+        assert "A username is at most 150 characters." in page
+        assert len(page) < 50_000  # the username is not echoed back
+    assert not AccessAttempt.objects.exists()
+
+
+@pytest.mark.axes
+@pytest.mark.django_db
+def test_what_a_failed_login_stores_is_bounded(client, settings):
+    from axes.models import AccessAttempt
+
+    from core.login import axes_username
+
+    # Any path that skips the form still records at most an account's length of username.
+    assert axes_username(None, {"username": "x" * 10_000}) == "x" * 150
+    # Posts made while locked out add nothing to the record.
+    padding = {"username": "desk1", "password": "wrong", "junk": "j" * 50_000}
+    for _ in range(5):
+        client.post("/accounts/login/", padding)
+    stored = _failed_login_bytes()
+    assert stored < 10_000
+    for _ in range(10):
+        assert client.post("/accounts/login/", padding).status_code == 429
+    assert _failed_login_bytes() == stored
+    assert AccessAttempt.objects.get().failures_since_start == 5
+
+
+@pytest.mark.axes
+@pytest.mark.django_db
+def test_behind_a_trusted_proxy_a_lockout_is_per_client_not_per_proxy(client, settings, organiser):
+    settings.TRUSTED_PROXY_COUNT = 1
+    proxy = {"REMOTE_ADDR": "10.0.0.1"}
+    attacker = {**proxy, "HTTP_X_FORWARDED_FOR": "203.0.113.7"}
+    for _ in range(6):
+        _login(client, organiser.username, **attacker)
+    assert _login(client, organiser.username, PASSWORD, **attacker).status_code == 429
+    # The desk, through the same proxy, logs in; a client writing its own header gains nothing:
+    # the proxy appends the address it saw, and that one is used.
+    desk = {**proxy, "HTTP_X_FORWARDED_FOR": "198.51.100.20"}
+    assert _login(client, organiser.username, PASSWORD, **desk).status_code == 302
+    client.logout()
+    spoofed = {**proxy, "HTTP_X_FORWARDED_FOR": "198.51.100.20, 203.0.113.7"}
+    assert _login(client, organiser.username, PASSWORD, **spoofed).status_code == 429
+
+
+@pytest.mark.axes
+@pytest.mark.django_db
+def test_without_trusted_proxies_the_forwarded_header_is_ignored(client, organiser):
+    for n in range(6):
+        _login(
+            client, organiser.username, REMOTE_ADDR="10.0.0.1", HTTP_X_FORWARDED_FOR=f"1.2.3.{n}"
+        )
+    response = _login(client, organiser.username, PASSWORD, REMOTE_ADDR="10.0.0.1")
+    assert response.status_code == 429
+
+
+@pytest.mark.axes
+@pytest.mark.django_db
+def test_logins_are_throttled_per_address_before_any_password_is_hashed(
+    client, settings, organiser
+):
+    from axes.models import AccessAttempt
+
+    settings.LOGIN_ATTEMPTS_PER_MINUTE = 8
+    for n in range(8):
+        assert _login(client, f"made-up-{n}").status_code == 200
+    turned_away = _login(client, "made-up-8")
+    assert turned_away.status_code == 429
+    assert "Too many logins were tried from this device" in turned_away.content.decode()
+    assert _login(client, organiser.username, PASSWORD).status_code == 429
+    assert AccessAttempt.objects.count() == 8  # the ninth never reached authentication
+    # Another address is not held back.
+    assert _login(client, organiser.username, PASSWORD, REMOTE_ADDR="10.0.0.9").status_code == 302
+
+
 @pytest.mark.django_db(transaction=True)
 def test_restore_refuses_a_damaged_backup_and_keeps_the_database(tmp_path, organiser):
     _scored_game(organiser)

@@ -4,6 +4,8 @@ A new page must be added to EXPECTED with the status each role gets, or this sui
 that is how a page without an access rule is caught before it ships.
 """
 
+import re
+
 import pytest
 from django.apps import apps
 from django.urls import NoReverseMatch, URLPattern, URLResolver, get_resolver, reverse
@@ -229,3 +231,74 @@ def test_admin_is_for_staff_accounts_only(client, event):
     assert client.get("/admin/").status_code == 302
     client.force_login(users["organiser"])  # an event organiser is not a site administrator
     assert client.get("/admin/").status_code == 302
+
+
+INLINE_CODE = re.compile(
+    r"<script(?![^>]*\bsrc=)[^>]*>|<style\b|\sstyle=|\son[a-z]+=|javascript:", re.IGNORECASE
+)
+
+
+def test_staff_pages_are_never_stored_and_every_page_carries_the_policy(client, event):
+    """Organiser and desk pages (contacts, table links) tell browsers and proxies to keep no
+    copy; every page sends the Content-Security-Policy and has no inline script or style for
+    it to block."""
+    tournament, users, table = event
+    client.force_login(users["organiser"])
+    for name in sorted(EXPECTED):
+        response = client.get(url_for(name, tournament, table))
+        policy = response.get("Content-Security-Policy", "")
+        assert "script-src 'self'" in policy and "unsafe-inline" not in policy, name
+        if name.startswith("organiser:") or name == "login":
+            assert "no-store" in response.get("Cache-Control", ""), name
+        if response.get("Content-Type", "").startswith("text/html"):
+            found = INLINE_CODE.search(response.content.decode())
+            assert found is None, f"{name}: {found.group(0) if found else ''}"
+
+
+# The player directory: an organiser sees and enters again only players of events they run.
+DIRECTORY_SEARCH = {"anonymous": 302, "outsider": 404, "desk": 403, "organiser": 200}
+DIRECTORY_ADD_OTHERS = {"anonymous": 302, "outsider": 404, "desk": 403, "organiser": 404}
+
+
+@pytest.fixture
+def elsewhere(event, make_tournament, make_user):
+    """A private event run by someone else, with a player the demo's staff must never see."""
+    from tournaments.services.registration import register_player
+
+    other = make_tournament(slug="elsewhere", organiser=make_user("elsewhere-organiser"))
+    other.public_pages = False
+    other.save()
+    return register_player(other, name="Priya Private", contact="555-0142")
+
+
+@pytest.mark.parametrize("role", ROLES)
+def test_each_role_sees_and_reuses_only_its_own_directory(client, event, elsewhere, role):
+    tournament, users, table = event
+    _client_as(client, role, users)
+    add = reverse("organiser:player_add", args=[tournament.slug])
+    response = client.get(add, {"q": "Priya"})
+    assert response.status_code == DIRECTORY_SEARCH[role]
+    assert "Priya Private" not in response.content.decode()
+    assert "555-0142" not in response.content.decode()
+    before = database_state()
+    response = client.post(add, {"player": elsewhere.player_id})
+    assert response.status_code == DIRECTORY_ADD_OTHERS[role]
+    assert database_state() == before
+    # The other event's player pages stay out of reach, whatever the number typed.
+    edit = reverse("organiser:player_edit", args=["elsewhere", elsewhere.number])
+    assert client.get(edit).status_code in (302, 404)
+
+
+def test_the_other_organiser_does_not_see_the_demo_events_players(client, event, elsewhere):
+    tournament, users, table = event
+    someone = tournament.entries.select_related("player").first().player.name
+    client.force_login(elsewhere.tournament.staff.get().user)
+    page = client.get(
+        reverse("organiser:player_add", args=["elsewhere"]), {"q": someone}
+    ).content.decode()
+    assert "Nobody in your directory" in page
+    response = client.post(
+        reverse("organiser:player_add", args=["elsewhere"]),
+        {"player": tournament.entries.first().player_id},
+    )
+    assert response.status_code == 404

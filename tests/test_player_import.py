@@ -13,6 +13,7 @@ from django.core.management.base import CommandError
 from scoring_factories import csv_bytes, snapshot, xlsx_bytes
 
 from tournaments import player_import
+from tournaments.access import COMMAND_LINE
 from tournaments.models import Entry, KeepApart, Player
 from tournaments.player_import import NOT_A_SPREADSHEET, parse_player_file
 from tournaments.services.importing import ImportRefused, import_players
@@ -231,7 +232,7 @@ def test_import_enters_players_numbered_in_file_order_with_keep_apart_and_pins(t
         ]
     )
     before = Player.objects.count()
-    outcome = import_players(tournament, data, "club.xlsx")
+    outcome = import_players(tournament, data, "club.xlsx", user=COMMAND_LINE)
     assert outcome.from_directory == 1 and outcome.keep_apart_pairs == 2
     entries = list(tournament.entries.select_related("player").order_by("number"))
     assert [(e.number, e.player.name) for e in entries[:4]] == [
@@ -252,10 +253,10 @@ def test_import_enters_players_numbered_in_file_order_with_keep_apart_and_pins(t
 @pytest.mark.django_db
 def test_importing_the_same_file_twice_is_refused_and_changes_nothing(tournament):
     data = csv_bytes([["Name", "Keep apart"], ["Ann", "Bob"], ["Bob", ""]])
-    import_players(tournament, data, "players.csv")
+    import_players(tournament, data, "players.csv", user=COMMAND_LINE)
     before = roster()
     with pytest.raises(ImportRefused) as refused:
-        import_players(tournament, data, "players.csv")
+        import_players(tournament, data, "players.csv", user=COMMAND_LINE)
     assert [str(p) for p in refused.value.problems] == [
         "Row 2: Ann is already entered in this event as player #1.",
         "Row 3: Bob is already entered in this event as player #2.",
@@ -284,7 +285,10 @@ def test_a_bad_file_imports_nothing(tournament, case):
     before = roster()
     with pytest.raises(ImportRefused) as refused:
         import_players(
-            tournament, BAD_FILES[case], "players.xlsx" if case == "zip bomb" else "p.csv"
+            tournament,
+            BAD_FILES[case],
+            "players.xlsx" if case == "zip bomb" else "p.csv",
+            user=COMMAND_LINE,
         )
     assert refused.value.problems
     assert roster() == before
@@ -294,7 +298,7 @@ def test_a_bad_file_imports_nothing(tournament, case):
 def test_a_row_with_an_empty_name_cell_is_reported(tournament):
     data = b"Name,Club\nAnn,X\n,Sun RVers\n"
     with pytest.raises(ImportRefused) as refused:
-        import_players(tournament, data, "p.csv")
+        import_players(tournament, data, "p.csv", user=COMMAND_LINE)
     assert [str(p) for p in refused.value.problems] == ["Row 3: The name is missing."]
 
 

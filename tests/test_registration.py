@@ -8,6 +8,7 @@ from core.errors import ServiceError
 from scoring.models import SheetState
 from scoring.schedule import build_schedule
 from tournaments import selectors
+from tournaments.access import COMMAND_LINE
 from tournaments.models import Entry, KeepApart, Player, Seat, StaffRole
 from tournaments.services.importing import ImportRefused, import_players
 from tournaments.services.registration import (
@@ -53,11 +54,11 @@ def test_a_returning_member_is_entered_from_the_directory_not_typed_twice(
 ):
     last_year = make_tournament(slug="last-year")
     ann = register(last_year, "Ann Lee")[0].player
-    entry = register_player(tournament, player=ann)
+    entry = register_player(tournament, player=ann, user=COMMAND_LINE)
     assert entry.player_id == ann.pk
     assert Player.objects.filter(name="Ann Lee").count() == 1
     with pytest.raises(ServiceError, match=r"Ann Lee is already entered as player #1\."):
-        register_player(tournament, player=ann)
+        register_player(tournament, player=ann, user=COMMAND_LINE)
 
 
 def test_a_second_person_with_the_same_name_must_be_told_apart(tournament):
@@ -90,7 +91,7 @@ def test_a_withdrawn_name_still_counts_and_the_organiser_is_told_to_undo_the_wit
     assert 'class="field has-error"' in page and "has withdrawn" in page
     # the spreadsheet import follows the same rule
     with pytest.raises(ImportRefused) as refused:
-        import_players(tournament, b"Name\nAnn Lee\n", "players.csv")
+        import_players(tournament, b"Name\nAnn Lee\n", "players.csv", user=COMMAND_LINE)
     assert [p.message for p in refused.value.problems] == [
         "Ann Lee is already entered in this event as player #1."
     ]
@@ -157,17 +158,92 @@ def test_edit_page_saves_details_and_pin(organiser_client, tournament):
     assert "Ensure this value is greater than or equal to 1." in response.content.decode()
 
 
-def test_editing_a_name_into_another_players_name_is_refused(tournament, make_tournament):
+def test_editing_a_name_into_another_players_name_is_refused(
+    tournament, make_tournament, organiser
+):
     ann, bob = register(tournament, "Ann", "Bob")
     with pytest.raises(ServiceError, match=r"Ann is already entered as player #1\.") as error:
-        update_entry(bob, name="ANN", club="", contact="", pinned_table=None)
+        update_entry(bob, name="ANN", club="", contact="", pinned_table=None, user=organiser)
     assert error.value.field == "name"
-    # the directory is shared, so a corrected spelling shows in every event the player entered
-    other = make_tournament(slug="fall")
-    register_player(other, player=bob.player)
-    update_entry(bob, name="Robert", club="Sun RVers", contact="", pinned_table=3)
+    # a corrected spelling shows in every event this organiser runs
+    other = make_tournament(slug="fall", organiser=organiser)
+    register_player(other, player=bob.player, user=organiser)
+    update_entry(bob, name="Robert", club="Sun RVers", contact="", pinned_table=3, user=organiser)
     assert other.entries.get().player.name == "Robert"
     assert tournament.entries.get(number=2).pinned_table == 3
+
+
+def _two_organisers(make_tournament, make_user):
+    """Two events with one player in both (entered by the command line, which sees every
+    player), each run by its own organiser, neither a superuser."""
+    mine_user, theirs_user = make_user("alice"), make_user("bert")
+    mine = make_tournament(slug="mine", organiser=mine_user)
+    theirs = make_tournament(slug="theirs", organiser=theirs_user)
+    theirs.public_pages = False
+    theirs.save()
+    shared = register_player(theirs, name="Zed Shared", contact="555-0100")
+    register_player(mine, player=shared.player, user=COMMAND_LINE, contact="mine@example.org")
+    secret = register_player(theirs, name="Zoe Private", contact="555-0199")
+    return mine, theirs, mine_user, shared, secret
+
+
+def test_a_rename_changes_only_the_events_the_organiser_runs(make_tournament, make_user):
+    mine, theirs, alice, shared, _ = _two_organisers(make_tournament, make_user)
+    entry_here = mine.entries.get(player=shared.player)
+    update_entry(entry_here, name="Zed Renamed", club="", contact="", pinned_table=None, user=alice)
+    shared.refresh_from_db()
+    assert shared.player.name == "Zed Shared"  # the other organiser's event keeps its name
+    entry_here.refresh_from_db()
+    assert entry_here.player.name == "Zed Renamed" and entry_here.player_id != shared.player_id
+    assert theirs.entries.get(number=1).contact == "555-0100"
+
+
+def test_the_directory_shows_and_reuses_only_players_of_events_the_organiser_runs(
+    client, make_tournament, make_user
+):
+    from tournaments.views_organiser import player_add  # noqa: F401  (the page under test)
+
+    mine, theirs, alice, shared, secret = _two_organisers(make_tournament, make_user)
+    client.force_login(alice)
+    page = client.get(url(mine, "players/add/?q=Zo")).content.decode()
+    assert "Zoe Private" not in page and "Nobody in your directory" in page
+    assert "Zed Shared" in client.get(url(mine, "players/add/?q=Zed")).content.decode()
+    players_before = list(Player.objects.order_by("pk").values())
+    entries_before = list(Entry.objects.order_by("pk").values())
+    response = client.post(url(mine, "players/add/"), {"player": secret.player_id})
+    assert response.status_code == 404
+    with pytest.raises(ServiceError, match="not in your directory"):
+        register_player(mine, player=secret.player, user=alice)
+    assert list(Player.objects.order_by("pk").values()) == players_before
+    assert list(Entry.objects.order_by("pk").values()) == entries_before
+    assert [p.name for p in selectors.directory_matches(mine, "Z", alice)] == []
+    assert [p.name for p in selectors.directory_matches(mine, "Ze", alice)] == ["Zed Shared"]
+
+
+def test_contact_details_belong_to_the_entry(client, make_tournament, make_user):
+    mine, theirs, alice, shared, _ = _two_organisers(make_tournament, make_user)
+    client.force_login(alice)
+    page = client.get(url(mine, "players/1/")).content.decode()
+    assert "mine@example.org" in page and "555-0100" not in page
+    client.post(url(mine, "players/1/"), {"name": "Zed Shared", "contact": "new@example.org"})
+    assert mine.entries.get(number=1).contact == "new@example.org"
+    assert theirs.entries.get(number=1).contact == "555-0100"
+
+
+def test_a_rename_on_the_page_leaves_another_organisers_public_standings_alone(
+    client, make_tournament, make_user
+):
+    mine, theirs, alice, shared, _ = _two_organisers(make_tournament, make_user)
+    theirs.public_pages = True
+    theirs.save()
+    client.force_login(alice)
+    response = client.post(url(mine, "players/1/"), {"name": "Hijacked Name"})
+    assert response.status_code == 302
+    client.logout()
+    public = client.get(f"/t/{theirs.slug}/").content.decode()
+    assert "Hijacked Name" not in public
+    assert theirs.entries.get(number=1).player.name == "Zed Shared"
+    assert mine.entries.get(number=1).player.name == "Hijacked Name"
 
 
 def test_keep_apart_pairs_are_added_and_removed_from_the_player_page(organiser_client, tournament):
@@ -331,3 +407,31 @@ def test_withdrawn_players_are_not_seated_on_later_days(tournament):
     assert leaving.pk not in seated and len(seated) == 7
     # the withdrawn player's day-one seat is kept: their scores stay with their table
     assert Seat.objects.filter(day=day1, entry=leaving).exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_migration_moves_each_players_contact_to_their_entries_and_back():
+    from django.db import connection
+    from django.db.migrations.executor import MigrationExecutor
+
+    before, after = ("tournaments", "0002_load_rule_presets"), ("tournaments", "0003_entry_contact")
+    executor = MigrationExecutor(connection)
+    executor.migrate([before])
+    old = executor.loader.project_state([before]).apps
+    tournament = old.get_model("tournaments", "Tournament").objects.create(slug="old", name="Old")
+    player = old.get_model("tournaments", "Player").objects.create(name="Ann", contact="555-0101")
+    old.get_model("tournaments", "Entry").objects.create(
+        tournament=tournament, player=player, number=1
+    )
+    executor = MigrationExecutor(connection)
+    executor.loader.build_graph()
+    executor.migrate([after])
+    assert Entry.objects.get(number=1, tournament__slug="old").contact == "555-0101"
+    executor = MigrationExecutor(connection)
+    executor.loader.build_graph()
+    executor.migrate([before])
+    back = executor.loader.project_state([before]).apps
+    assert back.get_model("tournaments", "Player").objects.get(pk=player.pk).contact == "555-0101"
+    executor = MigrationExecutor(connection)
+    executor.loader.build_graph()
+    executor.migrate(executor.loader.graph.leaf_nodes())

@@ -514,6 +514,27 @@ def test_a_table_link_on_a_closed_day_is_refused(world):
     assert snapshot() == before
 
 
+def test_a_save_queued_before_the_link_was_renewed_is_refused(world):
+    opened = world.tables[0]  # the phone's page was read with the old link
+    services.regenerate_table_link(opened, world.boss)
+    before = snapshot()
+    with pytest.raises(ServiceError, match="This table link no longer works"):
+        from_table(world)
+    with (
+        pytest.raises(ServiceError, match="This table link no longer works"),
+        services.locked_table(opened) as current,
+    ):
+        services.submit_game(
+            opened,
+            world.games[1],
+            typed(world, 1, T1, out="Ann Lee"),
+            0,
+            source=Source.TABLE_LINK,
+            current=current,
+        )
+    assert snapshot() == before
+
+
 # ---------------------------------------------------------------------------
 # The desk card: all or nothing, totals
 # ---------------------------------------------------------------------------

@@ -108,7 +108,10 @@ def test_close_day_command_kills_the_links(client, capsys):
     with pytest.raises(CommandError, match="already closed"):
         call_command("close_day", w.tournament.slug, "--day", "1")
     call_command("close_day", w.tournament.slug, "--day", "1", "--reopen")
-    assert client.get(url).status_code == 200
+    assert "every table has a new link" in capsys.readouterr().out
+    assert client.get(url).status_code == 404  # a closed day's link stays dead
+    w.tables[0].refresh_from_db()
+    assert client.get(f"/table/{w.tables[0].link_token}/").status_code == 200
     assert not GameSheet.objects.exists()
 
 

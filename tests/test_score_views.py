@@ -9,9 +9,10 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from scoring_factories import T1, seated_day, snapshot, staff, typed
 
+from core.errors import ServiceError
 from scoring import services
 from scoring.models import GameSheet, Score, SheetState, Source
-from tournaments.models import StaffRole
+from tournaments.models import StaffRole, Table
 
 pytestmark = pytest.mark.django_db
 
@@ -329,6 +330,53 @@ def test_the_review_page_refuses_a_self_confirm(world):
     assert GameSheet.objects.get().state == SheetState.ENTERED
 
 
+def _log_in_on_the_same_browser(client, user):
+    """The real login page, as a desk user would, in the browser that used the table link."""
+    from conftest import PASSWORD
+
+    user.set_password(PASSWORD)
+    user.save()
+    response = client.post("/accounts/login/", {"username": user.username, "password": PASSWORD})
+    assert response.status_code == 302
+
+
+def test_a_logged_out_table_link_entry_cannot_be_confirmed_from_the_same_browser(world, client):
+    """A desk user types the table's numbers on its link while logged out, then logs in at the
+    desk on the same browser: the service refuses them confirming it, by the review page and by
+    retyping the card; someone else at the desk can."""
+    assert client.post(link(world.tables[0]), phone_post(world)).status_code == 302
+    sheet = GameSheet.objects.get()
+    assert sheet.entered_by is None and len(sheet.entered_device) == 64
+    _log_in_on_the_same_browser(client, world.desk)
+    url = reverse("organiser:review_game", args=[world.tournament.slug, 1, 1, 1])
+    page = text_of(client.get(url))
+    assert "You entered game 1 yourself, so someone else must confirm it." in page
+    before = snapshot()
+    response = client.post(url, {"base_version": "1", "decision": "confirm"})
+    assert "You entered game 1 yourself" in text_of(response)
+    data = card_post(world, [(1, T1, "Ann Lee", 12)], bases={1: 1})
+    assert "You entered game 1 yourself" in text_of(client.post(card_url(world), data))
+    with pytest.raises(ServiceError, match="You entered game 1 yourself"):
+        services.confirm_game(world.tables[0], world.games[1], 1, world.desk, sheet.entered_device)
+    assert snapshot() == before
+    assert (
+        client_for(world.boss).post(url, {"base_version": "1", "decision": "confirm"}).status_code
+        == 302
+    )
+    assert GameSheet.objects.get().confirmed_by == world.boss
+
+
+def test_a_table_link_save_records_the_logged_in_user(world, client):
+    client.force_login(world.desk)
+    assert client.post(link(world.tables[0]), phone_post(world)).status_code == 302
+    sheet = GameSheet.objects.get()
+    assert sheet.entered_by == world.desk and sheet.source == Source.TABLE_LINK
+    url = reverse("organiser:review_game", args=[world.tournament.slug, 1, 1, 1])
+    response = client_for(world.desk).post(url, {"base_version": "1", "decision": "confirm"})
+    assert "You entered game 1 yourself" in text_of(response)
+    assert GameSheet.objects.get().state == SheetState.ENTERED
+
+
 def test_blind_retype_mismatch_lists_the_differences_on_the_card(world, client):
     client.post(link(world.tables[0]), phone_post(world))
     data = card_post(world, [(1, {**T1, "Di Fox": 9}, "Ann Lee", 12)], bases={1: 1})
@@ -438,6 +486,9 @@ def test_close_and_reopen_buttons(world, client):
     assert world.day.closed_at is not None
     assert client.get(link(world.tables[0])).status_code == 404
     boss.post(reverse("organiser:reopen_day", args=[world.tournament.slug, 1]))
+    # The closed day's links stay dead; the reopened day's tables have new ones.
+    assert client.get(link(world.tables[0])).status_code == 404
+    world.tables[0].refresh_from_db()
     assert client.get(link(world.tables[0])).status_code == 200
 
 
@@ -578,3 +629,58 @@ def test_an_unseated_day_has_nothing_to_print_or_export(world, page):
         "organiser:scores_day", args=[world.tournament.slug, 2]
     )
     assert "Day 2 is not seated yet: there are no tables" in text_of(response)
+
+
+def _log_of(request):
+    """What the app's log handlers print while ``request()`` runs."""
+    import io
+    import logging
+
+    from core.log_redaction import RedactTableTokens
+
+    handlers = [
+        handler
+        for name in ("", "django.server")
+        for handler in logging.getLogger(name).handlers
+        if any(isinstance(f, RedactTableTokens) for f in handler.filters)
+    ]
+    assert handlers, "no log handler takes table tokens out"
+    stream = io.StringIO()
+    old = [handler.setStream(stream) for handler in handlers]
+    try:
+        request()
+    finally:
+        for handler, previous in zip(handlers, old, strict=True):
+            handler.setStream(previous)
+    return stream.getvalue()
+
+
+@pytest.mark.parametrize("how", ["closed", "regenerated"])
+def test_a_dead_link_is_logged_without_its_token(world, client, how):
+    token = world.tables[0].link_token
+    if how == "closed":
+        services.close_day(world.day, world.boss)
+    else:
+        services.regenerate_table_link(world.tables[0], world.boss)
+    logged = _log_of(lambda: client.get(f"/table/{token}/?game=1"))
+    assert "Not Found: /table/[token removed]" in logged
+    assert token not in logged
+
+
+def test_a_reopened_day_keeps_its_old_links_dead(world, client):
+    old = {t.pk: t.link_token for t in world.tables}
+    services.close_day(world.day, world.boss)
+    services.reopen_day(world.day, world.boss)
+    for table in world.tables:
+        assert client.get(f"/table/{old[table.pk]}/").status_code == 404
+        table.refresh_from_db()
+        assert table.link_token != old[table.pk]
+        assert client.get(f"/table/{table.link_token}/").status_code == 200
+    with pytest.raises(ServiceError, match="no longer works"):
+        services.submit_game(
+            Table(pk=world.tables[0].pk, day=world.day, link_token=old[world.tables[0].pk]),
+            world.games[1],
+            typed(world, 1, T1, out="Ann Lee"),
+            0,
+            source=Source.TABLE_LINK,
+        )

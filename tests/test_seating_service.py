@@ -12,6 +12,7 @@ from scoring_factories import organiser_url as url, register, stored_sheet
 from core.errors import ServiceError
 from scoring.models import Game, SheetState
 from tournaments import selectors
+from tournaments.access import COMMAND_LINE
 from tournaments.models import Entry, Seat, Table
 from tournaments.seating import count_repeat_pairs, repeat_lower_bound, table_sizes
 from tournaments.services.registration import (
@@ -399,7 +400,9 @@ def test_a_new_pin_updates_the_stored_bound(tournament):
     # pin three day-1 table-mates to one table: they and the other table's four must meet more
     pinned = [next(e for e in entries if e.pk == p) for p in day1_tables[0][:3]]
     for entry in pinned:
-        update_entry(entry, name=entry.player.name, club="", contact="", pinned_table=1)
+        update_entry(
+            entry, name=entry.player.name, club="", contact="", pinned_table=1, user=COMMAND_LINE
+        )
     day2.refresh_from_db()
     day1.refresh_from_db()
     ids = [p for t in stored_tables(day2) for p in t]

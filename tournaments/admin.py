@@ -52,7 +52,7 @@ class RulePresetAdmin(admin.ModelAdmin):
 class PlayerAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     """Names are corrected on the player's page, which refuses a duplicate in the event."""
 
-    list_display = ["name", "club", "contact"]
+    list_display = ["name", "club"]
     search_fields = ["name", "club"]
 
 

@@ -5,9 +5,7 @@ from django import forms
 from core.forms import CappedUploadForm
 
 from .models import Entry
-from .player_import import CLUB_MAX, NAME_MAX, player_text_limit
-
-CONTACT_MAX = player_text_limit("contact")
+from .player_import import CLUB_MAX, CONTACT_MAX, NAME_MAX
 
 
 class PlayerSearchForm(forms.Form):
@@ -21,7 +19,7 @@ class PlayerDetailsForm(forms.Form):
         label="Phone or email",
         max_length=CONTACT_MAX,
         required=False,
-        help_text="Only organisers see this.",
+        help_text="Only this event's organisers see this.",
     )
     pinned_table = forms.IntegerField(
         label="Pinned table",

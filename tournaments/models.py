@@ -204,11 +204,12 @@ class StaffRole(models.Model):
 
 
 class Player(models.Model):
-    """The club's directory: outlives any one event."""
+    """A person in the directory: outlives any one event. An organiser sees and reuses only the
+    players of events they organise (selectors.directory_for); contact details are the entry's,
+    given to one event."""
 
     name = models.CharField(max_length=120)
     club = models.CharField("club or chapter", max_length=120, blank=True)
-    contact = models.CharField(max_length=200, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     # Not stored: selectors.directory_matches sets it (the player's number in the event searched
@@ -233,6 +234,8 @@ class Entry(models.Model):
     number = models.PositiveIntegerField("player number")
     status = models.CharField(max_length=12, choices=STATUSES, default=REGISTERED)
     pinned_table = models.PositiveSmallIntegerField(null=True, blank=True)
+    # Given to this event's organisers only; another event entering the same player does not see it.
+    contact = models.CharField(max_length=200, blank=True)
     registered_at = models.DateTimeField(auto_now_add=True)
 
     # Not stored: selectors.entry_list and entry_detail set it (the entries this one must sit

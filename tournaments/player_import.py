@@ -23,10 +23,11 @@ from django.db.models import CharField
 
 from core.spreadsheet_files import MAX_SHEET_ROWS, UnreadableFile, open_xlsx, refuse_if_too_big
 
-from .models import Player
+from .models import Entry, Player
 from .seating import table_sizes
 
 NOT_A_SPREADSHEET = "This file is not a spreadsheet (.xlsx or .csv)."
+TOO_MANY_ROWS = f"The sheet has more than {MAX_SHEET_ROWS:,} rows: is it the player list?"
 
 # A real player list unpacks to well under a megabyte; these limits only stop crafted files.
 MAX_UNPACKED_BYTES = 50 * 1024 * 1024
@@ -34,17 +35,19 @@ MAX_UNPACKED_BYTES = 50 * 1024 * 1024
 MAX_COLUMNS = 50
 
 
-def player_text_limit(field_name: str) -> int:
-    """The most letters a player's text field holds: the model's length, the one place it is set."""
-    model_field = Player._meta.get_field(field_name)
+def player_text_limit(field_name: str, model=Player) -> int:
+    """The most letters a player's text field holds (on the Player, or on its Entry for the
+    contact): the model's length, the one place it is set."""
+    model_field = model._meta.get_field(field_name)
     if not isinstance(model_field, CharField) or model_field.max_length is None:
-        raise TypeError(f"Player.{field_name} is not a text field with a length.")
+        raise TypeError(f"{model.__name__}.{field_name} is not a text field with a length.")
     return model_field.max_length
 
 
 # The longest name and club the database holds: every form and check reads them from here.
 NAME_MAX = player_text_limit("name")
 CLUB_MAX = player_text_limit("club")
+CONTACT_MAX = player_text_limit("contact", Entry)
 
 COLUMNS = {"name": "name", "club": "club", "keep apart": "keep_apart", "table": "table"}
 
@@ -140,9 +143,7 @@ def _read_xlsx(data: bytes) -> list[list[str]]:
         rows: list[list[str]] = []
         for row in sheet.iter_rows(values_only=True, max_col=MAX_COLUMNS):
             if len(rows) > MAX_SHEET_ROWS:
-                raise ImportFileError(
-                    f"The sheet has more than {MAX_SHEET_ROWS:,} rows: is it the player list?"
-                )
+                raise ImportFileError(TOO_MANY_ROWS)
             rows.append([_cell_text(value) for value in row])
     except ImportFileError:
         raise
@@ -172,10 +173,17 @@ def _read_csv(data: bytes) -> list[list[str]]:
             text = data.decode("cp1252")
         except UnicodeDecodeError as error:
             raise ImportFileError(NOT_A_SPREADSHEET) from error
+    rows: list[list[str]] = []
     try:
-        return [[" ".join(cell.split()) for cell in row] for row in csv.reader(io.StringIO(text))]
+        # The same caps as a workbook: reading stops at the first row over the limit, so a file
+        # of a million rows costs no more than one of twenty thousand.
+        for row in csv.reader(io.StringIO(text)):
+            if len(rows) > MAX_SHEET_ROWS:
+                raise ImportFileError(TOO_MANY_ROWS)
+            rows.append([" ".join(cell.split()) for cell in row[:MAX_COLUMNS]])
     except csv.Error as error:
         raise ImportFileError(NOT_A_SPREADSHEET) from error
+    return rows
 
 
 # ---------------------------------------------------------------------------

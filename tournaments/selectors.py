@@ -4,7 +4,7 @@ from dataclasses import dataclass, field
 
 from django.db.models import Count, Exists, OuterRef, Prefetch, Q
 
-from .models import Day, Entry, KeepApart, Player, Seat, Table, Tournament
+from .models import Day, Entry, KeepApart, Player, Seat, StaffRole, Table, Tournament
 from .player_import import name_key
 from .seating import keep_apart_set, meeting_pairs, table_conflicts
 
@@ -126,14 +126,29 @@ def entry_detail(tournament, number: int) -> Entry | None:
     return entry
 
 
-def directory_matches(tournament, query: str, limit: int = 20) -> list[Player]:
-    """Players in the club directory whose name contains ``query``, each with ``entry_number``
-    (their number in this event, or None). One query."""
+def directory_for(user):
+    """The players ``user`` may see in the directory and enter again: those entered in an event
+    they organise (every player for a superuser or the command line). Another organiser's
+    players, private events' among them, stay out of sight. A queryset, unevaluated."""
+    if getattr(user, "is_superuser", False):
+        return Player.objects.all()
+    organised = StaffRole.objects.filter(user=user, role=StaffRole.ORGANISER).values(
+        "tournament_id"
+    )
+    return Player.objects.filter(
+        pk__in=Entry.objects.filter(tournament_id__in=organised).values("player_id")
+    )
+
+
+def directory_matches(tournament, query: str, user, limit: int = 20) -> list[Player]:
+    """Players in ``user``'s directory (:func:`directory_for`) whose name contains ``query``,
+    each with ``entry_number`` (their number in this event, or None). Two queries."""
     query = " ".join(query.split())
     if len(query) < 2:
         return []
     players = list(
-        Player.objects.filter(name__icontains=query)
+        directory_for(user)
+        .filter(name__icontains=query)
         .prefetch_related(
             Prefetch(
                 "entries",

@@ -21,7 +21,7 @@ from .forms import (
     SeatDayForm,
     SwapForm,
 )
-from .models import Day, Entry, Player
+from .models import Day, Entry
 from .presenters import (
     can_manage,
     chart_tables,
@@ -99,9 +99,14 @@ def player_add(request, tournament):
         if "player" in request.POST:
             chosen = ExistingPlayerForm(request.POST)
             if chosen.is_valid():
-                player = get_object_or_404(Player, pk=chosen.cleaned_data["player"])
+                # Only players of events this organiser runs: any other id is "not found".
+                player = get_object_or_404(
+                    selectors.directory_for(request.user), pk=chosen.cleaned_data["player"]
+                )
                 try:
-                    entry = registration.register_player(tournament, player=player)
+                    entry = registration.register_player(
+                        tournament, player=player, user=request.user
+                    )
                 except ServiceError as error:
                     messages.error(request, str(error))
                 else:
@@ -129,7 +134,7 @@ def player_add(request, tournament):
             "search": search,
             "query": query,
             "form": form,
-            "matches": selectors.directory_matches(tournament, query),
+            "matches": selectors.directory_matches(tournament, query, request.user),
             "play_started": selectors.play_started(tournament),
         },
     )
@@ -143,7 +148,7 @@ def player_edit(request, tournament, number):
         initial={
             "name": player.name,
             "club": player.club,
-            "contact": player.contact,
+            "contact": entry.contact,
             "pinned_table": entry.pinned_table,
         }
     )
@@ -151,7 +156,7 @@ def player_edit(request, tournament, number):
         form = PlayerDetailsForm(request.POST)
         if form.is_valid():
             try:
-                registration.update_entry(entry, **form.cleaned_data)
+                registration.update_entry(entry, **form.cleaned_data, user=request.user)
             except ServiceError as error:
                 _form_error(form, error)
             else:
@@ -247,7 +252,9 @@ def import_players(request, tournament):
         if form.is_valid():
             upload = form.cleaned_data["file"]
             try:
-                outcome = importing.import_players(tournament, upload.read(), upload.name)
+                outcome = importing.import_players(
+                    tournament, upload.read(), upload.name, user=request.user
+                )
             except importing.ImportRefused as error:
                 problems = error.problems
                 form.add_error("file", str(error))

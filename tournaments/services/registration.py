@@ -7,10 +7,11 @@ from django.db import transaction
 from django.db.models import Max
 
 from core.errors import ServiceError
+from tournaments.access import account_of
 from tournaments.hooks import last_game_entered
-from tournaments.models import Day, Entry, KeepApart, Player, Seat, Table, Tournament
-from tournaments.player_import import CLUB_MAX, NAME_MAX, name_key
-from tournaments.selectors import entered_names, first_started_day
+from tournaments.models import Day, Entry, KeepApart, Player, Seat, StaffRole, Table, Tournament
+from tournaments.player_import import CLUB_MAX, CONTACT_MAX, NAME_MAX, name_key
+from tournaments.selectors import directory_for, entered_names, first_started_day
 
 from .seating import is_fixed, refresh_repeat_counts
 
@@ -70,11 +71,15 @@ def register_player(
     club: str = "",
     contact: str = "",
     pinned_table: int | None = None,
+    user=None,
 ) -> Entry:
-    """Enter a player: an existing directory ``player``, or a new one called ``name``."""
+    """Enter a player: an existing directory ``player`` (one in ``user``'s directory, see
+    selectors.directory_for), or a new one called ``name``."""
     tournament = lock_tournament(tournament)
     refuse_if_play_started(tournament, "no one new can be entered")
     if player is not None:
+        if not directory_for(user).filter(pk=player.pk).exists():
+            raise ServiceError("That player is not in your directory.")
         existing = Entry.objects.filter(tournament=tournament, player=player).first()
         if existing is not None:
             raise ServiceError(f"{player.name} is already entered as player #{existing.number}.")
@@ -84,9 +89,7 @@ def register_player(
         if not name:
             raise ServiceError("Type the player's name.", field="name")
         _refuse_duplicate_name(tournament, name)
-        player = Player.objects.create(
-            name=name, club=_clean_text(club, "club", CLUB_MAX), contact=contact.strip()
-        )
+        player = Player.objects.create(name=name, club=_clean_text(club, "club", CLUB_MAX))
     if pinned_table is not None and pinned_table < 1:
         raise ServiceError("Table numbers start at 1.", field="pinned_table")
     return Entry.objects.create(
@@ -94,30 +97,68 @@ def register_player(
         player=player,
         number=next_number(tournament),
         pinned_table=pinned_table,
+        contact=_clean_contact(contact),
     )
 
 
+def _clean_contact(contact: str) -> str:
+    contact = (contact or "").strip()
+    if len(contact) > CONTACT_MAX:
+        raise ServiceError(f"The contact is longer than {CONTACT_MAX} letters.", field="contact")
+    return contact
+
+
 @transaction.atomic
-def update_entry(entry, *, name: str, club: str, contact: str, pinned_table: int | None) -> Entry:
-    """Correct a player's details. The name and club belong to the club directory, so the
-    correction shows in every event the player entered."""
+def update_entry(
+    entry, *, name: str, club: str, contact: str, pinned_table: int | None, user
+) -> Entry:
+    """Correct a player's details in an event ``user`` organises.
+
+    The contact and pinned table are this entry's. The name and club are the directory's, and
+    change in the events ``user`` organises only: when the player also entered an event run
+    by someone else, the entries of ``user``'s events move to a new directory row with the new
+    name, and the other events keep the old one, so no one else's standings change.
+    """
     entry = Entry.objects.select_for_update().select_related("player").get(pk=entry.pk)
     name = _clean_text(name, "name", NAME_MAX)
     if not name:
         raise ServiceError("Type the player's name.", field="name")
-    _refuse_duplicate_name(entry.tournament, name, exclude_entry=entry)
+    club = _clean_text(club, "club", CLUB_MAX)
     if pinned_table is not None and pinned_table < 1:
         raise ServiceError("Table numbers start at 1.", field="pinned_table")
+    contact = _clean_contact(contact)
     player = entry.player
-    player.name = name
-    player.club = _clean_text(club, "club", CLUB_MAX)
-    player.contact = (contact or "").strip()
-    player.save(update_fields=["name", "club", "contact"])
-    if entry.pinned_table != pinned_table:
-        entry.pinned_table = pinned_table
-        entry.save(update_fields=["pinned_table"])
-        _refresh_open_days(entry.tournament)
+    if (name, club) != (player.name, player.club):
+        _rename(entry, name, club, user)
+    if (entry.pinned_table, entry.contact) != (pinned_table, contact):
+        pin_changed = entry.pinned_table != pinned_table
+        entry.pinned_table, entry.contact = pinned_table, contact
+        entry.save(update_fields=["pinned_table", "contact"])
+        if pin_changed:
+            _refresh_open_days(entry.tournament)
     return entry
+
+
+def _rename(entry: Entry, name: str, club: str, user) -> None:
+    """Give ``entry``'s player a new name and club in the events ``user`` organises."""
+    player = entry.player
+    organised = set(
+        StaffRole.objects.filter(user=account_of(user), role=StaffRole.ORGANISER).values_list(
+            "tournament_id", flat=True
+        )
+    )
+    organised.add(entry.tournament_id)  # the caller checked the user may run this event
+    entries = list(Entry.objects.select_for_update().filter(player=player).order_by("pk"))
+    mine = [e for e in entries if e.tournament_id in organised]
+    for other in mine:
+        _refuse_duplicate_name(other.tournament, name, exclude_entry=other)
+    if len(mine) == len(entries):
+        player.name, player.club = name, club
+        player.save(update_fields=["name", "club"])
+        return
+    renamed = Player.objects.create(name=name, club=club)
+    Entry.objects.filter(pk__in=[e.pk for e in mine]).update(player=renamed)
+    entry.player = renamed
 
 
 def _refresh_open_days(tournament) -> None:

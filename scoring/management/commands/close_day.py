@@ -7,7 +7,10 @@ from tournaments.management.lookup import find_day
 
 
 class Command(BaseCommand):
-    help = "Close a day (its table links stop working), or reopen it with --reopen."
+    help = (
+        "Close a day (its table links stop working), or reopen it with --reopen (every table "
+        "gets a new link; the old ones stay dead)."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument("slug")
@@ -19,7 +22,10 @@ class Command(BaseCommand):
         try:
             if reopen:
                 services.reopen_day(day, COMMAND_LINE)
-                self.stdout.write(f"Day {day.number} is open again: its table links work.")
+                self.stdout.write(
+                    f"Day {day.number} is open again; every table has a new link "
+                    "(print them with table_links or print_sheets)."
+                )
             else:
                 services.close_day(day, COMMAND_LINE)
                 self.stdout.write(f"Day {day.number} is closed: its table links no longer work.")

@@ -5,6 +5,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from core.errors import ServiceError
 from core.spreadsheet_files import UnreadableFile, refuse_if_too_big
+from tournaments.access import COMMAND_LINE
 from tournaments.management.lookup import find_day
 from tournaments.services.importing import ImportRefused, import_players
 
@@ -31,7 +32,7 @@ class Command(BaseCommand):
         except UnreadableFile as error:
             raise CommandError(str(error)) from error
         try:
-            outcome = import_players(tournament, path.read_bytes(), path.name)
+            outcome = import_players(tournament, path.read_bytes(), path.name, user=COMMAND_LINE)
         except ImportRefused as error:
             lines = [str(error)] + [str(problem) for problem in error.problems]
             raise CommandError("\n".join(lines)) from error

@@ -78,6 +78,7 @@ def _draw_page(canvas: Canvas, day, table, seats, games, rules, base_url: str) -
     width, height = landscape(letter)
     _draw_heading(canvas, day, table, seats, rules, height)
     _draw_qr(canvas, table_link(base_url, table), width, height)
+    _draw_code(canvas, table.code, base_url, width, height)
     grid = _grid(width, height, len(seats), len(games))
     _draw_grid_lines(canvas, grid)
     _draw_column_heads(canvas, grid, seats)
@@ -118,6 +119,17 @@ def _draw_qr(canvas: Canvas, link: str, width: float, height: float) -> None:
     canvas.drawImage(ImageReader(io.BytesIO(qr_png(link))), qr_x, qr_y, qr_size, qr_size)
     canvas.setFont(pdf_fonts().regular, 8)
     canvas.drawRightString(width - MARGIN, qr_y - 10, "Scorekeeper: scan to enter scores")
+
+
+def _draw_code(canvas: Canvas, code: str, base_url: str, width: float, height: float) -> None:
+    """The table code, large, left of the QR code: for a phone that cannot scan."""
+    right = width - MARGIN - 110 - 14
+    canvas.setFont(pdf_fonts().regular, 10)
+    canvas.drawRightString(right, height - MARGIN - 10, "No camera? Open")
+    canvas.drawRightString(right, height - MARGIN - 22, printable(base_url.rstrip("/") + "/"))
+    canvas.drawRightString(right, height - MARGIN - 34, "and type the table code:")
+    canvas.setFont(pdf_fonts().bold, 30)
+    canvas.drawRightString(right, height - MARGIN - 66, code)
 
 
 def _grid(width: float, height: float, players: int, games: int) -> _Grid:

@@ -4,10 +4,11 @@ Starts the venue configuration (`make venue`'s gunicorn settings, config/gunicor
 threaded workers with a per-client time limit; DJANGO_DEBUG=0, venue mode) on 127.0.0.1 with a
 throwaway SQLite event of 300 players at 43 tables, and reports, PASS or FAIL for each:
 
-* slow clients: the 43 tables save three games each with no slow clients (round A), then three
-  more each while 20 connections hold half a request open (round B). 0 errors in both, every
-  game stored; the p95 of the saves in each round and their ratio (B / A, measured in this run);
-  and the stalled connections closed by the server once their time limit is up.
+* slow clients: the 43 tables save two games each with no slow clients (round A1), two more
+  while 20 connections hold half a request open (round B), and the last two with none again
+  (round A2). 0 errors, every game stored once; the p95 of the saves with the slow clients (B)
+  and without them (A1 and A2 together) and their ratio, measured in this run; and the stalled
+  connections closed by the server once their time limit is up.
 * a light table page: the bytes and requests of a first load (the page, then every stylesheet,
   script, image and icon it names; the favicon a browser asks for unless the page names one),
   at most 50 KB and 4 requests.
@@ -51,7 +52,7 @@ from entry_load import (  # noqa: E402  (bench/ is put on the path just above)
 
 PLAYERS = 300
 SLOW_CLIENTS = 20
-GAMES_PER_ROUND = 3
+GAMES_PER_ROUND = 2  # three rounds: the day's six games
 ROUND_SECONDS = 120  # each round's clients stop at this deadline, whatever happens
 CLIENT_TIMEOUT = 15  # seconds; passed to the server as VENUE_CLIENT_TIMEOUT
 RATIO_TARGET = 3.0
@@ -300,12 +301,13 @@ def report_round(name: str, log: Log, expected: int) -> tuple[float, bool]:
 
 
 def slow_client_rounds(port: int, day, tables: dict[int, str]) -> list[tuple[str, bool]]:
-    """Round A without slow clients, round B with SLOW_CLIENTS half-open connections."""
+    """Saves without slow clients (rounds A1 and A2, before and after, so warming up and a
+    busy machine weigh on both sides) and with SLOW_CLIENTS half-open connections (round B)."""
     from scoring.models import LIVE_STATES, GameSheet
 
     expected = len(tables) * GAMES_PER_ROUND
-    round_a = save_round(port, tables, GAMES_PER_ROUND)
-    p95_a, ok_a = report_round("A (no slow clients)", round_a, expected)
+    round_a1 = save_round(port, tables, GAMES_PER_ROUND)
+    _, ok_a1 = report_round("A1 (no slow clients)", round_a1, expected)
 
     held = open_half_requests(port, f"/table/{tables[1]}/")
     time.sleep(1)  # let every stalled connection reach a worker thread
@@ -313,10 +315,18 @@ def slow_client_rounds(port: int, day, tables: dict[int, str]) -> list[tuple[str
         still_open = sum(not closed_by_server(sock) for sock in held)
         round_b = save_round(port, tables, GAMES_PER_ROUND)
         p95_b, ok_b = report_round(f"B ({still_open} half-open connections)", round_b, expected)
+        still_open_after = sum(not closed_by_server(sock) for sock in held)
+        print(f"half-open connections still open when round B ended: {still_open_after}")
         closed, last = wait_for_closes(held, CLIENT_TIMEOUT + 15)
     finally:
         for sock in held:
             sock.close()
+    round_a2 = save_round(port, tables, GAMES_PER_ROUND)
+    _, ok_a2 = report_round("A2 (no slow clients)", round_a2, expected)
+    without = round_a1.score_post_ms + round_a2.score_post_ms
+    p95_a = percentile(without, 0.95)
+    ok_a = ok_a1 and ok_a2
+    expected *= 3
     ratio = p95_b / p95_a if p95_a else float("inf")
     print(f"p95 with / without the slow clients: {p95_b:.0f} / {p95_a:.0f} ms = {ratio:.2f}")
     print(
@@ -325,15 +335,15 @@ def slow_client_rounds(port: int, day, tables: dict[int, str]) -> list[tuple[str
     )
     stored = GameSheet.objects.filter(table__day=day, state__in=LIVE_STATES).count()
     duplicates = GameSheet.objects.filter(table__day=day, version__gt=1).count()
-    print(f"games stored: {stored} of {2 * expected}, duplicates {duplicates}")
+    print(f"games stored: {stored} of {expected}, duplicates {duplicates}")
     return [
         (
             f"{SLOW_CLIENTS} half-open connections held while {len(tables)} tables save: "
             f"0 errors, every game stored once, p95 ratio {ratio:.2f} <= {RATIO_TARGET}",
             ok_a
             and ok_b
-            and still_open == SLOW_CLIENTS
-            and stored == 2 * expected
+            and still_open == still_open_after == SLOW_CLIENTS
+            and stored == expected
             and duplicates == 0
             and ratio <= RATIO_TARGET,
         ),

@@ -19,7 +19,7 @@ import errno
 import os
 import socket
 
-from gunicorn import util
+from gunicorn import util  # type: ignore[import-untyped]
 from gunicorn.workers.gthread import TConn, ThreadWorker  # type: ignore[import-untyped]
 
 # Long enough for a phone on a poor signal to send a save or fetch a page; short enough that

@@ -95,6 +95,24 @@ def test_a_save_while_offline_is_kept_and_sent_once_the_wifi_is_back(live_server
     assert page.evaluate("Object.keys(localStorage).filter(k => k.startsWith('mt-table:'))") == []
 
 
+def test_typed_values_stay_on_the_phone_across_a_reload_until_saved(live_server, page):
+    w = seated_day()
+    page.set_viewport_size(PHONE)
+    url = f"{live_server.url}/table/{w.tables[0].link_token}/"
+    page.goto(url)
+    fill_game_one(page)
+    page.reload()  # the phone slept, or the browser dropped the tab
+    expect(page.get_by_label("Cy Doe", exact=True)).to_have_value("40")
+    expect(page.get_by_label("Ann Lee went out")).to_be_checked()
+    assert not GameSheet.objects.exists()
+    page.get_by_role("button", name="Save game 1").click()
+    expect(page.get_by_text("Game 1 is saved.")).to_be_visible()
+    # Saved: the next game starts empty, and nothing is left in the phone's storage.
+    expect(page.get_by_label("Cy Doe", exact=True)).to_have_value("")
+    assert page.evaluate("Object.keys(localStorage).filter(k => k.startsWith('mt-table:'))") == []
+    assert_game_one_stored_once()
+
+
 def test_a_save_whose_answer_was_lost_is_sent_again_and_stored_once(live_server, page):
     w = seated_day()
     page.set_viewport_size(PHONE)

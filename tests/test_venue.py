@@ -1,13 +1,19 @@
 """The venue: the address links use, table codes and their throttle, a save sent twice, the
 connect page. Network addresses here are only strings or loopback: nothing leaves the machine."""
 
+import json
+import os
 import re
+import subprocess
+import sys
+import tempfile
 
 import pytest
 from django.core.cache import cache
 from django.test import Client
 from django.urls import reverse
 from hypothesis import given, strategies as st
+from live_server_tools import ROOT
 from scoring_factories import T1, seated_day, snapshot, staff
 from test_score_views import link, phone_post, text_of
 
@@ -300,3 +306,43 @@ def test_bad_wifi_details_are_refused_next_to_the_field(organiser_client, fields
     response = organiser_client.post(url, fields)
     assert message in text_of(response)
     assert "wifi-qr" not in response.content.decode()
+
+
+def _venue_settings(**env) -> dict:
+    """The settings venue mode gives, read in a fresh process (settings load once per process)."""
+    code = (
+        "import json; from django.conf import settings; import django; django.setup(); "
+        "print(json.dumps({'base': settings.BASE_URL, 'debug': settings.DEBUG, "
+        "'cache': settings.CACHES['default']['BACKEND'], "
+        "'secure': getattr(settings, 'SESSION_COOKIE_SECURE', False)}))"
+    )
+    environment = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "config.settings",
+        "DJANGO_DEBUG": "0",
+        "DJANGO_VENUE_MODE": "1",
+        "DJANGO_SECRET_KEY": "x" * 50,
+        "DJANGO_CACHE_DIR": tempfile.mkdtemp(),
+        **env,
+    }
+    out = subprocess.run(
+        [sys.executable, "-c", code], env=environment, cwd=ROOT, capture_output=True, text=True
+    )
+    assert out.returncode == 0, out.stderr
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def test_venue_mode_uses_the_given_address_a_shared_cache_and_plain_http_cookies():
+    found = _venue_settings(DJANGO_BASE_URL="http://127.0.0.1:8123")
+    assert found == {
+        "base": "http://127.0.0.1:8123",
+        "debug": False,
+        "cache": "django.core.cache.backends.filebased.FileBasedCache",
+        "secure": False,
+    }
+
+
+def test_venue_mode_without_an_address_takes_the_laptops_own():
+    base = _venue_settings(DJANGO_BASE_URL="", DJANGO_PORT="8123")["base"]
+    # Whatever network this machine is on: a private address with the port, or none at all.
+    assert base == "" or re.fullmatch(r"http://[\d.]+:8123", base)

@@ -15,6 +15,9 @@ throwaway SQLite event of 300 players at 43 tables, and reports, PASS or FAIL fo
 * a retried save stored once: a save sent, its answer lost (the client hangs up without
   reading it), then sent again with the same submission id, and once more: one stored version.
 
+For comparison (not a target), the README's former venue command, gunicorn's sync workers, is
+started on the same database with 3 stalled connections, and one phone asks for its page.
+
 Only loopback addresses are used. Every loop is bounded in count and time.
 """
 
@@ -96,11 +99,11 @@ def start_venue_server(env: dict, port: int, log_path: Path):
 # ---------------------------------------------------------------------------
 
 
-def open_half_requests(port: int, path: str) -> list[socket.socket]:
+def open_half_requests(port: int, path: str, count: int = SLOW_CLIENTS) -> list[socket.socket]:
     """Connections that send the start of a save and then nothing more, as a phone whose
     Wi-Fi dropped mid-request (or someone doing it on purpose) would."""
     held = []
-    for n in range(SLOW_CLIENTS):
+    for n in range(count):
         sock = socket.create_connection(("127.0.0.1", port), timeout=5)
         # The headers stop half-way: the server reads on in a worker thread, waiting for the rest.
         sock.sendall(
@@ -354,6 +357,49 @@ def slow_client_rounds(port: int, day, tables: dict[int, str]) -> list[tuple[str
     ]
 
 
+def sync_comparison(env: dict, work: Path, token: str) -> None:
+    """For comparison, not a target: the README's former venue command (gunicorn's sync
+    workers, 3 of them) with 3 stalled connections, and one phone opening its table page."""
+    import subprocess
+
+    port = free_port()
+    with open(work / "sync.log", "ab") as log_file:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "gunicorn", "config.wsgi", "--workers", "3"]
+            + ["--bind", f"127.0.0.1:{port}", "--timeout", "30"],
+            cwd=ROOT,
+            env={**env, "DJANGO_PORT": str(port)},
+            stdout=log_file,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+    try:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            with contextlib.suppress(OSError):
+                if Browser(port).get("/accounts/login/").status == 200:
+                    break
+            time.sleep(0.2)
+        held = open_half_requests(port, f"/table/{token}/", count=3)
+        time.sleep(1)
+        started = time.monotonic()
+        try:
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+            conn.request("GET", f"/table/{token}/", headers={"Host": f"127.0.0.1:{port}"})
+            answer = f"answered {conn.getresponse().status}"
+        except OSError as error:
+            answer = f"no answer ({type(error).__name__})"
+        waited = time.monotonic() - started
+        for sock in held:
+            sock.close()
+        print(
+            f"for comparison, sync workers (3) with 3 stalled connections: a table page "
+            f"{answer} after {waited:.1f} s (gave up at 10 s)"
+        )
+    finally:
+        stop_server(process)
+
+
 def run(work: Path, env: dict) -> bool:
     import django
 
@@ -390,6 +436,7 @@ def run(work: Path, env: dict) -> bool:
         targets.append(("a retried submission is stored once", ok))
     finally:
         stop_server(server)
+    sync_comparison(env, work, retry_token)
     log_text = (work / "gunicorn.log").read_text(errors="replace")
     tracebacks = Counter(
         line.strip() for line in log_text.splitlines() if line.startswith(("TimeoutError", "Trace"))

@@ -597,22 +597,19 @@ def submit_game(
     lost answer is stored once. It is checked before the version: the first copy already
     moved the version on, and the copy sent again is not a conflict with it.
     """
+    batch = [(table, [GameInput(game, typed, base_version)])]
+    if not submission_id:
+        outcomes = save_games(batch, source=source, user=user, reason=reason, current=current)
+        return outcomes[0] if outcomes else None
     with transaction.atomic():
         if current is None:
-            table = _lock_tables([table])[0]
-        if submission_id and already_submitted(table, submission_id):
+            batch = [(_lock_tables([table])[0], batch[0][1])]
+        if already_submitted(table, submission_id):
             return None
-        outcomes = save_games(
-            [(table, [GameInput(game, typed, base_version)])],
-            source=source,
-            user=user,
-            reason=reason,
-            current=current,
+        outcomes = save_games(batch, source=source, user=user, reason=reason, current=current)
+        TableSubmission.objects.create(
+            table=table, key=submission_id, game=game, received_at=timezone.now()
         )
-        if submission_id:
-            TableSubmission.objects.create(
-                table=table, key=submission_id, game=game, received_at=timezone.now()
-            )
     return outcomes[0] if outcomes else None
 
 

@@ -14,12 +14,12 @@ from django.test import Client
 from django.urls import reverse
 from hypothesis import given, strategies as st
 from live_server_tools import ROOT
-from scoring_factories import T1, seated_day, snapshot, staff
+from scoring_factories import T1, seated_day, snapshot, staff, typed
 from test_score_views import link, phone_post, text_of
 
 from core.venue import is_loopback_host, pick_lan_address, wifi_qr_text
 from scoring import services
-from scoring.models import GameSheet, TableSubmission
+from scoring.models import GameSheet, Source, TableSubmission
 from tournaments.access import COMMAND_LINE
 from tournaments.models import (
     TABLE_CODE_ALPHABET,
@@ -346,3 +346,38 @@ def test_venue_mode_without_an_address_takes_the_laptops_own():
     base = _venue_settings(DJANGO_BASE_URL="", DJANGO_PORT="8123")["base"]
     # Whatever network this machine is on: a private address with the port, or none at all.
     assert base == "" or re.fullmatch(r"http://[\d.]+:8123", base)
+
+
+@pytest.mark.django_db
+def test_the_service_stores_a_save_once_per_id_and_a_new_id_is_checked_as_usual():
+    w = seated_day()
+    game = w.games[1]
+    first = services.submit_game(
+        w.tables[0],
+        game,
+        typed(w, 1, T1, out="Ann Lee"),
+        0,
+        source=Source.TABLE_LINK,
+        submission_id="id-one-1",
+    )
+    assert first is not None
+    again = services.submit_game(
+        w.tables[0],
+        game,
+        typed(w, 1, T1, out="Ann Lee"),
+        0,
+        source=Source.TABLE_LINK,
+        submission_id="id-one-1",
+    )
+    assert again is None
+    with pytest.raises(services.VersionConflict):  # a different save on the old version
+        services.submit_game(
+            w.tables[0],
+            game,
+            typed(w, 1, T1, out="Ann Lee"),
+            0,
+            source=Source.TABLE_LINK,
+            submission_id="id-two-2",
+        )
+    assert GameSheet.objects.count() == 1
+    assert list(TableSubmission.objects.values_list("key", flat=True)) == ["id-one-1"]

@@ -173,6 +173,7 @@ def test_the_connect_page_qr_codes_open_the_site_and_join_the_wifi(
     assert decode_qr(wifi.screenshot()) == ['WIFI:T:WPA;S:Hall\\;5G;P:p\\:ss\\,wo\\"rd\\\\1;;']
     expect(page.locator(".tent-side:not(.tent-back)")).to_contain_text("Network Hall;5G")
     no_sideways_scroll(page)
+    expect(page.get_by_role("button", name="Print the table card")).to_be_visible()
 
     # Too short a password is refused next to its field, and no Wi-Fi code is drawn.
     page.get_by_label("Wi-Fi password").fill("short")

@@ -1,4 +1,5 @@
 # Two commands set up a fresh machine: `make run` (demo on SQLite) and `make test` (whole suite).
+# `make venue` serves the app to phones on the local network (see README, "Running it at the venue").
 # `make run` installs only what the app needs (requirements.txt); `make test` and `make lint` add
 # the test and development tools (requirements-dev.txt).
 PYTHON ?= $(shell command -v python3.11 || command -v python3)
@@ -7,7 +8,13 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test lint install install-dev migrate bench clean
+VENUE_PORT ?= 8000
+# Venue mode: production settings, plain HTTP on the local network; the secret key is made once
+# and kept in var/ (not in git), so logins survive a restart.
+VENUE_ENV = DJANGO_DEBUG=0 DJANGO_VENUE_MODE=1 DJANGO_PORT=$(VENUE_PORT) \
+	DJANGO_SECRET_KEY="$$(cat var/secret_key)"
+
+.PHONY: run venue test lint install install-dev migrate bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -34,6 +41,13 @@ run: migrate
 	@echo "Open http://$(HOST):$(PORT)/ - organiser login: organiser / mexican-train-demo (demo only)"
 	$(BIN)/python manage.py runserver $(HOST):$(PORT)
 
+venue: migrate
+	@mkdir -p var
+	@test -s var/secret_key || (umask 077 && $(BIN)/python -c \
+		'import secrets; print(secrets.token_urlsafe(50))' > var/secret_key)
+	@$(VENUE_ENV) $(BIN)/python manage.py collectstatic --noinput --verbosity 0
+	$(VENUE_ENV) $(BIN)/python -m gunicorn -c config/gunicorn_venue.py config.wsgi
+
 test: install-dev
 	$(BIN)/python manage.py check
 	$(BIN)/python manage.py makemigrations --check --dry-run
@@ -54,6 +68,7 @@ bench: install
 	$(BIN)/python bench/standings.py
 	$(BIN)/python bench/entry_load.py
 	$(BIN)/python bench/abuse.py
+	$(BIN)/python bench/venue.py
 
 clean:
 	rm -rf $(VENV) .test-db.sqlite3* staticfiles .mypy_cache .ruff_cache

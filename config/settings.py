@@ -6,6 +6,8 @@ DJANGO_DEBUG        1 (default, for the venue laptop and development) or 0.
 DJANGO_ALLOWED_HOSTS comma-separated; defaults to local addresses plus "*" in debug.
 DJANGO_VENUE_MODE   1 lets phones log in over plain HTTP on a local network (see README).
 DJANGO_TRUSTED_PROXIES how many reverse proxies stand in front of the app (default 0; see README).
+DJANGO_BASE_URL     the address every table link and QR code uses, e.g. http://192.168.1.20:8000;
+                    in venue mode it defaults to this laptop's detected LAN address and DJANGO_PORT.
 """
 
 import hashlib
@@ -27,6 +29,14 @@ def env_flag(name: str, default: bool) -> bool:
 
 DEBUG = env_flag("DJANGO_DEBUG", True)
 VENUE_MODE = env_flag("DJANGO_VENUE_MODE", False)
+
+BASE_URL = os.environ.get("DJANGO_BASE_URL", "").strip()
+if not BASE_URL and VENUE_MODE:
+    from core.venue import detect_lan_address
+
+    _lan = detect_lan_address()
+    if _lan:
+        BASE_URL = f"http://{_lan}:{os.environ.get('DJANGO_PORT', '8000')}"
 
 SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", "")
 if not SECRET_KEY:
@@ -260,3 +270,14 @@ LOGGING = {
     },
     "root": {"handlers": ["console"], "level": os.environ.get("DJANGO_LOG_LEVEL", "WARNING")},
 }
+
+# Throttles (wrong table codes) count in the cache. At the venue several gunicorn workers must
+# share one count, so venue mode keeps it in files beside the database; elsewhere (development,
+# tests) the default per-process memory cache is enough.
+if VENUE_MODE:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+            "LOCATION": os.environ.get("DJANGO_CACHE_DIR") or str(BASE_DIR / "var" / "cache"),
+        }
+    }

@@ -4,6 +4,7 @@ and the writes in scoring.services. A refusal from the service is put back next 
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -12,6 +13,11 @@ from django import forms
 from core.cells import is_blank
 from core.errors import ServiceError
 from core.forms import CappedUploadForm
+from tournaments.models import (
+    TABLE_CODE_ALPHABET,
+    TABLE_CODE_LENGTH,
+    normalise_table_code,
+)
 
 from . import services
 from .devices import device_mark
@@ -179,6 +185,16 @@ class GameForm(_ProblemsForm):
         )
 
 
+SUBMISSION_ID = re.compile(r"[A-Za-z0-9_-]{8,64}")
+
+
+def submission_id(data) -> str:
+    """The id a table page's script gives a save (see static/js/offline-save.js); "" when the
+    page sent none (no JavaScript) or something that is not one, which is then saved as usual."""
+    value = data.get("submission_id", "")
+    return value if SUBMISSION_ID.fullmatch(value) else ""
+
+
 @dataclass
 class GameSubmission:
     form: GameForm
@@ -220,6 +236,7 @@ def submit_game_form(
                 reason=form.cleaned_data.get("reason", ""),
                 current=current,
                 device=device,
+                submission_id=submission_id(data) if source == Source.TABLE_LINK else "",
             )
         except services.SheetRefused as refused:
             form.add_refusals(refused.refusals)
@@ -404,3 +421,32 @@ class WorkbookUploadForm(CappedUploadForm):
         required=False,
         max_length=REASON_MAX,
     )
+
+
+class TableCodeForm(forms.Form):
+    """The code printed on a table's card, typed on the site's home page."""
+
+    code = forms.CharField(
+        label="Enter your table code",
+        max_length=20,
+        error_messages={"required": "Type the 6-letter code from your table's card."},
+        widget=forms.TextInput(
+            attrs={
+                "autocomplete": "off",
+                "autocapitalize": "characters",
+                "spellcheck": "false",
+                "class": "table-code",
+            }
+        ),
+        help_text="6 letters and numbers, printed on your table's score sheet and card.",
+    )
+
+    def clean_code(self) -> str:
+        code = normalise_table_code(self.cleaned_data["code"])
+        if len(code) != TABLE_CODE_LENGTH or any(ch not in TABLE_CODE_ALPHABET for ch in code):
+            example = TABLE_CODE_ALPHABET[:3] + TABLE_CODE_ALPHABET[-3:]
+            raise forms.ValidationError(
+                f"A table code has {TABLE_CODE_LENGTH} letters and numbers, like {example}. "
+                "Check the card on your table."
+            )
+        return code

@@ -174,3 +174,24 @@ class AuditEvent(models.Model):
 
     def delete(self, *args, **kwargs):
         raise ValidationError("Audit records cannot be deleted.")
+
+
+class TableSubmission(models.Model):
+    """A save sent from a table's phone, remembered by the id its page gave it.
+
+    A phone whose Wi-Fi drops after the server stored a game but before the answer came back
+    sends the same save again; the id shows it was stored already, so it is not stored twice.
+    """
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="+")
+    key = models.CharField(max_length=64)
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+")
+    received_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["table", "key"], name="one_submission_per_key"),
+        ]
+
+    def __str__(self):
+        return f"{self.table}, game {self.game.number}: submission {self.key}"

@@ -76,8 +76,9 @@ class _Grid:
 
 def _draw_page(canvas: Canvas, day, table, seats, games, rules, base_url: str) -> None:
     width, height = landscape(letter)
-    _draw_heading(canvas, day, table, seats, rules, height)
+    _draw_heading(canvas, day, table, seats, rules, height, _code_left(table.code, width))
     _draw_qr(canvas, table_link(base_url, table), width, height)
+    _draw_code(canvas, table.code, base_url, width, height)
     grid = _grid(width, height, len(seats), len(games))
     _draw_grid_lines(canvas, grid)
     _draw_column_heads(canvas, grid, seats)
@@ -85,16 +86,20 @@ def _draw_page(canvas: Canvas, day, table, seats, games, rules, base_url: str) -
     _draw_signature(canvas, grid)
 
 
-def _draw_heading(canvas: Canvas, day, table, seats, rules, height: float) -> None:
-    """Table number large, event and day, hand size and the double blank's value."""
+def _draw_heading(canvas: Canvas, day, table, seats, rules, height: float, right: float) -> None:
+    """Table number large, event and day (shrunk to end before ``right``, where the table code
+    is), hand size and the double blank's value."""
     tournament = day.tournament
     canvas.setFont(pdf_fonts().bold, 44)
     canvas.drawString(MARGIN, height - MARGIN - 40, f"Table {table.number}")
-    canvas.setFont(pdf_fonts().regular, 13)
     event = printable(f"{tournament.name} - day {day.number}")
-    canvas.drawString(
-        MARGIN, height - MARGIN - 62, event + (f", {weekday_date(day.date)}" if day.date else "")
-    )
+    event += f", {weekday_date(day.date)}" if day.date else ""
+    size = 13.0
+    while size > 7 and stringWidth(event, pdf_fonts().regular, size) > right - 10 - MARGIN:
+        size -= 0.5
+    canvas.setFont(pdf_fonts().regular, size)
+    canvas.drawString(MARGIN, height - MARGIN - 62, event)
+    canvas.setFont(pdf_fonts().regular, 13)
     hand = rules.hand_size(len(seats))
     canvas.drawString(
         MARGIN,
@@ -118,6 +123,28 @@ def _draw_qr(canvas: Canvas, link: str, width: float, height: float) -> None:
     canvas.drawImage(ImageReader(io.BytesIO(qr_png(link))), qr_x, qr_y, qr_size, qr_size)
     canvas.setFont(pdf_fonts().regular, 8)
     canvas.drawRightString(width - MARGIN, qr_y - 10, "Scorekeeper: scan to enter scores")
+
+
+CODE_SIZE = 30
+
+
+def _code_right(width: float) -> float:
+    return width - MARGIN - 110 - 14  # left of the QR code
+
+
+def _code_left(code: str, width: float) -> float:
+    return _code_right(width) - stringWidth(code, pdf_fonts().bold, CODE_SIZE)
+
+
+def _draw_code(canvas: Canvas, code: str, base_url: str, width: float, height: float) -> None:
+    """The table code, large, left of the QR code: for a phone that cannot scan."""
+    right = _code_right(width)
+    canvas.setFont(pdf_fonts().regular, 10)
+    canvas.drawRightString(right, height - MARGIN - 10, "No camera? Open")
+    canvas.drawRightString(right, height - MARGIN - 22, printable(base_url.rstrip("/") + "/"))
+    canvas.drawRightString(right, height - MARGIN - 34, "and type the table code:")
+    canvas.setFont(pdf_fonts().bold, CODE_SIZE)
+    canvas.drawRightString(right, height - MARGIN - 66, code)
 
 
 def _grid(width: float, height: float, players: int, games: int) -> _Grid:

@@ -421,3 +421,11 @@ def workbook_event(tournament) -> WorkbookEvent:
         seats={(s.table_id, s.entry_id) for s in Seat.objects.filter(day__tournament=tournament)},
         games=games,
     )
+
+
+def table_by_code(code: str) -> Table | None:
+    """The table a typed code opens, or None when no table has it or its day is closed."""
+    table = Table.objects.select_related(*TABLE_WITH_RULES).filter(code=code).first()
+    if table is None or table.day.closed_at is not None:
+        return None
+    return table

@@ -19,9 +19,9 @@ from django.utils import timezone
 
 from core.errors import ServiceError
 from tournaments.access import account_of, role_in
-from tournaments.models import Day, StaffRole, Table, new_table_token
+from tournaments.models import Day, StaffRole, Table, new_table_code, new_table_token
 
-from .models import AuditEvent, Game, GameSheet, Score, SheetState, Source
+from .models import AuditEvent, Game, GameSheet, Score, SheetState, Source, TableSubmission
 from .selectors import TableSheets, local_time, sheet_rules, table_sheets, who_label
 from .validation import CleanGame, Problem, TypedSheet, check_card_totals, check_game
 
@@ -35,6 +35,7 @@ __all__ = [
     "save_games",
     "locked_table",
     "submit_game",
+    "already_submitted",
     "save_card",
     "import_games",
     "confirm_game",
@@ -614,21 +615,39 @@ def submit_game(
     reason: str = "",
     current=None,
     device: str = "",
+    submission_id: str = "",
 ) -> Outcome | None:
-    """Save one game at one table. Returns None when it was identical to what is stored.
+    """Save one game at one table. Returns None when it was identical to what is stored, or
+    when ``submission_id`` names a save from this table that is stored already.
 
     ``current``: the table's sheets from an open locked_table() block, and ``device`` the
     browser's mark, as for save_games.
+    ``submission_id``: the id a table's page gives each save, so one it sends again after a
+    lost answer is stored once. It is checked before the version: the first copy already
+    moved the version on, and the copy sent again is not a conflict with it.
     """
-    outcomes = save_games(
-        [(table, [GameInput(game, typed, base_version)])],
-        source=source,
-        user=user,
-        reason=reason,
-        current=current,
-        device=device,
-    )
+    batch = [(table, [GameInput(game, typed, base_version)])]
+    if not submission_id:
+        outcomes = save_games(
+            batch, source=source, user=user, reason=reason, current=current, device=device
+        )
+        return outcomes[0] if outcomes else None
+    with transaction.atomic():
+        if current is None:
+            batch = [(_lock_tables([table])[0], batch[0][1])]
+        if already_submitted(table, submission_id):
+            return None
+        outcomes = save_games(
+            batch, source=source, user=user, reason=reason, current=current, device=device
+        )
+        TableSubmission.objects.create(
+            table=table, key=submission_id, game=game, received_at=timezone.now()
+        )
     return outcomes[0] if outcomes else None
+
+
+def already_submitted(table: Table, submission_id: str) -> bool:
+    return TableSubmission.objects.filter(table=table, key=submission_id).exists()
 
 
 def save_card(
@@ -794,9 +813,10 @@ def _set_closed(day: Day, user, *, closed: bool) -> Day:
 
 @transaction.atomic
 def regenerate_table_link(table: Table, user) -> Table:
-    """Give a table a new private link; the old one stops working at once."""
+    """Give a table a new private link and code; the old ones stop working at once."""
     table = _lock_tables([table])[0]
     _require_organiser(user, table.day.tournament)
     table.link_token = new_table_token()
-    table.save(update_fields=["link_token"])
+    table.code = new_table_code()
+    table.save(update_fields=["link_token", "code"])
     return table

@@ -4,5 +4,6 @@ from . import views_scorekeeper as views
 
 app_name = "scorekeeper"
 urlpatterns = [
+    path("", views.enter_code, name="enter_code"),
     path("<str:token>/", views.table_page, name="table"),
 ]

@@ -12,6 +12,7 @@ from django.views.decorators.http import require_POST
 
 from core.errors import ServiceError
 from core.reports import PDF, XLSX, Report, report_response
+from core.venue import link_address
 from tournaments.access import desk_view, organiser_view
 from tournaments.presenters import can_manage
 from tournaments.selectors import tournament_days
@@ -61,7 +62,7 @@ def _game(sheets, number):
 
 
 def _base_url(request) -> str:
-    return request.build_absolute_uri("/")
+    return link_address(request).base_url
 
 
 @desk_view
@@ -108,6 +109,7 @@ def scores_day(request, tournament, day):
             "grid": grid,
             "days": tournament_days(tournament),
             "can_manage": can_manage(request),
+            "address": link_address(request),
         },
     )
 
@@ -316,7 +318,8 @@ def regenerate_link(request, tournament, day, table):
 @organiser_view
 def table_links(request, tournament, day):
     day = _day(tournament, day)
-    base = _base_url(request)
+    address = link_address(request)
+    base = address.base_url
     items = []
     for item in day_tables_with_seats(day):
         link = table_link(base, item["table"])
@@ -330,6 +333,7 @@ def table_links(request, tournament, day):
             "tournament": tournament,
             "day": day,
             "items": items,
+            "address": address,
         },
     )
 

@@ -5,16 +5,49 @@ from django.shortcuts import redirect, render
 from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_protect
 
+from core.throttle import Throttle, client_address
+
 from .devices import remember_device
-from .forms import submit_game_form
+from .forms import TableCodeForm, submit_game_form
 from .models import SheetState, Source
 from .presenters import current_sheet, table_page_row
 from .schedule import day_games, game_numbered
-from .selectors import table_by_link, table_sheets
+from .selectors import table_by_code, table_by_link, table_sheets
+
+# Ten wrong codes from one address in ten minutes, then that address waits: guessing one of
+# the open tables' codes would take millions of tries.
+WRONG_CODES = Throttle("table-code", limit=10, window_seconds=10 * 60)
 
 
 def link_dead(request):
     return render(request, "scoring/link_dead.html", status=404)
+
+
+@never_cache
+@csrf_protect
+def enter_code(request):
+    """A table code typed on the home page opens that table's page, as its link does."""
+    form = TableCodeForm(request.POST if request.method == "POST" else None)
+    status = 200
+    if request.method == "POST":
+        client = client_address(request)
+        if WRONG_CODES.blocked(client):
+            form.errors.clear()
+            form.add_error(
+                None,
+                "Too many wrong codes from this phone. Wait "
+                f"{WRONG_CODES.wait_minutes()} minutes, or ask the desk for your table's link.",
+            )
+            status = 429
+        else:
+            table = table_by_code(form.cleaned_data["code"]) if form.is_valid() else None
+            if table is not None:
+                return redirect("scorekeeper:table", token=table.link_token)
+            if "code" not in form.errors:
+                form.add_error("code", "No open table has this code. Check the card on your table.")
+            WRONG_CODES.failed(client)
+            status = 400
+    return render(request, "scoring/enter_code.html", {"form": form}, status=status)
 
 
 def _game_number(value) -> int | None:

@@ -95,6 +95,7 @@ def test_public_and_phone_pages_have_no_violations(live_server, page, axe_script
             ("find your table, found", f"/t/{slug}/find-your-table/?q=jensen", PHONE_TAGS),
             ("projector", f"/t/{slug}/projector/", AA_TAGS),
             ("table page", f"/table/{open_day.tables[0].link_token}/", PHONE_TAGS),
+            ("enter your table code", "/table/", PHONE_TAGS),
             ("login", "/accounts/login/", AA_TAGS),
         ],
     )
@@ -104,6 +105,12 @@ def test_public_and_phone_pages_have_no_violations(live_server, page, axe_script
     page.get_by_label("Bob Roe went out").check()
     page.get_by_role("button", name="Save game 1").click()
     page.get_by_role("alert").first.wait_for()
+    assert not violations(page, axe_script, PHONE_TAGS)
+    # A wrong table code typed on the home page: the message next to the field, 7:1 too.
+    page.goto(f"{live_server.url}/")
+    page.get_by_label("Enter your table code").fill("AAAAAA")
+    page.get_by_role("button", name="Open my table").click()
+    page.locator(".field-error").wait_for()
     assert not violations(page, axe_script, PHONE_TAGS)
     # The board once every game is confirmed: the "Final" badge, and the clubs' screen.
     GameSheet.objects.filter(state=SheetState.ENTERED).update(
@@ -144,6 +151,7 @@ def test_organiser_and_desk_pages_have_no_violations(
         ("day grid", f"{t}/day/1/scores/"),
         ("upload", f"{t}/scores/upload/"),
         ("table links", f"{t}/day/1/table-links/"),
+        ("connect phones", f"{t}/connect/"),
         ("score card", f"{table}/card/"),
         ("history", f"{table}/history/"),
         ("review", f"{table}/game/{sheet.game.number}/review/"),

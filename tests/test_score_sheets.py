@@ -68,6 +68,8 @@ def test_print_sheets_has_a_page_per_table_with_names_hand_size_and_qr(tmp_path,
         images = list(page.images)
         assert len(images) == 1
         assert decode_qr(images[0].data) == [f"http://192.168.1.20:8000/table/{table.link_token}/"]
+        # For a phone that cannot scan: the site's address and the table's code, printed.
+        assert "http://192.168.1.20:8000/" in text and table.code in text
 
 
 def test_hand_size_follows_the_player_count(tmp_path):
@@ -92,10 +94,12 @@ def test_a_player_who_left_is_marked_on_later_games(tmp_path):
 def test_table_links_prints_each_link(capsys):
     w = seated_day()
     call_command("table_links", w.tournament.slug, "--day", "1")
-    lines = capsys.readouterr().out.splitlines()
-    assert lines == [
-        f"Table {t.number}: http://127.0.0.1:8000/table/{t.link_token}/" for t in w.tables
+    out = capsys.readouterr()
+    assert out.out.splitlines() == [
+        f"Table {t.number}: http://127.0.0.1:8000/table/{t.link_token}/ (code {t.code})"
+        for t in w.tables
     ]
+    assert "only this laptop can open" in out.err
     call_command("table_links", w.tournament.slug, "--day", "1", "--base-url", "https://mt.example")
     assert capsys.readouterr().out.splitlines()[0].startswith("Table 1: https://mt.example/table/")
 

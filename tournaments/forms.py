@@ -120,3 +120,30 @@ class FindTableForm(forms.Form):
         max_length=NAME_MAX,
         widget=forms.TextInput(attrs={"type": "search", "autocomplete": "off", "autofocus": True}),
     )
+
+
+class WifiForm(forms.Form):
+    """The venue's Wi-Fi, for the QR code on the tent card. Nothing typed here is stored."""
+
+    ssid = forms.CharField(
+        label="Wi-Fi name",
+        max_length=32,
+        error_messages={"max_length": "A Wi-Fi name has at most 32 characters."},
+    )
+    password = forms.CharField(
+        label="Wi-Fi password",
+        required=False,
+        max_length=63,
+        strip=False,
+        help_text="Leave it empty for an open network.",
+        error_messages={"max_length": "A Wi-Fi password has at most 63 characters."},
+        widget=forms.TextInput(attrs={"autocomplete": "off", "spellcheck": "false"}),
+    )
+
+    def clean_password(self) -> str:
+        password = self.cleaned_data["password"]
+        if password and len(password) < 8:
+            raise forms.ValidationError(
+                "A Wi-Fi password has at least 8 characters: check it on the router or hotspot."
+            )
+        return password

@@ -313,6 +313,22 @@ def new_table_token() -> str:
     return secrets.token_urlsafe(32)
 
 
+# Capitals and digits that cannot be taken for one another when read from a card or aloud:
+# no 0/O/D/Q, 1/I/L, 2/Z, 5/S, 8/B, U/V. 21 symbols, 6 of them: about 86 million codes.
+TABLE_CODE_ALPHABET = "ACEFGHJKMNPRTWXY34679"
+TABLE_CODE_LENGTH = 6
+
+
+def new_table_code() -> str:
+    """A short code a scorekeeper can type instead of opening the long link."""
+    return "".join(secrets.choice(TABLE_CODE_ALPHABET) for _ in range(TABLE_CODE_LENGTH))
+
+
+def normalise_table_code(typed: str) -> str:
+    """What was typed, as a stored code is written: capitals, no spaces or dashes."""
+    return "".join(ch for ch in typed.upper() if ch not in " -\t")
+
+
 class TableQuerySet(models.QuerySet):
     def with_scores(self):
         """Tables with a score sheet entered. Play has started on a day, and in an event, as soon
@@ -324,6 +340,8 @@ class Table(models.Model):
     day = models.ForeignKey(Day, on_delete=models.CASCADE, related_name="tables")
     number = models.PositiveSmallIntegerField()
     link_token = models.CharField(max_length=64, unique=True, default=new_table_token)
+    # Unique over every table ever made, so a code never opens a table it was not printed for.
+    code = models.CharField(max_length=TABLE_CODE_LENGTH, unique=True, default=new_table_code)
 
     objects = TableQuerySet.as_manager()
 

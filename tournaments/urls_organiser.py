@@ -5,6 +5,7 @@ from . import views_organiser as views
 urlpatterns = [
     path("", views.home, name="home"),
     path("t/<slug:slug>/", views.tournament_overview, name="tournament"),
+    path("t/<slug:slug>/connect/", views.connect_phones, name="connect_phones"),
     path("t/<slug:slug>/players/", views.players, name="players"),
     path("t/<slug:slug>/players/add/", views.player_add, name="player_add"),
     path("t/<slug:slug>/players/import/", views.import_players, name="import_players"),

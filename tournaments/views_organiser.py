@@ -1,5 +1,6 @@
 from urllib.parse import urlencode
 
+import segno
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import get_object_or_404, redirect, render
@@ -8,6 +9,7 @@ from django.views.decorators.http import require_POST
 
 from core.errors import ServiceError
 from core.reports import PDF, Report, report_response
+from core.venue import link_address, wifi_qr_text
 
 from . import printouts, selectors
 from .access import desk_view, organiser_view, tournaments_for
@@ -20,6 +22,7 @@ from .forms import (
     PlayerSearchForm,
     SeatDayForm,
     SwapForm,
+    WifiForm,
 )
 from .models import Day, Entry
 from .presenters import (
@@ -515,3 +518,31 @@ def find_table_pdf(request, tournament, day_number):
         },
     )
     return report_response(report, PDF, disposition="attachment")
+
+
+def _qr(text: str) -> str:
+    return segno.make(text, error="m").svg_data_uri(scale=6, border=4)
+
+
+@desk_view
+def connect_phones(request, tournament):
+    """A QR code that opens the site, and one that joins the venue's Wi-Fi, as a tent card.
+
+    The Wi-Fi details come by POST so the password stays out of addresses and logs."""
+    address = link_address(request)
+    form = WifiForm(request.POST if request.method == "POST" else None)
+    wifi = None
+    if form.is_bound and form.is_valid():
+        ssid, password = form.cleaned_data["ssid"], form.cleaned_data["password"]
+        wifi = {"ssid": ssid, "password": password, "qr": _qr(wifi_qr_text(ssid, password))}
+    return render(
+        request,
+        "tournaments/connect.html",
+        {
+            "tournament": tournament,
+            "address": address,
+            "site_qr": _qr(address.base_url),
+            "form": form,
+            "wifi": wifi,
+        },
+    )

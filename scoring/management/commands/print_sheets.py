@@ -21,7 +21,7 @@ class Command(BaseCommand):
 
     def handle(self, slug, file, day, base_url, **options):
         tournament, day = find_day(slug, day)
-        check_base_url(base_url)
+        base_url = check_base_url(base_url)
         require_tables(day, " to print")
         path = write_output(file, score_sheets_pdf(day, base_url))
         self.stdout.write(f"Wrote {path}")

@@ -20,7 +20,7 @@ class Command(BaseCommand):
 
     def handle(self, slug, day, base_url, **options):
         tournament, day = find_day(slug, day)
-        check_base_url(base_url)
+        base_url = check_base_url(base_url)
         require_tables(day)
         items = day_tables_with_seats(day)
         if day.closed_at is not None:
@@ -28,6 +28,7 @@ class Command(BaseCommand):
                 f"Day {day.number} is closed: these links will not work until it is reopened."
             )
         for item in items:
+            table = item["table"]
             self.stdout.write(
-                f"Table {item['table'].number}: {table_link(base_url, item['table'])}"
+                f"Table {table.number}: {table_link(base_url, table)} (code {table.code})"
             )

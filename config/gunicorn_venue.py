@@ -1,0 +1,42 @@
+"""gunicorn settings for the venue laptop (`make venue`): phones on the local Wi-Fi.
+
+Threaded workers with a per-client time limit (config/venue_worker.py): a phone that stalls
+mid-request holds one thread for at most VENUE_CLIENT_TIMEOUT seconds, and there are many
+threads, so the other tables keep saving. SQLite takes one write at a time whatever the thread
+count; threads are for waiting on slow phones, not for speed.
+"""
+
+import os
+import sys
+
+bind = f"{os.environ.get('VENUE_HOST', '0.0.0.0')}:{os.environ.get('DJANGO_PORT', '8000')}"
+worker_class = "config.venue_worker.VenueWorker"
+workers = int(os.environ.get("VENUE_WORKERS", "2"))
+threads = int(os.environ.get("VENUE_THREADS", "32"))
+worker_connections = 1000
+timeout = 60  # a worker that stops answering its master is restarted
+graceful_timeout = 10
+keepalive = 5
+accesslog = os.environ.get("VENUE_ACCESS_LOG") or None
+errorlog = "-"
+
+
+def when_ready(server):
+    """Say where phones should go, once the server is listening."""
+    sys.path.insert(0, os.getcwd())
+    from core.venue import detect_lan_address
+
+    port = os.environ.get("DJANGO_PORT", "8000")
+    base = os.environ.get("DJANGO_BASE_URL", "")
+    lan = detect_lan_address()
+    lines = ["", "=" * 64]
+    if base:
+        lines.append(f"Phones open:  {base.rstrip('/')}/")
+    elif lan:
+        lines.append(f"Phones open:  http://{lan}:{port}/")
+    else:
+        lines.append("No network found: join the venue's Wi-Fi (or start this laptop's hotspot)")
+        lines.append("and run make venue again. Until then only this laptop can open the app.")
+    lines.append(f"On this laptop: http://127.0.0.1:{port}/organiser/  (Ctrl+C stops the server)")
+    lines.append("=" * 64)
+    print("\n".join(lines), flush=True)

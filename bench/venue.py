@@ -469,7 +469,7 @@ def main() -> int:
         "DJANGO_ALLOWED_HOSTS": "127.0.0.1",
         "DJANGO_BASE_URL": f"http://127.0.0.1:{port}",
         "DJANGO_PORT": str(port),
-        "DJANGO_CACHE_DIR": str(work / "cache"),
+        "DJANGO_THROTTLE_DIR": str(work / "throttles"),
         "VENUE_HOST": "127.0.0.1",
         "VENUE_CLIENT_TIMEOUT": str(CLIENT_TIMEOUT),
     }

@@ -110,16 +110,17 @@ AXES_SENSITIVE_PARAMETERS = ["password", "csrfmiddlewaretoken"]
 # by the number of workers), in a folder of this project's own.
 LOGIN_THROTTLE_ENABLED = env_flag("LOGIN_THROTTLE_ENABLED", True)
 LOGIN_ATTEMPTS_PER_MINUTE = 10
+# The throttles (logins per address, wrong table codes) count in files, so every server process
+# shares one count whatever runs it (gunicorn's workers at the venue or behind a proxy).
 CACHES = {
     "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
-    "login_throttle": {
+    "throttles": {
         "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
         "LOCATION": os.environ.get("DJANGO_THROTTLE_DIR")
         or os.path.join(
             tempfile.gettempdir(),
-            "mexican-train-logins-" + hashlib.sha256(str(BASE_DIR).encode()).hexdigest()[:12],
+            "mexican-train-throttles-" + hashlib.sha256(str(BASE_DIR).encode()).hexdigest()[:12],
         ),
-        "TIMEOUT": 60,
     },
 }
 
@@ -270,14 +271,3 @@ LOGGING = {
     },
     "root": {"handlers": ["console"], "level": os.environ.get("DJANGO_LOG_LEVEL", "WARNING")},
 }
-
-# Throttles (wrong table codes) count in the cache. At the venue several gunicorn workers must
-# share one count, so venue mode keeps it in files beside the database; elsewhere (development,
-# tests) the default per-process memory cache is enough.
-if VENUE_MODE:
-    CACHES = {
-        "default": {
-            "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
-            "LOCATION": os.environ.get("DJANGO_CACHE_DIR") or str(BASE_DIR / "var" / "cache"),
-        }
-    }

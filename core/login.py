@@ -12,12 +12,11 @@ import logging
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import AuthenticationForm
-from django.core.cache import caches
 from django.core.validators import MaxLengthValidator
 from django.http import HttpResponse
 from django.template.loader import render_to_string
 
-from core.client_address import client_address
+from core.throttle import Throttle, client_address
 
 logger = logging.getLogger(__name__)
 
@@ -51,29 +50,16 @@ def axes_username(request, credentials) -> str | None:
     return None if username is None else str(username)[:USERNAME_MAX]
 
 
-def _throttle_key(address: str | None) -> str:
-    return f"login-attempts:{address or 'unknown'}"
-
-
 def over_login_limit(request) -> bool:
     """Count this login attempt against its client address; True once the address has made
-    more than LOGIN_ATTEMPTS_PER_MINUTE in the current minute.
-
-    The count lives in the "login_throttle" cache, which every server process shares, and lapses
-    a minute after the first attempt it counts.
-    """
-    cache = caches["login_throttle"]
-    key = _throttle_key(client_address(request))
-    if cache.add(key, 1, timeout=60):
-        return False
-    try:
-        count = cache.incr(key)
-    except ValueError:  # expired between add and incr
-        cache.add(key, 1, timeout=60)
-        return False
-    if count == settings.LOGIN_ATTEMPTS_PER_MINUTE + 1:
-        logger.warning("Login throttle: %s posted too many logins in a minute", key)
-    return count > settings.LOGIN_ATTEMPTS_PER_MINUTE
+    more than LOGIN_ATTEMPTS_PER_MINUTE in the current minute (every server process shares the
+    count: core/throttle.py)."""
+    attempts = Throttle("login", limit=settings.LOGIN_ATTEMPTS_PER_MINUTE, window_seconds=60)
+    address = client_address(request)
+    count = attempts.hit(address)
+    if count == attempts.limit + 1:
+        logger.warning("Login throttle: %s posted too many logins in a minute", address)
+    return count > attempts.limit
 
 
 class LoginThrottleMiddleware:

@@ -1,42 +1,48 @@
-"""Count failures per client in Django's cache and refuse once there were too many.
+"""Count attempts per client in the shared "throttles" cache and refuse once there were too many.
 
-The cache is shared by every worker when it is a file or database cache (venue mode uses a
-file cache); with the default in-memory cache each worker process counts on its own.
+That cache keeps its counts in files, so every server process adds to the same count. The one
+place for throttling: logins per address (core/login.py) and wrong table codes use it alike.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.core.cache import cache
+from django.core.cache import caches
+
+from core.client_address import client_address
 
 
 @dataclass(frozen=True)
 class Throttle:
     name: str  # keeps one throttle's counters apart from another's
-    limit: int  # this many failures in a window, then a wait
+    limit: int  # this many in a window, then a wait
     window_seconds: int
 
-    def _key(self, client: str) -> str:
-        return f"throttle:{self.name}:{client}"
+    def _key(self, client: str | None) -> str:
+        return f"throttle:{self.name}:{client or 'unknown'}"
 
-    def blocked(self, client: str) -> bool:
-        return int(cache.get(self._key(client), 0)) >= self.limit
+    def count(self, client: str | None) -> int:
+        return int(caches["throttles"].get(self._key(client), 0))
 
-    def failed(self, client: str) -> None:
-        """Count one failure. The window starts at the first failure and is not extended."""
+    def blocked(self, client: str | None) -> bool:
+        return self.count(client) >= self.limit
+
+    def hit(self, client: str | None) -> int:
+        """Count one attempt and return the count so far. The window starts at the first
+        attempt and is not extended."""
+        cache = caches["throttles"]
         key = self._key(client)
         if cache.add(key, 1, timeout=self.window_seconds):
-            return
+            return 1
         try:
-            cache.incr(key)
+            return int(cache.incr(key))
         except ValueError:  # the window ran out between add() and incr(): start a new one
             cache.add(key, 1, timeout=self.window_seconds)
+            return 1
 
     def wait_minutes(self) -> int:
         return max(1, self.window_seconds // 60)
 
 
-def client_address(request) -> str:
-    """The phone's address as the server sees it (the venue has no proxy in front)."""
-    return request.META.get("REMOTE_ADDR", "") or "unknown"
+__all__ = ["Throttle", "client_address"]

@@ -45,7 +45,7 @@ def enter_code(request):
                 return redirect("scorekeeper:table", token=table.link_token)
             if "code" not in form.errors:
                 form.add_error("code", "No open table has this code. Check the card on your table.")
-            WRONG_CODES.failed(client)
+            WRONG_CODES.hit(client)
             status = 400
     return render(request, "scoring/enter_code.html", {"form": form}, status=status)
 

@@ -9,7 +9,7 @@ import sys
 import tempfile
 
 import pytest
-from django.core.cache import cache
+from django.core.cache import caches
 from django.test import Client
 from django.urls import reverse
 from hypothesis import given, strategies as st
@@ -33,9 +33,9 @@ ENTER = "/table/"
 
 @pytest.fixture(autouse=True)
 def empty_cache():
-    cache.clear()
+    caches["throttles"].clear()
     yield
-    cache.clear()
+    caches["throttles"].clear()
 
 
 # ---------------------------------------------------------------------------
@@ -170,7 +170,7 @@ def test_wrong_codes_are_throttled_per_address_even_for_a_right_code_then():
     other = Client(REMOTE_ADDR="127.0.0.10")
     assert other.post(ENTER, {"code": w.tables[0].code}).status_code == 302
     # A wait later (the window ends), the guesser's right code works again.
-    cache.clear()
+    caches["throttles"].clear()
     assert guesser.post(ENTER, {"code": w.tables[0].code}).status_code == 302
 
 
@@ -313,7 +313,7 @@ def _venue_settings(**env) -> dict:
     code = (
         "import json; from django.conf import settings; import django; django.setup(); "
         "print(json.dumps({'base': settings.BASE_URL, 'debug': settings.DEBUG, "
-        "'cache': settings.CACHES['default']['BACKEND'], "
+        "'cache': settings.CACHES['throttles']['BACKEND'], "
         "'secure': getattr(settings, 'SESSION_COOKIE_SECURE', False)}))"
     )
     environment = {
@@ -322,7 +322,7 @@ def _venue_settings(**env) -> dict:
         "DJANGO_DEBUG": "0",
         "DJANGO_VENUE_MODE": "1",
         "DJANGO_SECRET_KEY": "x" * 50,
-        "DJANGO_CACHE_DIR": tempfile.mkdtemp(),
+        "DJANGO_THROTTLE_DIR": tempfile.mkdtemp(),
         **env,
     }
     out = subprocess.run(

@@ -24,7 +24,7 @@ def most_of_one_club(tables, clubs) -> int:
 
 def test_five_from_one_chapter_never_sit_four_at_one_table():
     # The organiser's trial: 5 from one chapter among 20 players at 3 tables.
-    clubs = {p: "Chapter 9" for p in range(1, 6)} | {p: f"Club {p}" for p in range(6, 21)}
+    clubs = dict.fromkeys(range(1, 6), "Chapter 9") | {p: f"Club {p}" for p in range(6, 21)}
     for seed in range(30):
         tables = seat(range(1, 21), 7, seed=seed, clubs=clubs).tables
         assert most_of_one_club(tables, clubs) == 2  # ceil(5 / 3)
@@ -44,7 +44,7 @@ def test_without_clubs_day_one_is_the_plain_seeded_shuffle():
 
 
 def test_pins_and_keep_apart_pairs_come_before_the_club_spread():
-    clubs = {p: "Lakeside" for p in range(1, 8)} | {p: "" for p in range(8, 22)}
+    clubs = dict.fromkeys(range(1, 8), "Lakeside") | dict.fromkeys(range(8, 22), "")
     # Three of the club pinned to table 1 (the most any table needs): the rest spread around.
     pins = {1: 1, 2: 1, 3: 1}
     result = seat(range(1, 22), 7, seed=1, clubs=clubs, pinned=pins, keep_apart=[(4, 5)])

@@ -192,7 +192,7 @@ def _lines(series, x, y) -> list[str]:
                     ),
                 ],
                 class_="race-line picked" if line.picked else "race-line",
-                data_number=line.number,
+                data_player=line.number,
                 data_total=last_y,
                 data_values=" ".join(str(v) for _, v in made),
             )

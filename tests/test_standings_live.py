@@ -184,7 +184,7 @@ def chart_lines(svg: str) -> dict[int, list[int]]:
     """{player number: cumulative values} of each line of an SVG chart."""
     root = ElementTree.fromstring(svg)
     return {
-        int(g.get("data-number")): [int(v) for v in g.get("data-values").split()]
+        int(g.get("data-player")): [int(v) for v in g.get("data-values").split()]
         for g in root.iter("{http://www.w3.org/2000/svg}g")
         if "race-line" in (g.get("class") or "")
     }

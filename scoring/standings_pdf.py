@@ -19,7 +19,16 @@ from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.utils import simpleSplit
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfgen import canvas
-from reportlab.platypus import Flowable, Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
+from reportlab.platypus import (
+    Flowable,
+    KeepTogether,
+    PageBreak,
+    Paragraph,
+    SimpleDocTemplate,
+    Spacer,
+    Table,
+    TableStyle,
+)
 
 from core.formats import date_and_time, long_date
 from core.pdf_fonts import document_settings, pdf_fonts, printable
@@ -33,6 +42,7 @@ from .standings_columns import (
     player_columns,
     text_table,
 )
+from .standings_pdf_chart import race_drawing
 
 PAGE_SIZE = letter
 MARGIN = 36  # half an inch: room for a hole punch and the footer
@@ -219,11 +229,19 @@ def render_standings_pdf(
     )
     story += [Spacer(1, 6), players]
     if result.clubs:
-        story += [
-            Spacer(1, 14),
-            Paragraph("Clubs", styles["heading"]),
-            _club_table(result, font, bold),
-        ]
+        # The heading stays with its table: never a heading alone at the foot of a page.
+        story.append(
+            KeepTogether(
+                [
+                    Spacer(1, 14),
+                    Paragraph("Clubs", styles["heading"]),
+                    _club_table(result, font, bold),
+                ]
+            )
+        )
+    chart = race_drawing(result, PAGE_SIZE[0] - 2 * MARGIN, font)
+    if chart is not None:
+        story += [PageBreak(), Paragraph("The race: the top ten", styles["heading"]), chart]
 
     buffer = BytesIO()
     doc = SimpleDocTemplate(

@@ -296,3 +296,13 @@ def test_the_player_page_is_404_for_no_such_player_or_when_public_pages_are_off(
 def test_standings_names_link_to_the_player_pages(organiser_client, demo_tournament):
     page = organiser_client.get(reverse("organiser:standings", args=[demo_tournament.slug]))
     assert f'href="/t/{demo_tournament.slug}/player/' in page.content.decode()
+
+
+def test_the_pdf_ends_with_the_race_drawn_by_reportlab(demo_tournament):
+    result = standings(fresh(demo_tournament))
+    pages = PdfReader(io.BytesIO(render_standings_pdf(result))).pages
+    last = pages[-1].extract_text()
+    assert "The race: the top ten" in last
+    leader = result.rows[0]
+    assert f"{leader.record.name} {leader.total}" in re.sub(r"\s+", " ", last)
+    assert "Clubs" in pages[-2].extract_text()

@@ -8,6 +8,7 @@ from xml.etree import ElementTree
 import pytest
 import test_standings
 from django.core.management import call_command
+from django.test import Client
 from django.urls import reverse
 from hypothesis import given, strategies as st
 from openpyxl import load_workbook
@@ -15,6 +16,7 @@ from pypdf import PdfReader
 from scoring_factories import fresh, stored_sheet
 from test_standings import EVERY_GAME, page_rows
 
+from scoring.day_board import day_board
 from scoring.models import GameSheet, SheetState
 from scoring.player_story import player_story
 from scoring.race import race_chart, race_lines, slots
@@ -306,3 +308,48 @@ def test_the_pdf_ends_with_the_race_drawn_by_reportlab(demo_tournament):
     leader = result.rows[0]
     assert f"{leader.record.name} {leader.total}" in re.sub(r"\s+", " ", last)
     assert "Clubs" in pages[-2].extract_text()
+
+
+# --- the organiser's day board ---------------------------------------------------------------
+
+
+def test_the_day_board_colours_each_table_by_its_progress(
+    organiser_client, small_two_days, django_assert_num_queries
+):
+    tournament = fresh(small_two_days)
+    day = tournament.days.get(number=2)
+    first, second = day.tables.order_by("number")
+    p = small_two_days.players
+    stored_sheet(
+        second,
+        day.games.get(number=2),
+        {p["di"]: 0, p["ed"]: 9},
+        out=p["di"],
+        state=SheetState.ENTERED,
+    )
+    with django_assert_num_queries(2):
+        board = day_board(day)
+    assert [(t.number, t.state, t.confirmed, t.waiting) for t in board.tiles] == [
+        (1, "playing", 2, 0),
+        (2, "waiting", 1, 1),
+    ]
+    url = reverse("organiser:day_board", args=["small", 2])
+    page = organiser_client.get(url).content.decode()
+    assert 'class="tile tile-playing" id="tile-1"' in page
+    assert 'class="tile tile-waiting" id="tile-2"' in page
+    assert "2/6 confirmed" in page and "1/6 confirmed · 1 waiting" in page
+    assert page.count("pip-confirmed") == 3 and page.count("pip-entered") == 1
+    assert "js/live-refresh.js" in page and "<script>" not in page
+    # Day 1: one table, two games confirmed and one waiting.
+    day_1 = organiser_client.get(reverse("organiser:day_board", args=["small", 1])).content.decode()
+    assert 'class="tile tile-waiting" id="tile-1"' in day_1
+    assert (
+        organiser_client.get(reverse("organiser:day_board", args=["small", 9])).status_code == 404
+    )
+    assert Client().get(url).status_code == 302  # staff only: the login page
+
+
+def test_a_day_every_table_has_confirmed_is_all_green(organiser_client, demo_tournament):
+    board = day_board(demo_tournament.days.get(number=1))
+    assert board.tiles and {t.state for t in board.tiles} == {"done"}
+    assert board.count("done") == len(board.tiles)

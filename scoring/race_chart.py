@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from .svg import element, points, text
 
 WIDTH, HEIGHT = 960, 420
-LEFT, RIGHT, TOP, BOTTOM = 56, 190, 16, 44
+LEFT, RIGHT, TOP, BOTTOM = 56, 230, 30, 44
 # Ten colours that read on the white page and the dark projector alike; picked players are dashed.
 COLOURS = (
     "#3b82f6",
@@ -109,7 +109,7 @@ def _grid(top, step, x, y, slot_count) -> list[str]:
             "text",
             text("points (lower is better)"),
             x=4,
-            y=TOP - 4 if TOP > 14 else 12,
+            y=TOP - 12,
             fill="currentColor",
             class_="axis-title",
         )

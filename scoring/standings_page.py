@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from urllib.parse import urlencode
 
+from django.conf import settings
 from django.http import HttpResponse, HttpResponseBadRequest
 from django.shortcuts import render
 from django.urls import reverse
@@ -144,7 +145,7 @@ def standings_page(request, tournament, *, namespace: str, can_publish: bool) ->
             "picked": picked,
             "pick_error": pick_error,
             "last_changed": changed,
-            "refresh_seconds": REFRESH_SECONDS,
+            "refresh_seconds": getattr(settings, "STANDINGS_REFRESH_SECONDS", REFRESH_SECONDS),
             # What the refresh script compares: a new score or a new state changes it.
             "version": f"{changed.isoformat() if changed else ''}|{result.status_line}",
             "all_columns": all_columns,

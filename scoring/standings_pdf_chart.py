@@ -30,7 +30,7 @@ def race_drawing(result: Standings, width: float, font: str) -> Drawing | None:
     drawing = Drawing(width, CHART_HEIGHT + LEGEND_HEIGHT)
     plot = LinePlot()
     plot.x, plot.y = 40, LEGEND_HEIGHT + 20
-    plot.width, plot.height = width - 50, CHART_HEIGHT - 40
+    plot.width, plot.height = int(width) - 50, CHART_HEIGHT - 40
     plot.data = [line.cumulative(game_slots) for line in lines]
     highest = max(points[-1][1] for points in plot.data)
     plot.xValueAxis.valueMin, plot.xValueAxis.valueMax = 0, len(game_slots)
@@ -58,7 +58,7 @@ def race_drawing(result: Standings, width: float, font: str) -> Drawing | None:
     legend.x, legend.y = 40, LEGEND_HEIGHT - 10
     legend.fontName, legend.fontSize = font, 8
     legend.columnMaximum = 5
-    legend.deltax = width / 2 - 20
+    legend.deltax = int(width // 2) - 20
     legend.alignment = "right"
     legend.colorNamePairs = [
         (

@@ -4,6 +4,7 @@ Desk staff see the standings and download them; only the organiser turns the pub
 and off. The day board (tables as tiles) is here too; score entry for the desk is in ``views_desk``.
 """
 
+from django.conf import settings
 from django.contrib import messages
 from django.http import Http404
 from django.shortcuts import redirect, render
@@ -61,7 +62,7 @@ def day_board(request, tournament, day):
             "board": board,
             "card_head": card_head,
             "days": tournament_days(tournament),
-            "refresh_seconds": BOARD_SECONDS,
+            "refresh_seconds": getattr(settings, "STANDINGS_REFRESH_SECONDS", BOARD_SECONDS),
         },
     )
 

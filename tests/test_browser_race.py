@@ -179,3 +179,45 @@ def test_a_players_page_from_the_standings(live_server, page, demo):
     shot(page, "player-390")
     page.set_viewport_size(HD)
     shot(page, "player-1080")
+
+
+def test_the_day_board_shows_the_room_and_turns_green(
+    live_server, page, make_user, login_page, settings
+):
+    from scoring.demo import load_demo
+
+    settings.STANDINGS_REFRESH_SECONDS = 1
+    organiser = make_user("board-organiser", superuser=True)
+    demo = load_demo(organiser)
+    GameSheet.objects.filter(pk__in=GameSheet.objects.order_by("-pk").values("pk")[:2]).update(
+        state=SheetState.ENTERED, confirmed_at=None
+    )
+    login_page(organiser)
+    page.set_viewport_size(HD)
+    page.goto(f"{live_server.url}/organiser/t/{demo.slug}/standings/")
+    page.get_by_role("link", name="Day board").click()
+    expect(page.get_by_role("heading", name="Day 2: the room")).to_be_visible()
+    tiles = page.locator("ol.tiles > li")
+    expect(tiles).to_have_count(demo.days.get(number=2).tables.count())
+    expect(page.locator("ol.tiles li.tile-waiting")).to_have_count(1)
+    expect(page.locator(".board-legend .tile-waiting")).to_have_text(
+        "1 table: games waiting for the desk"
+    )
+    waiting = page.locator("ol.tiles li.tile-waiting")
+    expect(waiting).to_contain_text("4/6 confirmed · 2 waiting")
+    colour = waiting.locator("a").evaluate("e => getComputedStyle(e).backgroundColor")
+    assert colour != page.locator("li.tile-done a").first.evaluate(
+        "e => getComputedStyle(e).backgroundColor"
+    )
+    shot(page, "day-board-1080")
+    page.set_viewport_size(PHONE)
+    assert no_sideways_scroll(page)
+    shot(page, "day-board-390")
+    # The desk confirms the two games: the board turns all green by itself.
+    GameSheet.objects.filter(state=SheetState.ENTERED).update(
+        state=SheetState.CONFIRMED, confirmed_at=timezone.now()
+    )
+    page.evaluate("window.notReloaded = true")
+    expect(page.locator("ol.tiles li.tile-waiting")).to_have_count(0, timeout=30_000)
+    expect(page.locator("ol.tiles li.tile-done")).to_have_count(tiles.count())
+    assert page.evaluate("window.notReloaded === true")

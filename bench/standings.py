@@ -348,7 +348,7 @@ def check_public_page(large) -> None:
     page = median_time(lambda: client.get(url), RUNS)
     print(f"public page, first 100 of 2,000 rows: {page * 1000:.1f} ms")
     check("public page first 100 rows under 150 ms", page < 0.150, f"{page * 1000:.1f} ms")
-    time_race_chart(client, url, large, runs)
+    time_race_chart(client, url, large, RUNS)
 
 
 def check_pdf(large, result) -> None:

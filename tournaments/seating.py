@@ -944,7 +944,9 @@ def seat(
 
     rng = random.Random(seed)
     order = _start_order(len(ids), avoid, index, rng, shuffle_rest=not history)
-    tab, cost = _best_start(order, sizes, adj, wd, pin_tab, greedy=bool(avoid or apart))
+    tab, cost = _best_start(
+        order, sizes, adj, wd, pin_tab, greedy=bool(avoid or apart), lower=lower
+    )
     if cost > lower:
         movable = [i not in pin_tab for i in range(len(ids))]
         search = _Search(len(ids), len(sizes), adj, wd, movable, rng)
@@ -1066,16 +1068,19 @@ def _best_start(
     pin_tab: dict[int, int],
     *,
     greedy: bool,
+    lower: int = 0,
 ) -> tuple[list[int], int]:
     """The cheaper of the plain deal and (when there is anything to avoid) the greedy deal,
-    with its cost; the plain deal wins a tie."""
+    with its cost; the plain deal wins a tie, so when it already costs ``lower`` (the proven
+    bound, which nothing beats) the greedy deal is not built."""
     n = len(order)
-    starts = [_fix_pins(_deal(order, sizes), pin_tab, n, wd)]
-    if greedy:
-        starts.append(_greedy_deal(order, sizes, adj, pin_tab, n))
-    costs = [_cost(t, adj) for t in starts]
-    best = costs.index(min(costs))
-    return starts[best], costs[best]
+    plain = _fix_pins(_deal(order, sizes), pin_tab, n, wd)
+    plain_cost = _cost(plain, adj)
+    if not greedy or plain_cost <= lower:
+        return plain, plain_cost
+    other = _greedy_deal(order, sizes, adj, pin_tab, n)
+    other_cost = _cost(other, adj)
+    return (other, other_cost) if other_cost < plain_cost else (plain, plain_cost)
 
 
 def _verify(tables: list[list[int]], pins: dict[int, int], apart: set[Pair], name: Namer) -> None:

@@ -13,7 +13,7 @@ from django.urls import reverse
 from hypothesis import given, strategies as st
 from openpyxl import load_workbook
 from pypdf import PdfReader
-from scoring_factories import fresh, stored_sheet
+from scoring_factories import add_entries, fresh, seat_tables, stored_sheet
 from test_standings import EVERY_GAME, page_rows
 
 from scoring.day_board import day_board
@@ -353,3 +353,30 @@ def test_a_day_every_table_has_confirmed_is_all_green(organiser_client, demo_tou
     board = day_board(demo_tournament.days.get(number=1))
     assert board.tiles and {t.state for t in board.tiles} == {"done"}
     assert board.count("done") == len(board.tiles)
+
+
+def club_event(make_tournament, players: int):
+    """``players`` in five clubs at tables of six, one confirmed game each."""
+    tournament = make_tournament(slug=f"clubs-{players}")
+    entries = add_entries(tournament, [(f"Player {i}", f"Club {i % 5}") for i in range(players)])
+    groups = [entries[i : i + 6] for i in range(0, players, 6)]
+    games, tables = seat_tables(tournament.days.get(number=1), groups)
+    for table, group in zip(tables, groups, strict=True):
+        stored_sheet(table, games[1], dict.fromkeys(group[1:], 5) | {group[0]: 0}, out=group[0])
+    return fresh(tournament)
+
+
+def test_the_clubs_heading_is_never_left_alone_at_the_foot_of_a_page(make_tournament):
+    # Fields from 40 to 70 players end the players' table at every height of the second page.
+    seen_apart = 0
+    for players in range(40, 71, 2):
+        pages = PdfReader(
+            io.BytesIO(render_standings_pdf(standings(club_event(make_tournament, players))))
+        ).pages
+        texts = [f"\n{page.extract_text()}" for page in pages]
+        heading = next(i for i, t in enumerate(texts) if "\nClubs\n" in t)
+        # The heading's page carries the clubs' table header and its first club too.
+        after = texts[heading].split("\nClubs\n", 1)[1]
+        assert "Average" in after and "Club " in after, players
+        seen_apart += "Player " not in texts[heading]
+    assert seen_apart  # at least one field pushed the clubs onto a page of their own

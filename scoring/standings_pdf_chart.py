@@ -28,6 +28,9 @@ def race_drawing(result: Standings, width: float, font: str) -> Drawing | None:
     if not lines or not game_slots:
         return None
     drawing = Drawing(width, CHART_HEIGHT + LEGEND_HEIGHT)
+    # The renderer starts every drawing in Helvetica unless told otherwise; the PDF embeds only
+    # its own font.
+    vars(drawing).update(initialFontName=font, initialFontSize=8)
     plot = LinePlot()
     plot.x, plot.y = 40, LEGEND_HEIGHT + 20
     plot.width, plot.height = int(width) - 50, CHART_HEIGHT - 40

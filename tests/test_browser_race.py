@@ -118,14 +118,15 @@ def test_the_standings_refresh_in_place_when_games_are_confirmed(live_server, pa
     )
     expect(page.locator("#standings-status")).to_have_class("banner banner-complete")
     page.evaluate("window.notReloaded = true")
+    confirmed_at = timezone.now()
     GameSheet.objects.filter(state=SheetState.ENTERED).update(
-        state=SheetState.CONFIRMED, confirmed_at=timezone.now()
+        state=SheetState.CONFIRMED, confirmed_at=confirmed_at
     )
     expect(page.locator("#standings-status")).to_have_text("Final", timeout=10_000)
     expect(page.locator("#default-view")).to_have_count(0)
     assert page.evaluate("window.notReloaded === true")  # swapped in, not reloaded
     expect(page.locator(".last-changed time")).to_have_text(
-        timezone.localtime(timezone.now()).strftime("%H:%M")
+        timezone.localtime(confirmed_at).strftime("%H:%M")
     )
     assert violations == []
 

@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournaments', '0002_load_rule_presets'),
+        ('tournaments', '0003_entry_contact'),
     ]
 
     operations = [

@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournaments', '0003_entry_contact'),
+        ('tournaments', '0004_table_codes'),
     ]
 
     operations = [

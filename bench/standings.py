@@ -3,9 +3,9 @@
 Builds a 2,000-player, two-day, six-games-a-day event (24,000 scores) and a 20-player one,
 then measures, in this run: the selector's queries and time against a bare SQL GROUP BY,
 the public page's first 100 rows, its bytes on the wire plain and gzipped (and their ratio),
-the PDF against a bare reportlab table of the same rows, and the workbook against bare
-openpyxl write-only sheets of the same rows. Times are the median of several runs. One
-PASS/FAIL line per target.
+that page with its race chart against it without, the PDF against a bare reportlab table of
+the same rows, and the workbook against bare openpyxl write-only sheets of the same rows. Times
+are the median of several runs. One PASS/FAIL line per target.
 
 With no DATABASE_URL the event goes in a throwaway SQLite file; with DATABASE_URL set
 (PostgreSQL, say) a throwaway test database is created beside it and dropped at the end.
@@ -46,7 +46,9 @@ from django.utils import timezone  # noqa: E402
 from openpyxl import Workbook  # noqa: E402
 from reportlab.platypus import SimpleDocTemplate, Table  # noqa: E402
 
+from scoring import standings_page  # noqa: E402
 from scoring.models import GameSheet, Score, SheetState, Source  # noqa: E402
+from scoring.race import race_chart  # noqa: E402
 from scoring.ranking import rank_clubs, rank_players  # noqa: E402
 from scoring.schedule import build_schedule  # noqa: E402
 from scoring.standings import score_rows, seating_rows, standings  # noqa: E402
@@ -82,6 +84,40 @@ def paired_medians(ours, bare, runs: int) -> tuple[float, float]:
             job()
             into.append(time.perf_counter() - started)
     return statistics.median(times[0]), statistics.median(times[1])
+
+
+def time_race_chart(client, url: str, event: Tournament, runs: int) -> None:
+    """The public page with its race chart (top ten of 2,000 drawn) against the same page with
+    the chart left out, turn about in this run; and the chart's own read and drawing."""
+    response = client.get(url)
+    drawn = response.content.count(b'class="race-line"')
+    assert drawn == 10, drawn
+    without = {"race_chart": lambda *args, **kwargs: ""}
+    real = {"race_chart": standings_page.race_chart}
+
+    def page_with():
+        vars(standings_page).update(real)
+        client.get(url)
+
+    def page_without():
+        vars(standings_page).update(without)
+        client.get(url)
+
+    try:
+        with_chart, without_chart = paired_medians(page_with, page_without, runs)
+    finally:
+        vars(standings_page).update(real)
+    ratio = with_chart / without_chart
+    result = standings(event)
+    chart = median_time(lambda: race_chart(result), runs)
+    print(
+        f"public page with the race chart (top 10 of 2,000) {with_chart * 1000:.1f} ms, "
+        f"without it {without_chart * 1000:.1f} ms, ratio {ratio:.2f}x; the chart alone "
+        f"(its query and SVG) {chart * 1000:.1f} ms"
+    )
+    check(
+        "page with the race chart at most 1.2x the page without it", ratio <= 1.2, f"{ratio:.2f}x"
+    )
 
 
 def build_event(slug: str, players: int, days: int = 2, seed: int = 1) -> Tournament:
@@ -312,6 +348,7 @@ def check_public_page(large) -> None:
     page = median_time(lambda: client.get(url), RUNS)
     print(f"public page, first 100 of 2,000 rows: {page * 1000:.1f} ms")
     check("public page first 100 rows under 150 ms", page < 0.150, f"{page * 1000:.1f} ms")
+    time_race_chart(client, url, large, RUNS)
 
 
 def check_pdf(large, result) -> None:

@@ -40,7 +40,7 @@ class PlayerRecord:
     player_number: int
     name: str
     club: str
-    day_totals: tuple[int, ...]  # per day, confirmed games only, 0 for a day with none
+    day_totals: tuple[int | None, ...]  # per day, confirmed games only; None: no game that day
     games_played: int
     games_out: int
     worst_game: int | None
@@ -48,7 +48,7 @@ class PlayerRecord:
 
     @property
     def total(self) -> int:
-        return sum(self.day_totals)
+        return sum(points for points in self.day_totals if points is not None)
 
 
 @dataclass(slots=True)

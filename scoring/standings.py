@@ -10,13 +10,14 @@ file only adapts rows to it. The columns every output shows are in ``scoring.sta
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from django.db import connections
+from django.db.models import Max
 
 from tournaments.models import Entry, Seat, Tournament
 
-from .models import LIVE_STATES, Score, SheetState
+from .models import LIVE_STATES, GameSheet, Score, SheetState
 from .ranking import ClubRow, PlayerRecord, RankedRow, rank_clubs, rank_players
 
 # Shared ranks print as "=2" everywhere a rank is text (page, projector, PDF, command line), so
@@ -25,6 +26,8 @@ TIE_MARK = "="
 TIE_LEGEND = "=2 means a shared rank: the players tied and share 2nd place."
 WITHDRAWN_MARK = "W"
 WITHDRAWN_LEGEND = f"{WITHDRAWN_MARK}: withdrawn, not ranked."
+# The banner's three states; pages colour them by these names.
+FINAL, COMPLETE, PROVISIONAL = "final", "complete", "provisional"
 
 
 class CutError(ValueError):
@@ -97,32 +100,67 @@ class Standings:
     expected_games: int  # (table, game) pairs the seated tables of the days in scope must play
     confirmed_games: int
     unseated_days: tuple[int, ...] = field(default=())  # days in scope with no tables yet
+    # The cut is the mid-day default (``default_cut``), not one the viewer asked for.
+    default_view: bool = False
 
     @property
     def to_confirm(self) -> int:
         return max(0, self.expected_games - self.confirmed_games)
 
     @property
-    def is_final(self) -> bool:
-        return self.to_confirm == 0 and not self.unseated_days
+    def covers_the_event(self) -> bool:
+        """The view reaches the last game of the last day: nothing of the event is cut off."""
+        rules = self.tournament.rules
+        return (self.cut.day is None or self.cut.day >= rules.days) and (
+            self.cut.game is None or self.cut.game >= rules.games_per_day
+        )
 
     @property
-    def cut_label(self) -> str:
-        return self.cut.label(self.tournament.rules.days)
+    def state(self) -> str:
+        """FINAL: the whole event is over and confirmed. COMPLETE: every game this (partial)
+        view counts is confirmed. PROVISIONAL: games in the view are still waiting."""
+        if self.to_confirm:
+            return PROVISIONAL
+        seated = [day for day in self.day_numbers if day not in self.unseated_days]
+        if not seated:
+            return PROVISIONAL
+        if self.covers_the_event and not self.unseated_days:
+            return FINAL
+        return COMPLETE
+
+    @property
+    def is_final(self) -> bool:
+        return self.state == FINAL
+
+    @property
+    def complete_label(self) -> str:
+        """ "after day 2, game 2": the last game a complete view counts."""
+        seated = [day for day in self.day_numbers if day not in self.unseated_days]
+        last = seated[-1] if seated else self.cut.last_day(self.tournament.rules.days)
+        if self.cut.game is not None and last == self.cut.last_day(self.tournament.rules.days):
+            return f"after day {last}, game {self.cut.game}"
+        return f"after day {last}"
 
     @property
     def status_line(self) -> str:
-        if self.is_final:
+        state = self.state
+        if state == FINAL:
             return "Final"
+        if state == COMPLETE:
+            return f"Complete {self.complete_label}"
         parts = []
-        if self.to_confirm:
+        if self.to_confirm or not self.unseated_days:
             games = "game" if self.to_confirm == 1 else "games"
-            parts.append(f"{self.to_confirm} {games} still to confirm")
+            parts.append(f"{self.to_confirm} {games} waiting")
         if self.unseated_days:
             days = ", ".join(str(d) for d in self.unseated_days)
             word = "day" if len(self.unseated_days) == 1 else "days"
             parts.append(f"{word} {days} not seated yet")
         return "Provisional: " + "; ".join(parts)
+
+    @property
+    def cut_label(self) -> str:
+        return self.cut.label(self.tournament.rules.days)
 
     @property
     def title(self) -> str:
@@ -135,6 +173,17 @@ def rank_label(row: RankedRow) -> str:
     if row.rank is None:
         return ""
     return f"{TIE_MARK}{row.rank}" if row.tied else str(row.rank)
+
+
+def requested_standings(tournament: Tournament, params: Mapping[str, object]) -> Standings:
+    """The standings at the cut asked for; with none asked for (neither parameter given, not
+    even blank), the mid-day default view. Raises CutError for a cut the event does not have."""
+    if "after_day" in params or "after_game" in params:
+        return standings(tournament, parse_cut(tournament.rules, params))
+    cut = default_cut(tournament)
+    if cut is None:
+        return standings(tournament)
+    return replace(standings(tournament, cut), default_view=True)
 
 
 def standings(tournament: Tournament, cut: Cut = Cut()) -> Standings:
@@ -175,7 +224,7 @@ def standings(tournament: Tournament, cut: Cut = Cut()) -> Standings:
         if seated:
             records.append(
                 PlayerRecord(
-                    entry_id, number, name, club, (0,) * days, 0, 0, None, status == withdrawn
+                    entry_id, number, name, club, (None,) * days, 0, 0, None, status == withdrawn
                 )
             )
     rows = rank_players(records, rules.tie_breaks or ())
@@ -199,6 +248,66 @@ def standings(tournament: Tournament, cut: Cut = Cut()) -> Standings:
     )
 
 
+def default_cut(tournament: Tournament) -> Cut | None:
+    """The view mid-day: after the last game every table of the latest day in play has
+    finished, so nobody's total counts a game another table has not played yet.
+
+    None when the tables stand level (every view is comparable) or nothing is confirmed.
+    One query: every table of the latest day with a confirmed sheet, with its confirmed games.
+    """
+    rows = sql_rows(
+        """
+        SELECT d.number, t.id, gm.number
+        FROM tournaments_table t
+        JOIN tournaments_day d ON d.id = t.day_id
+        LEFT JOIN scoring_gamesheet g ON g.table_id = t.id AND g.state = %s
+        LEFT JOIN scoring_game gm ON gm.id = g.game_id
+        WHERE d.tournament_id = %s AND d.number = (
+            SELECT MAX(d2.number) FROM tournaments_day d2
+            JOIN scoring_game gm2 ON gm2.day_id = d2.id
+            JOIN scoring_gamesheet g2 ON g2.game_id = gm2.id
+            WHERE d2.tournament_id = %s AND g2.state = %s)
+        """,
+        [SheetState.CONFIRMED, tournament.pk, tournament.pk, SheetState.CONFIRMED],
+    )
+    if not rows:
+        return None
+    day = rows[0][0]
+    games: dict[int, set[int]] = {}
+    for _, table, game in rows:
+        played = games.setdefault(table, set())
+        if game is not None:
+            played.add(game)
+    return level_cut(day, list(games.values()))
+
+
+def level_cut(day: int, confirmed: list[set[int]]) -> Cut | None:
+    """The cut after the last game every table has finished (games 1 to K all confirmed), or
+    None when every table has confirmed the same games (no cut needed)."""
+
+    def finished(games: set[int]) -> int:
+        count = 0
+        while count + 1 in games:
+            count += 1
+        return count
+
+    common = min(finished(games) for games in confirmed)
+    if all(games == set(range(1, common + 1)) for games in confirmed):
+        return None
+    if common:
+        return Cut(day=day, game=common)
+    return Cut(day=day - 1) if day > 1 else None
+
+
+def last_changed(tournament: Tournament):
+    """When a score of the event was last entered or confirmed (None before the first)."""
+    latest = GameSheet.objects.filter(table__day__tournament=tournament).aggregate(
+        entered=Max("entered_at"), confirmed=Max("confirmed_at")
+    )
+    stamps = [stamp for stamp in latest.values() if stamp is not None]
+    return max(stamps) if stamps else None
+
+
 # The three reads of every standings request are written in SQL rather than built with the
 # ORM: building and compiling the querysets (mostly the two with aggregates) cost a large share
 # of the request next to running them (bench/standings.py compares against a bare GROUP BY).
@@ -218,7 +327,7 @@ def _progress_by_day(tournament, cut: Cut, rules) -> dict[int, tuple[int, int, i
     day_cut, day_params = "", []
     if not cut.is_everything:
         day_cut, day_params = "AND d.number <= %s", [last]
-    rows = _rows(
+    rows = sql_rows(
         f"""
         SELECT d.number, d.id,
                (SELECT COUNT(*) FROM tournaments_table t WHERE t.day_id = d.id),
@@ -251,17 +360,19 @@ def _totals_by_entry(progress, day_numbers, cut: Cut, rules) -> list[tuple]:
     columns, params = [], []
     for number in day_numbers:
         if number in day_ids:
-            columns.append("COALESCE(SUM(s.points) FILTER (WHERE gm.day_id = %s), 0)")
+            # NULL, not 0, for a player with no counted game that day: an unplayed day prints
+            # as a dash, because where the lowest score wins a 0 reads as a perfect day.
+            columns.append("SUM(s.points) FILTER (WHERE gm.day_id = %s)")
             params.append(day_ids[number])
         else:
-            columns.append("0")  # a day with no tables yet has no scores
+            columns.append("NULL")  # a day with no tables yet has no scores
     params += [SheetState.CONFIRMED, *day_ids.values()]
     game_cut = ""
     last_day_id = day_ids.get(cut.last_day(rules.days))
     if cut.game is not None and last_day_id is not None:
         game_cut = "AND (gm.day_id <> %s OR gm.number <= %s)"
         params += [last_day_id, cut.game]
-    return _rows(
+    return sql_rows(
         f"""
         SELECT s.entry_id, {", ".join(columns)}, COUNT(*), MAX(s.points),
                COUNT(*) FILTER (WHERE g.went_out_id = s.entry_id)
@@ -287,7 +398,7 @@ def _entries(tournament, day_ids: list[int]) -> list[tuple]:
             f" AND s.day_id IN ({', '.join(['%s'] * len(day_ids))}))"
         )
         params = list(day_ids)
-    return _rows(
+    return sql_rows(
         f"""
         SELECT e.id, e.number, e.status, p.name, p.club, {seated}
         FROM tournaments_entry e JOIN tournaments_player p ON p.id = e.player_id
@@ -297,7 +408,7 @@ def _entries(tournament, day_ids: list[int]) -> list[tuple]:
     )
 
 
-def _rows(sql: str, params) -> list[tuple]:
+def sql_rows(sql: str, params) -> list[tuple]:
     with connections[Score.objects.db].cursor() as cursor:
         cursor.execute(sql, params)
         return cursor.fetchall()

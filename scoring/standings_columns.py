@@ -130,13 +130,30 @@ PLAYERS_AFTER_DAYS = (
         css={Output.PAGE: "total", Output.PROJECTOR: "total"},
     ),
     Column("outs", "Outs", lambda row: row.record.games_out, outputs=_NOT_ON_THE_BOARD),
-    Column("games", "Games", lambda row: row.record.games_played, outputs=_NOT_ON_THE_BOARD),
+    # Games counted per player, on every output: mid-day, tables differ in games played.
+    Column("games", "Games", lambda row: row.record.games_played),
     Column("status", "Status", _status, numeric=False, outputs=frozenset({Output.WORKBOOK})),
 )
 
 
+# A day the player has not played yet is a dash, never 0: where the lowest score wins, 0 reads as
+# a perfect day. The workbook leaves the cell empty (its value is None).
+NOT_PLAYED = "\u2013"
+_NOT_PLAYED = {
+    Output.PAGE: NOT_PLAYED,
+    Output.PROJECTOR: NOT_PLAYED,
+    Output.PDF: NOT_PLAYED,
+    Output.COMMAND: "-",
+}
+
+
 def day_column(index: int, day: int) -> Column:
-    return Column(f"day_{day}", f"Day {day}", lambda row: row.record.day_totals[index])
+    return Column(
+        f"day_{day}",
+        f"Day {day}",
+        lambda row: row.record.day_totals[index],
+        blank=_NOT_PLAYED,
+    )
 
 
 def player_columns(day_numbers: Sequence[int]) -> ColumnSet:

@@ -9,23 +9,26 @@ from __future__ import annotations
 
 from urllib.parse import urlencode
 
+from django.conf import settings
 from django.http import HttpResponse, HttpResponseBadRequest
 from django.shortcuts import render
 from django.urls import reverse
 
 from core.reports import FileFormat, report_response
 
-from .standings import TIE_LEGEND, CutError, Standings, parse_cut, standings
+from .race import race_chart
+from .standings import TIE_LEGEND, CutError, Standings, last_changed, requested_standings
 from .standings_report import standings_report
 from .standings_tables import ClubTable, standings_table
 
 PER_PAGE = 100
+REFRESH_SECONDS = 30
 
 
 def standings_or_400(request, tournament) -> Standings | HttpResponse:
     """The standings at the cut the query string asks for, or a plain 400 saying what is wrong."""
     try:
-        return standings(tournament, parse_cut(tournament.rules, request.GET))
+        return requested_standings(tournament, request.GET)
     except CutError as error:
         return HttpResponseBadRequest(str(error), content_type="text/plain; charset=utf-8")
 
@@ -35,6 +38,29 @@ def standings_download(request, tournament, file_format: FileFormat) -> HttpResp
     if isinstance(result, HttpResponse):
         return result
     return report_response(standings_report(result), file_format)
+
+
+MAX_PICKS = 5
+
+
+def picked_players(request, result: Standings) -> tuple[list[int], str]:
+    """Player numbers the viewer added to the race chart (``?pick=``), and what was wrong with
+    any that could not be drawn, in words to show next to the field."""
+    numbers = {row.record.player_number: row for row in result.rows}
+    picked, problems = [], []
+    for raw in request.GET.getlist("pick")[: MAX_PICKS * 2]:
+        raw = raw.strip().lstrip("#")
+        if not raw:
+            continue
+        if not raw.isdigit() or int(raw) not in numbers:
+            problems.append(f'There is no player number "{raw[:20]}" in these standings.')
+        elif numbers[int(raw)].rank is None:
+            problems.append(f"Player {raw} has withdrawn and is not in the race.")
+        elif int(raw) not in picked:
+            picked.append(int(raw))
+    if len(picked) > MAX_PICKS:
+        problems.append(f"The chart shows up to {MAX_PICKS} extra players; the first are shown.")
+    return picked[:MAX_PICKS], " ".join(problems)
 
 
 def _other_paging_url(request, show_all: bool) -> str:
@@ -48,12 +74,40 @@ def _other_paging_url(request, show_all: bool) -> str:
     return f"?{params.urlencode()}"
 
 
+def _player_url(tournament):
+    """Player number -> their public page, without a URL reversal per row."""
+    template = reverse("public:player", args=[tournament.slug, 1])
+    head = template[: template.rindex("/1/")]
+    return lambda number: f"{head}/{number}/"
+
+
+def _with_params(request, **changes) -> str:
+    """This page's address with some parameters set (None removes one)."""
+    params = request.GET.copy()
+    for key, value in changes.items():
+        params.pop(key, None)
+        if value is not None:
+            params[key] = value
+    return f"?{params.urlencode()}"
+
+
+def _every_game_url(request) -> str:
+    """This page with "all days, all games" chosen: every game entered, not the default view."""
+    params = request.GET.copy()
+    params["after_day"], params["after_game"] = "", ""
+    params.pop("page", None)
+    return f"?{params.urlencode()}"
+
+
 def standings_page(request, tournament, *, namespace: str, can_publish: bool) -> HttpResponse:
     """The page in the URL namespace given: its download links stay in that namespace."""
     result = standings_or_400(request, tournament)
     if isinstance(result, HttpResponse):
         return result
     query = request.GET.get("q", "").strip()
+    picked, pick_error = picked_players(request, result)
+    changed = last_changed(tournament)
+    all_columns = request.GET.get("columns") == "all"
     show_all = request.GET.get("per_page") == "all"
     cut_query = urlencode(result.cut.as_params())
     rules = tournament.rules
@@ -68,7 +122,9 @@ def standings_page(request, tournament, *, namespace: str, can_publish: bool) ->
         {
             "tournament": tournament,
             "result": result,
-            "table": standings_table(result, request, query, None if show_all else PER_PAGE),
+            "table": standings_table(
+                result, request, query, None if show_all else PER_PAGE, _player_url(tournament)
+            ),
             "clubs": ClubTable(result),
             "query": query,
             "show_all": show_all,
@@ -85,5 +141,19 @@ def standings_page(request, tournament, *, namespace: str, can_publish: bool) ->
             "pdf_url": url("standings_pdf"),
             "xlsx_url": url("standings_xlsx"),
             "projector_url": reverse("public:projector", args=[tournament.slug]),
+            "race_chart": race_chart(result, picked),
+            "picked": picked,
+            "pick_error": pick_error,
+            "last_changed": changed,
+            "refresh_seconds": getattr(settings, "STANDINGS_REFRESH_SECONDS", REFRESH_SECONDS),
+            # What the refresh script compares: a new score or a new state changes it.
+            "version": f"{changed.isoformat() if changed else ''}|{result.status_line}",
+            "all_columns": all_columns,
+            "columns_url": _with_params(request, columns=None if all_columns else "all"),
+            "cut_params": [
+                (k, request.GET[k]) for k in ("after_day", "after_game") if k in request.GET
+            ],
+            "unpick_url": _with_params(request, pick=None),
+            "every_game_url": _every_game_url(request),
         },
     )

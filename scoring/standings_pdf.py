@@ -19,12 +19,21 @@ from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.utils import simpleSplit
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfgen import canvas
-from reportlab.platypus import Flowable, Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
+from reportlab.platypus import (
+    Flowable,
+    KeepTogether,
+    PageBreak,
+    Paragraph,
+    SimpleDocTemplate,
+    Spacer,
+    Table,
+    TableStyle,
+)
 
 from core.formats import date_and_time, long_date
 from core.pdf_fonts import document_settings, pdf_fonts, printable
 
-from .standings import TIE_LEGEND, WITHDRAWN_LEGEND, Standings
+from .standings import COMPLETE, PROVISIONAL, TIE_LEGEND, WITHDRAWN_LEGEND, Standings
 from .standings_columns import (
     CLUB_COLUMNS,
     Column,
@@ -33,6 +42,7 @@ from .standings_columns import (
     player_columns,
     text_table,
 )
+from .standings_pdf_chart import race_drawing
 
 PAGE_SIZE = letter
 MARGIN = 36  # half an inch: room for a hole punch and the footer
@@ -193,8 +203,7 @@ def render_standings_pdf(
     players = _player_table(result, font, bold)
 
     styles = _paragraph_styles(font, bold)
-    state = "Final" if result.is_final else "Provisional"
-    heading = f"{state} standings"
+    heading = f"{result.state.capitalize()} standings"
     if result.cut_label:
         heading += f" {result.cut_label}"
     when = printed_at or timezone.now()
@@ -208,8 +217,10 @@ def render_standings_pdf(
         Paragraph(_markup(heading), styles["heading"]),
         Paragraph(_markup(" · ".join(f for f in facts if f)), styles["small"]),
     ]
-    if not result.is_final:
+    if result.state == PROVISIONAL:
         story.append(Paragraph(_markup(result.status_line), styles["warning"]))
+    elif result.state == COMPLETE:
+        story.append(Paragraph(_markup(result.status_line), styles["complete"]))
     story.append(
         Paragraph(
             _markup(f"{TIE_LEGEND} {WITHDRAWN_LEGEND} Totals count confirmed games only."),
@@ -218,11 +229,19 @@ def render_standings_pdf(
     )
     story += [Spacer(1, 6), players]
     if result.clubs:
-        story += [
-            Spacer(1, 14),
-            Paragraph("Clubs", styles["heading"]),
-            _club_table(result, font, bold),
-        ]
+        # The heading stays with its table: never a heading alone at the foot of a page.
+        story.append(
+            KeepTogether(
+                [
+                    Spacer(1, 14),
+                    Paragraph("Clubs", styles["heading"]),
+                    _club_table(result, font, bold),
+                ]
+            )
+        )
+    chart = race_drawing(result, PAGE_SIZE[0] - 2 * MARGIN, font)
+    if chart is not None:
+        story += [PageBreak(), Paragraph("The race: the top ten", styles["heading"]), chart]
 
     buffer = BytesIO()
     doc = SimpleDocTemplate(
@@ -252,6 +271,16 @@ def _paragraph_styles(font: str, bold: str) -> dict[str, ParagraphStyle]:
         "title": ParagraphStyle("title", fontName=bold, fontSize=16, leading=20, spaceAfter=2),
         "heading": ParagraphStyle("heading", fontName=bold, fontSize=12, leading=15, spaceAfter=2),
         "small": ParagraphStyle("small", fontName=font, fontSize=8.5, leading=11),
+        "complete": ParagraphStyle(
+            "complete",
+            fontName=bold,
+            fontSize=10,
+            leading=13,
+            backColor=colors.HexColor("#dbeafe"),
+            borderPadding=3,
+            spaceBefore=3,
+            spaceAfter=3,
+        ),
         "warning": ParagraphStyle(
             "warning",
             fontName=bold,

@@ -67,11 +67,12 @@ class RankedListData(TableListData):
 def _tables2_columns(columns: list[Column], orderable: bool) -> list[tuple[str, tables.Column]]:
     made = []
     for column in columns:
-        attrs = {}
-        if column.numeric:
-            attrs["th"] = {"class": "num"}
-        if column.cell_class(Output.PAGE):
-            attrs["td"] = {"class": column.cell_class(Output.PAGE)}
+        # Each cell names its column, so a phone can show rank, player and total only.
+        key = f"col-{column.key}"
+        attrs = {
+            "th": {"class": f"num {key}" if column.numeric else key},
+            "td": {"class": f"{column.cell_class(Output.PAGE)} {key}".strip()},
+        }
         made.append(
             (
                 column.key,
@@ -92,6 +93,7 @@ class PlainCellsTable(tables.Table):
 
     def __init__(self, data, columns: list[Column], *, orderable: bool, **kwargs):
         self.definitions = columns
+        self.link_column = ""  # the key of a column whose cells link to ``link(row)``
         super().__init__(
             data,
             extra_columns=_tables2_columns(columns, orderable),
@@ -104,14 +106,21 @@ class PlainCellsTable(tables.Table):
         """What the column definitions read for one row of the table's data."""
         return record
 
-    def body(self) -> list[tuple[str, list[tuple[str, str]]]]:
+    def link(self, record: Any) -> str:
+        return ""
+
+    def body(self) -> list[tuple[str, list[tuple[str, str, str]]]]:
         attrs = [self.columns[column.key].attrs["td"].as_html() for column in self.definitions]
         rows = self.page.object_list if getattr(self, "page", None) else self.rows
         body = []
         for row in rows:
             source = self.source(row.record)
             cells = [
-                (html, column.printed(source, Output.PAGE))
+                (
+                    html,
+                    column.printed(source, Output.PAGE),
+                    self.link(source) if column.key == self.link_column else "",
+                )
                 for html, column in zip(attrs, self.definitions, strict=True)
             ]
             body.append((row.attrs.as_html(), cells))
@@ -134,8 +143,13 @@ class StandingsTable(PlainCellsTable):
         empty_text = "No players match."
         template_name = "scoring/standings_table.html"
 
-    def __init__(self, rows: list[PageRow], columns: list[Column], **kwargs):
+    def __init__(self, rows: list[PageRow], columns: list[Column], player_url=None, **kwargs):
         super().__init__(RankedListData(rows, columns), columns, orderable=True, **kwargs)
+        self.player_url = player_url
+        self.link_column = "name" if player_url else ""
+
+    def link(self, record: RankedRow) -> str:
+        return self.player_url(record.record.player_number) if self.player_url else ""
 
     @staticmethod
     def source(record: PageRow) -> RankedRow:
@@ -154,12 +168,12 @@ class ClubTable(PlainCellsTable):
         )
 
 
-def standings_table(result: Standings, request, query: str, per_page: int | None):
+def standings_table(result: Standings, request, query: str, per_page: int | None, player_url=None):
     """The standings table for a request: searched, sorted by ``?sort=``, one page of
     ``per_page`` rows (``?page=``; past the end shows the last) or every row when None."""
     rows = [PageRow(position, row) for position, row in enumerate(result.rows)]
     columns = player_columns(result.day_numbers).for_output(Output.PAGE)
-    table = StandingsTable(search_rows(rows, query), columns)
+    table = StandingsTable(search_rows(rows, query), columns, player_url)
     RequestConfig(request, paginate=False).configure(table)
     if per_page:
         try:

@@ -9,4 +9,5 @@ urlpatterns = [
     path("t/<slug:slug>/standings.pdf", views.standings_pdf, name="standings_pdf"),
     path("t/<slug:slug>/standings.xlsx", views.standings_xlsx, name="standings_xlsx"),
     path("t/<slug:slug>/projector/", views.projector, name="projector"),
+    path("t/<slug:slug>/player/<int:number>/", views.player, name="player"),
 ]

@@ -1,19 +1,27 @@
 """Standings for organisers and desk staff, mounted in the "organiser" namespace.
 
 Desk staff see the standings and download them; only the organiser turns the public pages on
-and off. Score entry for the desk is in ``views_desk``.
+and off. The day board (tables as tiles) is here too; score entry for the desk is in ``views_desk``.
 """
 
+from django.conf import settings
 from django.contrib import messages
-from django.shortcuts import redirect
+from django.http import Http404
+from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_POST, require_safe
 
 from core.reports import PDF, XLSX
 from tournaments.access import desk_view, organiser_view
 from tournaments.models import StaffRole
+from tournaments.selectors import tournament_days
 from tournaments.services.events import set_public_pages
 
+from .day_board import day_board as board_of
+from .selectors import day_for
 from .standings_page import standings_download, standings_page
+
+BOARD_SECONDS = 20
 
 
 @desk_view
@@ -33,6 +41,30 @@ def standings_pdf(request, tournament):
 @require_safe
 def standings_xlsx(request, tournament):
     return standings_download(request, tournament, XLSX)
+
+
+@desk_view
+@require_safe
+def day_board(request, tournament, day):
+    """Tables as tiles coloured by progress: the room at a glance, refreshing itself."""
+    found = day_for(tournament, day)
+    if found is None:
+        raise Http404("No such day.")
+    board = board_of(found)
+    card = reverse("organiser:score_card", args=[tournament.slug, found.number, 1])
+    card_head = card[: card.rindex("/1/")]
+    return render(
+        request,
+        "scoring/day_board.html",
+        {
+            "tournament": tournament,
+            "day": found,
+            "board": board,
+            "card_head": card_head,
+            "days": tournament_days(tournament),
+            "refresh_seconds": getattr(settings, "STANDINGS_REFRESH_SECONDS", BOARD_SECONDS),
+        },
+    )
 
 
 @organiser_view

@@ -8,14 +8,24 @@ from typing import Any
 from urllib.parse import urlencode
 
 from django.core.paginator import Paginator
-from django.http import HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import render
+from django.urls import reverse
 
 from core.compression import compress_public_page
 from core.reports import PDF, XLSX
 from tournaments.access import public_view
 
-from .standings import TIE_LEGEND, WITHDRAWN_LEGEND, Standings
+from .player_story import player_story
+from .race import race_chart
+from .standings import (
+    TIE_LEGEND,
+    WITHDRAWN_LEGEND,
+    Standings,
+    last_changed,
+    rank_label,
+    standings as full_standings,
+)
 from .standings_columns import (
     CLUB_COLUMNS,
     Output,
@@ -34,6 +44,27 @@ PROJECTOR_SECONDS = 30
 @public_view
 def standings(request, tournament):
     return standings_page(request, tournament, namespace="public", can_publish=False)
+
+
+@compress_public_page
+@public_view
+def player(request, tournament, number):
+    """One player's event: their table each day, each game, their rank as it went."""
+    result = full_standings(tournament)
+    story = player_story(result, number)
+    if story is None:
+        raise Http404("No player with that number in this event.")
+    return render(
+        request,
+        "scoring/player.html",
+        {
+            "tournament": tournament,
+            "result": result,
+            "story": story,
+            "rank": rank_label(story.row) or "withdrawn",
+            "standings_url": reverse("public:standings", args=[tournament.slug]),
+        },
+    )
 
 
 @public_view
@@ -70,44 +101,58 @@ def _board_table(result: Standings, screen: int, pages: Paginator) -> dict:
     }
 
 
+def _screens(result: Standings, pages: Paginator) -> list[str]:
+    """The board's cycle: each page of players, the clubs, then the race chart."""
+    screens = ["players"] * pages.num_pages
+    if result.clubs:
+        screens.append("clubs")
+    if any(row.rank is not None for row in result.rows):
+        screens.append("chart")
+    return screens or ["players"]
+
+
 @compress_public_page
 @public_view
 def projector(request, tournament):
-    """A wall board: one screen of rows at a time, moving to the next screen by itself."""
+    """A wall board: one screen at a time (players, clubs, the race), moving on by itself."""
     result = standings_or_400(request, tournament)
     if isinstance(result, HttpResponse):
         return result
     rows = _int_param(request, "rows", PROJECTOR_ROWS, 5, 40)
     seconds = _int_param(request, "seconds", PROJECTOR_SECONDS, 2, 600)
     pages = Paginator(result.rows, rows)
-    # Club standings get the last screen of the cycle; the board then starts again at page 1.
-    screens = pages.num_pages + (1 if result.clubs else 0)
-    screen = (_int_param(request, "page", 1, 1, 10**6) - 1) % screens + 1
+    cycle = _screens(result, pages)
+    screen = (_int_param(request, "page", 1, 1, 10**6) - 1) % len(cycle) + 1
+    kind = cycle[screen - 1]
+    # A default (mid-day) view is not carried to the next screen: it moves on by itself as
+    # the tables finish.
+    cut = {} if result.default_view else result.cut.as_params()
 
     def screen_url(number):
-        params = {**result.cut.as_params(), "page": number}
+        params = {**cut, "page": number}
         if rows != PROJECTOR_ROWS:
             params["rows"] = rows
         if seconds != PROJECTOR_SECONDS:
             params["seconds"] = seconds
         return f"{request.path}?{urlencode(params)}"
 
-    showing_clubs = screen > pages.num_pages
     return render(
         request,
         "scoring/projector.html",
         {
             "tournament": tournament,
             "result": result,
-            "board": _board_table(result, screen, pages),
-            "board_id": "board-clubs" if showing_clubs else "board-players",
+            "board": _board_table(result, screen, pages) if kind != "chart" else None,
+            "chart": race_chart(result) if kind == "chart" else "",
+            "board_id": f"board-{kind}",
             "empty_text": "No players yet.",
-            "showing_clubs": showing_clubs,
+            "showing": kind,
             "screen": screen,
-            "screens": screens,
+            "screens": len(cycle),
             "seconds": seconds,
+            "last_changed": last_changed(tournament),
             "legend": f"{TIE_LEGEND} {WITHDRAWN_LEGEND}",
-            "next_url": screen_url(screen % screens + 1),
-            "previous_url": screen_url((screen - 2) % screens + 1),
+            "next_url": screen_url(screen % len(cycle) + 1),
+            "previous_url": screen_url((screen - 2) % len(cycle) + 1),
         },
     )

@@ -47,6 +47,9 @@ def _pages(world):
         f"/t/{slug}/standings/",
         f"/t/{slug}/find-your-table/?q=O%27Brien",
         f"/t/{slug}/projector/",
+        f"/t/{slug}/projector/?page=2",  # the race chart
+        f"/t/{slug}/player/1/",
+        f"/organiser/t/{slug}/day/1/board/",
         f"/organiser/t/{slug}/standings/",
         f"/organiser/t/{slug}/players/",
         f"/organiser/t/{slug}/seating/1/",

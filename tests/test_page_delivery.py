@@ -30,6 +30,8 @@ def event(demo_tournament):
         "/t/{slug}/standings/",
         "/t/{slug}/find-your-table/?q=jensen",
         "/t/{slug}/projector/",
+        "/t/{slug}/projector/?page=5",  # the race chart
+        "/t/{slug}/player/2/",
     ],
 )
 def test_public_pages_are_gzipped_and_read_the_same(client, event, path):

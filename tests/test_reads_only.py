@@ -52,6 +52,9 @@ def test_pages_printouts_and_exports_write_nothing(client, organiser):
         reverse("organiser:score_sheets", args=[slug, 1]),
         reverse("organiser:export_workbook", args=[slug, 1]),
         reverse("organiser:standings", args=[slug]),
+        reverse("organiser:day_board", args=[slug, 1]),
+        reverse("public:projector", args=[slug]),
+        reverse("public:player", args=[slug, 1]),
         reverse("organiser:seating", args=[slug, 1]),
     ]
     for url in urls:

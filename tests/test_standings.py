@@ -87,6 +87,10 @@ def small_two_days(small):
     return small
 
 
+# Every game entered, as the "all days, all games" choice asks: not the mid-day default view.
+EVERY_GAME = {"after_day": "", "after_game": ""}
+
+
 def table_of(result):
     """(rank as printed, name, day totals, total) per row, in order."""
     return [(rank_label(r), r.record.name, r.record.day_totals, r.total) for r in result.rows]
@@ -212,10 +216,10 @@ def test_cuts_after_a_day_and_after_a_game(small_two_days):
     }
 
 
-def test_partial_day_one_only_shows_zero_for_the_day_not_played(small):
+def test_a_day_not_played_is_none_not_zero(small):
     result = standings(fresh(small))
     assert result.day_numbers == (1, 2)
-    assert table_of(result)[0] == ("=1", "Bob", (10, 0), 10)
+    assert table_of(result)[0] == ("=1", "Bob", (10, None), 10)
 
 
 def test_provisional_count_is_table_games_still_to_confirm(small_two_days):
@@ -228,7 +232,7 @@ def test_provisional_count_is_table_games_still_to_confirm(small_two_days):
         5,
         13,
     )
-    assert everything.status_line == "Provisional: 13 games still to confirm"
+    assert everything.status_line == "Provisional: 13 games waiting"
     assert not everything.is_final
     after_game_1 = standings(tournament, Cut(day=2, game=1))
     assert (after_game_1.expected_games, after_game_1.to_confirm) == (6 + 2, 4)
@@ -238,7 +242,7 @@ def test_provisional_count_is_table_games_still_to_confirm(small_two_days):
 def test_unseated_day_keeps_standings_provisional(small):
     result = standings(fresh(small))
     assert result.unseated_days == (2,)
-    assert result.status_line == "Provisional: 4 games still to confirm; day 2 not seated yet"
+    assert result.status_line == "Provisional: 4 games waiting; day 2 not seated yet"
     assert standings(fresh(small), Cut(day=1)).unseated_days == ()
 
 
@@ -250,7 +254,7 @@ def test_every_game_confirmed_is_final(demo_tournament):
         state=SheetState.ENTERED, confirmed_at=None
     )
     again = standings(fresh(demo_tournament))
-    assert again.to_confirm == 3 and again.status_line == "Provisional: 3 games still to confirm"
+    assert again.to_confirm == 3 and again.status_line == "Provisional: 3 games waiting"
 
 
 def test_demo_totals_equal_a_plain_sum_of_confirmed_scores(demo_tournament):
@@ -385,7 +389,7 @@ def page_rows(response, table_id="standings"):
 
 def test_organiser_page_lists_ranked_rows_with_every_column(organiser_client, small_two_days):
     url = reverse("organiser:standings", args=["small"])
-    response = organiser_client.get(url)
+    response = organiser_client.get(url, EVERY_GAME)
     assert response.status_code == 200
     assert page_rows(response) == [
         ["1", "1", "Ann", "Xville", "15", "5", "20", "2", "4"],
@@ -398,7 +402,7 @@ def test_organiser_page_lists_ranked_rows_with_every_column(organiser_client, sm
         ["1", "Yton", "2", "52", "26.0"],
         ["2", "Xville", "2", "69", "34.5"],
     ]
-    assert "Provisional: 13 games still to confirm" in response.content.decode()
+    assert "Provisional: 13 games waiting" in response.content.decode()
     cut = organiser_client.get(url, {"after_day": "2", "after_game": "1"})
     assert [r[2] for r in page_rows(cut)] == ["Cy", "Ann", "Di", "Bob", "Ed"]
     assert "Standings after game 1 of day 2" in cut.content.decode()
@@ -407,7 +411,7 @@ def test_organiser_page_lists_ranked_rows_with_every_column(organiser_client, sm
 
 def test_sorting_by_a_column_keeps_the_ranks_and_search_filters(organiser_client, small_two_days):
     url = reverse("organiser:standings", args=["small"])
-    by_name = page_rows(organiser_client.get(url, {"sort": "name"}))
+    by_name = page_rows(organiser_client.get(url, {"sort": "name", **EVERY_GAME}))
     assert [(r[0], r[2]) for r in by_name] == [
         ("1", "Ann"),
         ("4", "Bob"),
@@ -415,13 +419,20 @@ def test_sorting_by_a_column_keeps_the_ranks_and_search_filters(organiser_client
         ("2", "Di"),
         ("5", "Ed"),
     ]
-    by_rank_down = page_rows(organiser_client.get(url, {"sort": "-rank"}))
+    by_rank_down = page_rows(organiser_client.get(url, {"sort": "-rank", **EVERY_GAME}))
     assert [r[0] for r in by_rank_down] == ["5", "4", "3", "2", "1"]
-    by_day2 = page_rows(organiser_client.get(url, {"sort": "-day_2"}))
+    by_day2 = page_rows(organiser_client.get(url, {"sort": "-day_2", **EVERY_GAME}))
     assert [r[2] for r in by_day2] == ["Ed", "Bob", "Cy", "Ann", "Di"]
-    assert [r[2] for r in page_rows(organiser_client.get(url, {"q": "yton"}))] == ["Di", "Cy"]
-    assert [r[2] for r in page_rows(organiser_client.get(url, {"q": "#2"}))] == ["Bob"]
-    assert page_rows(organiser_client.get(url, {"q": "zz"})) == [["No players match."]]
+    assert [r[2] for r in page_rows(organiser_client.get(url, {"q": "yton", **EVERY_GAME}))] == [
+        "Di",
+        "Cy",
+    ]
+    assert [r[2] for r in page_rows(organiser_client.get(url, {"q": "#2", **EVERY_GAME}))] == [
+        "Bob"
+    ]
+    assert page_rows(organiser_client.get(url, {"q": "zz", **EVERY_GAME})) == [
+        ["No players match."]
+    ]
 
 
 def test_withdrawn_row_says_withdrawn_instead_of_a_rank(organiser_client, small):
@@ -503,13 +514,13 @@ def test_strangers_are_sent_to_log_in(client, small):
     assert Tournament.objects.get(pk=small.pk).public_pages is True
 
 
-def test_projector_pages_through_the_standings_then_clubs(client, demo_tournament):
+def test_projector_pages_through_the_standings_then_clubs_then_the_race(client, demo_tournament):
     url = reverse("public:projector", args=[demo_tournament.slug])
     first = client.get(url)
     body = first.content.decode()
     ranks = [r[0] for r in page_rows(first, "board-players")]
     assert ranks == [str(n) for n in range(1, 16)]
-    assert "Page 1 of 4" in body and "Final" in body and "Provisional" not in body
+    assert "Page 1 of 5" in body and "Final" in body and "Provisional" not in body
     assert f'data-next="{url}?page=2"' in body and 'data-seconds="30"' in body
     assert "js/projector.js" in body and 'http-equiv="refresh"' in body
     third = page_rows(client.get(url, {"page": 3}), "board-players")
@@ -518,16 +529,19 @@ def test_projector_pages_through_the_standings_then_clubs(client, demo_tournamen
     assert [r[1] for r in page_rows(clubs, "board-clubs")] == [
         c.club for c in standings(fresh(demo_tournament)).clubs
     ]
-    assert f'data-next="{url}?page=1"' in clubs.content.decode()
-    assert "Page 1 of 4" in client.get(url, {"page": 5}).content.decode()
-    assert "Page 1 of 10" in client.get(url, {"rows": 5}).content.decode()
+    assert f'data-next="{url}?page=5"' in clubs.content.decode()
+    race = client.get(url, {"page": 5}).content.decode()
+    assert 'id="board-chart"' in race and race.count('class="race-line"') == 10
+    assert f'data-next="{url}?page=1"' in race
+    assert "Page 1 of 5" in client.get(url, {"page": 6}).content.decode()
+    assert "Page 1 of 11" in client.get(url, {"rows": 5}).content.decode()
 
 
 def test_projector_says_provisional_until_every_game_is_confirmed(client, demo_tournament):
     sheet = GameSheet.objects.order_by("pk").first()
     GameSheet.objects.filter(pk=sheet.pk).update(state=SheetState.ENTERED, confirmed_at=None)
     body = client.get(reverse("public:projector", args=[demo_tournament.slug])).content.decode()
-    assert "Provisional: 1 game still to confirm" in body
+    assert "Provisional: 1 game waiting" in body
 
 
 # --- command line ----------------------------------------------------------------------------
@@ -551,7 +565,7 @@ def test_command_prints_the_standings_and_writes_files(small_two_days, tmp_path)
     )
     lines = out.getvalue().splitlines()
     assert lines[0] == "Small: Standings after game 1 of day 2"
-    assert lines[1] == "Provisional: 4 games still to confirm"
+    assert lines[1] == "Provisional: 4 games waiting"
     assert lines[2].split() == [
         "Rank",
         "No.",

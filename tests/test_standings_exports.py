@@ -110,7 +110,10 @@ def test_pdf_says_final_numbers_pages_and_repeats_the_header(demo_tournament):
     assert "=2 means a shared rank" in texts[0]
     for number, text in enumerate(texts, start=1):
         assert f"Page {number} of {pages}" in text
-        assert "Rank\nNo.\nPlayer\nClub\nDay 1\nDay 2\nTotal\nOuts\nGames" in text
+        # Every page of the players' table repeats its header; the last page is the race chart.
+        if number < pages:
+            assert "Rank\nNo.\nPlayer\nClub\nDay 1\nDay 2\nTotal\nOuts\nGames" in text
+    assert "The race" in texts[-1]
     assert reader.pages[0].mediabox.width == PAGE_SIZE[0] < reader.pages[0].mediabox.height
 
 
@@ -132,7 +135,7 @@ def test_pdf_says_provisional_with_the_count_and_marks_ties(demo_tournament):
     data = render_standings_pdf(result)
     text = PdfReader(io.BytesIO(data)).pages[0].extract_text()
     assert "Provisional standings after day 1" in text
-    assert "Provisional: 2 games still to confirm" in text
+    assert "Provisional: 2 games waiting" in text
     rows = pdf_player_rows(data, 8)
     assert [r[0] for r in rows[:3]] == ["=1", "=1", "3"]
     assert {rows[0][2], rows[1][2]} == {first.record.name, second.record.name}
@@ -171,7 +174,7 @@ def test_pdf_of_eight_days_fits_portrait_and_wraps_long_names(make_tournament):
     for word in long_name.split() + ["8320", "2664"]:
         assert word in text
     reader = PdfReader(io.BytesIO(data))
-    assert len(reader.pages) == 1
+    assert len(reader.pages) == 2  # the table, then the race chart
     rightmost = []
     reader.pages[0].extract_text(
         visitor_text=lambda t, cm, tm, *_: t.strip() and rightmost.append(tm[4] + cm[4])
@@ -235,7 +238,7 @@ def test_workbook_sheets_hold_standings_clubs_scores_seating_and_rules(demo_tour
     assert rules["Tournament"] == "Spring Samboree Tournament 2026"
     assert rules["Days"] == 2 and rules["Games per day"] == 6 and rules["Tile set"] == 12
     assert rules["Tie breaks"] == "none (ties share a rank)"
-    assert "Provisional: 1 game still to confirm" in rules["Standings"]
+    assert "Provisional: 1 game waiting" in rules["Standings"]
 
 
 def test_workbook_never_holds_a_formula_even_for_formula_like_names(demo_tournament):
@@ -341,7 +344,7 @@ def test_downloads_follow_the_chosen_cut(organiser_client, demo_tournament):
         {"after_day": 1, "after_game": 2},
     )
     assert (
-        "Final standings after game 2 of day 1"
+        "Complete standings after game 2 of day 1"
         in PdfReader(io.BytesIO(pdf.content)).pages[0].extract_text()
     )
 

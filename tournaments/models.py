@@ -73,6 +73,11 @@ class RuleFields(models.Model):
     reshuffle_each_day = models.BooleanField(
         default=True, help_text="Reseat everyone from day 2 onward so players meet new opponents."
     )
+    spread_clubs = models.BooleanField(
+        "spread the clubs on day 1",
+        default=True,
+        help_text="Day 1 spreads each club across the tables as evenly as the numbers allow.",
+    )
 
     class Meta:
         abstract = True

@@ -37,6 +37,17 @@ Method
    found until a deterministic work budget (or, as a safety net, the wall
    clock ``time_limit``) runs out.
 
+Clubs on day 1
+--------------
+Clubs play to meet other clubs.  When ``clubs`` is given on a day with no
+history (day 1), each club is treated like one table of an earlier day: club
+mates sharing a table cost 1 per pair, the club blocks are dealt round-robin
+(which spreads every club as evenly as the numbers allow, the same argument as
+for day 2), and the search works on from there under the same pins and
+keep-apart pairs.  The repeat pairs reported stay those of real earlier days
+(none on day 1).  Later days ignore clubs, so their repeat pairs are never
+traded for club spread.
+
 Everything random comes from ``random.Random(seed)`` and all iteration is over
 lists / sorted structures, so the same inputs and seed give the same seating
 (provided the wall-clock safety net is not what stopped the search; the work
@@ -68,6 +79,8 @@ __all__ = [
     "count_repeat_pairs",
     "repeat_lower_bound",
     "meeting_conflicts",
+    "club_groups",
+    "club_spread",
 ]
 
 Pair = tuple[int, int]  # two player ids, the smaller first (see ordered_pair)
@@ -892,6 +905,7 @@ def seat(
     names: Mapping[int, str] | None = None,
     time_limit: float = 5.0,
     max_evals: int | None = None,
+    clubs: Mapping[int, str] | None = None,
 ) -> SeatingResult:
     """Seat ``players`` for one day.
 
@@ -901,7 +915,8 @@ def seat(
     in ``players`` are ignored.  Raises :class:`SeatingError` when the
     constraints cannot be met.  ``max_evals`` caps the search work (swap
     evaluations, deterministic); ``time_limit`` (seconds) is a wall-clock
-    safety net.
+    safety net.  ``clubs`` (player id -> club, blank for none) spreads each club across the
+    tables on a day with no ``history``.
     """
     start = time.perf_counter()
     ids = list(players)
@@ -919,14 +934,19 @@ def seat(
     pin_tab = {index[p]: t - 1 for p, t in pins.items()}
 
     history = [list(day) for day in history]
-    met = [pr for pr in meeting_pairs(history) if pr[0] in index and pr[1] in index]
+    # Day 1 with clubs: the clubs stand in for an earlier day's tables (see the module doc).
+    groups = [] if history else club_groups(ids, clubs)
+    avoid = history or ([groups] if groups else [])
+    met = [pr for pr in meeting_pairs(avoid) if pr[0] in index and pr[1] in index]
     wd = _conflict_weights(len(ids), [(index[a], index[b]) for a, b in met], apart, index, sizes)
     adj = [sorted(d.items()) for d in wd]
-    lower = _lower_bound(set(ids), sizes, history, pins, met)
+    lower = _lower_bound(set(ids), sizes, avoid, pins, met)
 
     rng = random.Random(seed)
-    order = _start_order(len(ids), history, index, rng)
-    tab, cost = _best_start(order, sizes, adj, wd, pin_tab, greedy=bool(history or apart))
+    order = _start_order(len(ids), avoid, index, rng, shuffle_rest=not history)
+    tab, cost = _best_start(
+        order, sizes, adj, wd, pin_tab, greedy=bool(avoid or apart), lower=lower
+    )
     if cost > lower:
         movable = [i not in pin_tab for i in range(len(ids))]
         search = _Search(len(ids), len(sizes), adj, wd, movable, rng)
@@ -945,9 +965,33 @@ def seat(
     for table in tables:
         table.sort()
     _verify(tables, pins, set(apart), name)
+    if not history:
+        return SeatingResult(tables=tables, repeat_pairs=0, lower_bound=0, seed=seed)
     met_set = set(met)
     repeats = sum(len(repeat_pairs_at(table, met_set)) for table in tables)
     return SeatingResult(tables=tables, repeat_pairs=repeats, lower_bound=lower, seed=seed)
+
+
+def club_groups(players: Iterable[int], clubs: Mapping[int, str] | None) -> list[list[int]]:
+    """The players of each club with two or more of them, clubs by name (trimmed, any case)."""
+    groups: dict[str, list[int]] = {}
+    for p in players:
+        club = " ".join((clubs or {}).get(p, "").split()).casefold()
+        if club:
+            groups.setdefault(club, []).append(p)
+    return [sorted(groups[club]) for club in sorted(groups) if len(groups[club]) > 1]
+
+
+def club_spread(tables: Sequence[Sequence[int]], clubs: Mapping[int, str]) -> tuple[int, int]:
+    """(the largest number of one club at one table, the smallest that largest number can be
+    with these tables): a club of c players at k tables puts at least ceil(c / k) at one."""
+    groups = club_groups((p for table in tables for p in table), clubs)
+    if not groups or not tables:
+        return (1 if any(tables) else 0), (1 if any(tables) else 0)
+    where = {p: t for t, table in enumerate(tables) for p in table}
+    largest = max(Counter(where[p] for p in group).most_common(1)[0][1] for group in groups)
+    best = max(-(-len(group) // len(tables)) for group in groups)
+    return largest, best
 
 
 def _namer(names: Mapping[int, str] | None) -> Namer:
@@ -985,10 +1029,17 @@ def _conflict_weights(
 
 
 def _start_order(
-    n: int, history: History, index: Mapping[int, int], rng: random.Random
+    n: int,
+    history: History,
+    index: Mapping[int, int],
+    rng: random.Random,
+    *,
+    shuffle_rest: bool = False,
 ) -> list[int]:
     """The order players are dealt onto tables: day 1 shuffled; later days the latest day's
-    tables in a seeded random order, each table's players consecutively (new players last)."""
+    tables in a seeded random order, each table's players consecutively (new players last).
+    On day 1 with clubs, ``history`` is the clubs and the players of no club come last, shuffled
+    too (``shuffle_rest``)."""
     if not history:
         shuffled = list(range(n))
         rng.shuffle(shuffled)
@@ -1002,7 +1053,10 @@ def _start_order(
         rng.shuffle(block)
         placed.update(block)
         order.extend(block)
-    order.extend(x for x in range(n) if x not in placed)
+    rest = [x for x in range(n) if x not in placed]
+    if shuffle_rest:
+        rng.shuffle(rest)
+    order.extend(rest)
     return order
 
 
@@ -1014,16 +1068,19 @@ def _best_start(
     pin_tab: dict[int, int],
     *,
     greedy: bool,
+    lower: int = 0,
 ) -> tuple[list[int], int]:
     """The cheaper of the plain deal and (when there is anything to avoid) the greedy deal,
-    with its cost; the plain deal wins a tie."""
+    with its cost; the plain deal wins a tie, so when it already costs ``lower`` (the proven
+    bound, which nothing beats) the greedy deal is not built."""
     n = len(order)
-    starts = [_fix_pins(_deal(order, sizes), pin_tab, n, wd)]
-    if greedy:
-        starts.append(_greedy_deal(order, sizes, adj, pin_tab, n))
-    costs = [_cost(t, adj) for t in starts]
-    best = costs.index(min(costs))
-    return starts[best], costs[best]
+    plain = _fix_pins(_deal(order, sizes), pin_tab, n, wd)
+    plain_cost = _cost(plain, adj)
+    if not greedy or plain_cost <= lower:
+        return plain, plain_cost
+    other = _greedy_deal(order, sizes, adj, pin_tab, n)
+    other_cost = _cost(other, adj)
+    return (other, other_cost) if other_cost < plain_cost else (plain, plain_cost)
 
 
 def _verify(tables: list[list[int]], pins: dict[int, int], apart: set[Pair], name: Namer) -> None:

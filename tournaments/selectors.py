@@ -6,7 +6,7 @@ from django.db.models import Count, Exists, OuterRef, Prefetch, Q
 
 from .models import Day, Entry, KeepApart, Player, Seat, StaffRole, Table, Tournament
 from .player_import import name_key
-from .seating import keep_apart_set, meeting_pairs, table_conflicts
+from .seating import club_groups, club_spread, keep_apart_set, meeting_pairs, table_conflicts
 
 
 def tournament_overview(tournament) -> dict:
@@ -271,7 +271,16 @@ def day_seating(day) -> dict:
         "seated_count": sum(v.size for v in views),
         "scores_started": day.scores_started(),
         "history_days": len(history),
+        "club_spread": _club_spread(views),
     }
+
+
+def _club_spread(views) -> tuple[int, int] | None:
+    """(largest number of one club at one table, the best possible), None without clubs."""
+    clubs = {v.entry.pk: v.entry.player.club for t in views for v in t.seats}
+    if not club_groups(clubs, clubs):
+        return None
+    return club_spread([[v.entry.pk for v in t.seats] for t in views], clubs)
 
 
 def seating_days(tournament) -> list[Day]:

@@ -138,6 +138,13 @@ def _players_or_refuse(tournament) -> list[Entry]:
     return players
 
 
+def _clubs_to_spread(rules, history, players: list[Entry]) -> dict[int, str] | None:
+    """Each player's club, for a first seating (no earlier day) when the rules spread clubs."""
+    if history or not rules.spread_clubs:
+        return None
+    return {e.pk: e.player.club for e in players}
+
+
 def _choose_tables(day, players: list[Entry], seed: int) -> tuple[list[list[int]], bool]:
     """The day's tables as entry ids, and whether they are yesterday's kept as they were."""
     rules = day.tournament.rules
@@ -160,6 +167,7 @@ def _choose_tables(day, players: list[Entry], seed: int) -> tuple[list[list[int]
             keep_apart=apart,
             pinned=pins,
             names=names,
+            clubs=_clubs_to_spread(rules, history, players),
             **_seating_limits(),
         )
     except SeatingError as error:

@@ -43,7 +43,7 @@ def test_seven_players_infer_going_out_and_confirm_a_likely_typo(live_server, pa
     for name, value in scores.items():
         page.get_by_label(name, exact=True).fill(value)
     page.get_by_label("Cy Doe", exact=True).scroll_into_view_if_needed()
-    expect(save).to_be_in_viewport()  # sticky while the form scrolls
+    expect(save).to_be_in_viewport()  # still in view with the last players scrolled to
     save.click()
 
     # Likely typo: asked, next to the field, nothing saved, what was typed kept.

@@ -1,6 +1,7 @@
 """The scorekeeper's private table link: no login, one table only, CSRF on."""
 
 from django.contrib import messages
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.cache import never_cache
@@ -117,6 +118,9 @@ def _table_page(request, token):
     )
 
 
+# The header of a save the table page's script sends in the background.
+BACKGROUND_SAVE = "X-Table-Save"
+
 # A conflict with a game the desk has confirmed: shown once on the page drawn next.
 SHOWN_CONFLICT = "scoring.shown_conflict"
 
@@ -151,4 +155,8 @@ def _save(request, token, table, games):
             messages.error(request, error)
     else:
         keep_refused(request.session, token, submission, conflict)
+    if request.headers.get(BACKGROUND_SAVE) == "background":
+        # static/js/offline-save.js sent it: a redirect is hidden from the script, which could
+        # not tell this answer from a stored save; it opens the game's page itself.
+        return HttpResponse(status=409)
     return redirect(f"{reverse('scorekeeper:table', args=[token])}?game={game.number}")

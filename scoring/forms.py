@@ -4,6 +4,7 @@ and the writes in scoring.services. A refusal from the service is put back next 
 
 from __future__ import annotations
 
+import hashlib
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -24,7 +25,7 @@ from .devices import device_mark
 from .models import Score, Source
 from .selectors import TableSheets
 from .services import CurrentSheet, GameInput
-from .validation import TypedSheet
+from .validation import TypedSheet, infer_outcome
 
 # The card's "who went out" choice for a game nobody went out of.
 BLOCKED = "blocked"
@@ -56,8 +57,20 @@ def _score_field(label: str, name: str) -> forms.CharField:
     )
 
 
+# The button that confirms the "please check" notes: its value is the form's check_code().
+RECHECKED = "rechecked"
+
+
 class _ProblemsForm(forms.Form):
-    """A form that puts service refusals next to their fields; anything else goes at the top."""
+    """A form that puts service refusals next to their fields; anything else goes at the top.
+
+    "Please check" notes (services.ScoresToCheck) go next to their fields too, in ``warnings``
+    (field name -> notes, "" for the form); they are not errors. The person confirms them with
+    the RECHECKED button, whose value fingerprints what was typed (check_code), so a score
+    changed after the question is asked about again.
+    """
+
+    warnings: dict[str, list[str]]
 
     def field_for(self, problem_field: str) -> str | None:
         return problem_field if problem_field in self.fields else None
@@ -68,6 +81,46 @@ class _ProblemsForm(forms.Form):
 
     def add_problem(self, game_number, field, message) -> None:
         self.add_error(self.field_for(field), message)
+
+    def warning_field(self, game_number, field) -> str:
+        return self.field_for(field) or ""
+
+    def add_warnings(self, warnings) -> None:
+        for warning in warnings:
+            name = self.warning_field(warning.game, warning.field)
+            self.warnings.setdefault(name, []).append(warning.message)
+
+    def checked_fields(self) -> list[str]:
+        raise NotImplementedError
+
+    def check_code(self) -> str:
+        """A fingerprint of what was typed in the fields the notes are about."""
+        typed = "\x1f".join(f"{name}={self.data.get(name, '')}" for name in self.checked_fields())
+        return hashlib.sha256(typed.encode()).hexdigest()[:16]
+
+    @property
+    def rechecked(self) -> bool:
+        """The person pressed "Yes, it is right" for exactly what is typed now."""
+        return self.is_bound and self.data.get(RECHECKED) == self.check_code()
+
+    def all_warnings(self) -> list[str]:
+        return [note for notes in self.warnings.values() for note in notes]
+
+
+def _inferred_data(data, rules, seated: dict[int, str], typed: TypedSheet, out_field, score_field):
+    """``data`` with what infer_outcome makes certain filled in, and its question (or None).
+
+    ``out_field(entry id)`` and ``score_field(entry id)`` give the inputs to fill."""
+    inferred = infer_outcome(rules, seated, typed)
+    if inferred.went_out is None and inferred.zero_for is None:
+        return data, inferred.question
+    data = data.copy()
+    if inferred.went_out is not None:
+        name, value = out_field(inferred.went_out)
+        data[name] = value
+    if inferred.zero_for is not None:
+        data[score_field(inferred.zero_for)] = "0"
+    return data, None
 
 
 class GameForm(_ProblemsForm):
@@ -83,14 +136,18 @@ class GameForm(_ProblemsForm):
     engine = forms.CharField(label="Engine used", required=False, max_length=ENGINE_MAX)
     blocked = forms.BooleanField(label=BLOCKED_LABEL, required=False)
 
-    def __init__(self, *args, sheets, game, with_tiles=True, with_reason=False, **kwargs):
+    def __init__(self, data=None, *, sheets, game, with_tiles=True, with_reason=False, **kwargs):
         self.sheets = sheets
         self.game = game
+        self.warnings: dict[str, list[str]] = {}
         live = sheets.live.get(game.number)
         self.live = live
+        self.question = None
+        if data is not None:
+            data, self.question = self._infer(data, sheets.playing(game.number))
         initial = {
             "base_version": live.version if live else 0,
-            "engine": sheets.engine_default(game),
+            "engine": sheets.expected_engine(game),
         }
         if live is not None:
             initial["blocked"] = live.blocked
@@ -99,7 +156,7 @@ class GameForm(_ProblemsForm):
                 initial[f"tiles-{score.entry_id}"] = score.tiles
                 initial[f"out-{score.entry_id}"] = score.entry_id == live.went_out_id
         kwargs.setdefault("initial", initial)
-        super().__init__(*args, **kwargs)
+        super().__init__(data, **kwargs)
         self.players = sheets.playing(game.number)
         for seat in self.players:
             name = seat.entry.player.name
@@ -115,7 +172,45 @@ class GameForm(_ProblemsForm):
             self.fields["reason"] = forms.CharField(
                 label="Reason for the change", max_length=REASON_MAX, required=False
             )
-        self.engine_options = sheets.free_engines(game.number)
+        self.engine_options = sheets.engine_options(game.number)
+        self.expected_engine = sheets.expected_engine(game)
+
+    def _infer(self, data, players):
+        """Fill in what the typed sheet makes certain (validation.infer_outcome), before the
+        fields read it, so a page drawn again shows it too."""
+        typed = TypedSheet(
+            game_number=self.game.number,
+            engine=data.get("engine"),
+            scores={s.entry_id: data.get(f"score-{s.entry_id}") for s in players},
+            tiles={s.entry_id: data.get(f"tiles-{s.entry_id}") for s in players},
+            went_out=[s.entry_id for s in players if data.get(f"out-{s.entry_id}")],
+            blocked=bool(data.get("blocked")),
+        )
+        seated = {s.entry_id: s.entry.player.name for s in players}
+        return _inferred_data(
+            data,
+            self.sheets.sheet_rules,
+            seated,
+            typed,
+            lambda pk: (f"out-{pk}", "on"),
+            lambda pk: f"score-{pk}",
+        )
+
+    def clean(self):
+        cleaned = super().clean()
+        if self.question is not None:
+            self.add_error("blocked", self.question.message)
+        return cleaned
+
+    @property
+    def double_blank_value(self) -> int:
+        """What the double blank counts: above 0, only going out gives a score of 0."""
+        return self.sheets.sheet_rules.double_blank_value
+
+    def checked_fields(self) -> list[str]:
+        return ["engine", "blocked"] + [
+            f"{kind}-{seat.entry_id}" for seat in self.players for kind in ("score", "tiles", "out")
+        ]
 
     def shown(self, name: str) -> dict:
         """A field's value as the page shows it, and its errors.
@@ -131,6 +226,7 @@ class GameForm(_ProblemsForm):
             "label": field.label,
             "max_length": getattr(field, "max_length", None),
             "errors": self.errors.get(name, []) if self.is_bound else [],
+            "warnings": self.warnings.get(name, []),
         }
 
     def player_rows(self) -> list[dict]:
@@ -155,7 +251,7 @@ class GameForm(_ProblemsForm):
             {
                 "value": engine,
                 "selected": str(engine) == chosen,
-                "scheduled": engine == self.game.scheduled_engine,
+                "expected": engine == self.expected_engine,
             }
             for engine in self.engine_options
         ]
@@ -202,6 +298,55 @@ class GameSubmission:
     saved: bool = False
     conflict: CurrentSheet | None = None  # what the game says now, when the page was out of date
     refusal: str = ""  # a refusal that belongs to no field (the day closed, say)
+    to_check: bool = False  # nothing saved: "please check" notes wait for a "Yes, it is right"
+
+
+# What a refused save leaves for the page it redirects to (POST, redirect, GET: going back
+# never asks to send the form again), keyed by the table's link in the session.
+PENDING_KEY = "scoring.pending_entry"
+_NOT_KEPT = {"csrfmiddlewaretoken", RECHECKED}
+
+
+def keep_refused(session, token: str, submission: GameSubmission, conflict=None) -> None:
+    """Keep a refused save's typed values, problems and notes (and ``conflict``, the box saying
+    what the game says now) for the page drawn next."""
+    form = submission.form
+    session[PENDING_KEY] = {
+        "token": token,
+        "game": form.game.number,
+        "data": {k: v for k, v in form.data.items() if k not in _NOT_KEPT},
+        "errors": {name: list(errors) for name, errors in form.errors.items()},
+        "warnings": form.warnings,
+        "to_check": submission.to_check,
+        "conflict": conflict,
+    }
+
+
+def drop_refused(session) -> None:
+    session.pop(PENDING_KEY, None)
+
+
+def refused_form(session, token: str, sheets, game) -> tuple[GameForm | None, dict]:
+    """The form of the last refused save of ``game`` at this table, as it was typed, with its
+    problems and notes; None when there is none, or the game changed since (its version moved
+    on). With it, the rest of what was kept ("to_check", "conflict")."""
+    pending = session.get(PENDING_KEY)
+    if not pending or pending.get("token") != token or pending.get("game") != game.number:
+        return None, {}
+    live = sheets.live.get(game.number)
+    base = str(pending["data"].get("base_version", "")).strip()
+    if base.isdigit() and int(base) != (live.version if live else 0):
+        drop_refused(session)  # the game changed since: draw it as it is now
+        return None, {}
+    form = GameForm(pending["data"], sheets=sheets, game=game)
+    form.is_valid()
+    for name, errors in pending["errors"].items():
+        field = name if name in form.fields else None
+        for error in errors:
+            if error not in form.errors.get(name, []):
+                form.add_error(field, error)
+    form.warnings = pending["warnings"]
+    return form, pending
 
 
 def submit_game_form(
@@ -216,6 +361,10 @@ def submit_game_form(
     """
     if request.method != "POST":
         return GameSubmission(GameForm(None, sheets=sheets, game=game, **form_options), sheets)
+    return _submit_posted(request, table, game, games, source, form_options)
+
+
+def _submit_posted(request, table, game, games, source, form_options) -> GameSubmission:
     data = request.POST
     user = request.user if request.user.is_authenticated else None
     # A table-link save marks the browser it came from; any other save is compared with it.
@@ -237,9 +386,14 @@ def submit_game_form(
                 current=current,
                 device=device,
                 submission_id=submission_id(data) if source == Source.TABLE_LINK else "",
+                rechecked=form.rechecked,
             )
+        except services.ScoresToCheck as asked:
+            form.add_warnings(asked.warnings)
+            result.to_check = True
         except services.SheetRefused as refused:
             form.add_refusals(refused.refusals)
+            form.add_warnings(refused.warnings)
         except services.VersionConflict as clash:
             conflict = clash.current[0]
             result.conflict = conflict
@@ -255,6 +409,14 @@ def submit_game_form(
     return result
 
 
+def _entry_id(value: str) -> int | str:
+    """The card's "who went out" choice as an entry id (anything else goes on to the checks)."""
+    try:
+        return int(value)
+    except ValueError:
+        return value
+
+
 class CardForm(_ProblemsForm):
     """A whole paper card at the desk: players across, games down, totals at the bottom.
 
@@ -262,16 +424,22 @@ class CardForm(_ProblemsForm):
     the desk types them from the card and the two must match.
     """
 
-    def __init__(self, *args: Any, sheets: TableSheets, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
+    def __init__(self, data: Any = None, *, sheets: TableSheets, **kwargs: Any) -> None:
         self.sheets = sheets
         self.row_errors: dict[int, list[str]] = {}
+        self.warnings: dict[str, list[str]] = {}
         self.open_games = [
             g
             for g in sheets.games
             if g.number not in sheets.live or sheets.live[g.number].state != "confirmed"
         ]
+        self.questions: dict[int, str] = {}
+        if data is not None:
+            for game in self.open_games:
+                data = self._infer(data, game)
+        super().__init__(data, **kwargs)
         names = sheets.names
+        engines = sheets.planned_engines()
         for game in self.open_games:
             n = game.number
             live = sheets.live.get(n)
@@ -285,7 +453,7 @@ class CardForm(_ProblemsForm):
                 label=f"Engine in game {n}",
                 required=False,
                 max_length=ENGINE_MAX,
-                initial="" if live else sheets.engine_default(game),
+                initial="" if live else engines.get(n),
             )
             self.fields[f"g{n}-out"] = forms.CharField(
                 label=f"Who went out in game {n}", required=False, max_length=20
@@ -301,6 +469,46 @@ class CardForm(_ProblemsForm):
                 max_length=20,
                 widget=forms.TextInput(attrs=SCORE_INPUT),
             )
+
+    def _infer(self, data, game):
+        """One game row with what its typed values make certain filled in (see GameForm)."""
+        n = game.number
+        players = self.sheets.playing(n)
+        scores = {s.entry_id: data.get(f"g{n}-score-{s.entry_id}") for s in players}
+        if all(is_blank(v) for v in scores.values()):
+            return data  # not played yet: nothing to infer
+        out = data.get(f"g{n}-out") or ""
+        typed = TypedSheet(
+            game_number=n,
+            engine=data.get(f"g{n}-engine"),
+            scores=scores,
+            went_out=None if out in ("", BLOCKED) else _entry_id(out),
+            blocked=out == BLOCKED,
+        )
+        data, question = _inferred_data(
+            data,
+            self.sheets.sheet_rules,
+            {s.entry_id: self.sheets.names[s.entry_id] for s in players},
+            typed,
+            lambda pk: (f"g{n}-out", str(pk)),
+            lambda pk: f"g{n}-score-{pk}",
+        )
+        if question is not None:
+            self.questions[n] = question.message
+        return data
+
+    def clean(self):
+        cleaned = super().clean()
+        for n, message in self.questions.items():
+            self.add_error(f"g{n}-out", message)
+        return cleaned
+
+    def checked_fields(self) -> list[str]:
+        return [name for name in self.fields if name.startswith("g") and "-base" not in name]
+
+    def warning_field(self, game, field) -> str:
+        name = f"g{game}-{field}" if game is not None else field
+        return name if name in self.fields else ""
 
     def add_problem(self, game, field, message):
         if game is None:
@@ -365,7 +573,11 @@ class CardForm(_ProblemsForm):
             for cell in row["cells"]:
                 key = f"g{n}-score-{cell['seat'].entry_id}"
                 cells.append(
-                    {**cell, "field": self[key] if editable and key in self.fields else None}
+                    {
+                        **cell,
+                        "field": self[key] if editable and key in self.fields else None,
+                        "warnings": self.warnings.get(key, []),
+                    }
                 )
             out_field = self[f"g{n}-out"] if editable else None
             out_value = str(out_field.value() or "") if out_field else ""
@@ -416,6 +628,8 @@ class ReviewForm(forms.Form):
 
 class WorkbookUploadForm(CappedUploadForm):
     file = forms.FileField(label="Score workbook (.xlsx)")
+    # The code of the "please check" notes the person ticked as right (WorkbookToCheck.code).
+    checked = forms.CharField(required=False, max_length=64)
     reason = forms.CharField(
         label="Reason, if this changes confirmed scores (organisers only)",
         required=False,

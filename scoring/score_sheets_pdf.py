@@ -21,7 +21,7 @@ from core.formats import weekday_date
 from core.pdf_fonts import document_canvas, pdf_fonts, printable
 
 from .schedule import day_games
-from .selectors import day_tables_with_seats
+from .selectors import day_engines, day_tables_with_seats
 
 DEFAULT_BASE_URL = "http://127.0.0.1:8000"
 
@@ -74,7 +74,8 @@ class _Grid:
     rows: int
 
 
-def _draw_page(canvas: Canvas, day, table, seats, games, rules, base_url: str) -> None:
+def _draw_page(canvas: Canvas, day, table, seats, games, engines, base_url: str) -> None:
+    rules = day.tournament.rules
     width, height = landscape(letter)
     _draw_heading(canvas, day, table, seats, rules, height, _code_left(table.code, width))
     _draw_qr(canvas, table_link(base_url, table), width, height)
@@ -82,7 +83,7 @@ def _draw_page(canvas: Canvas, day, table, seats, games, rules, base_url: str) -
     grid = _grid(width, height, len(seats), len(games))
     _draw_grid_lines(canvas, grid)
     _draw_column_heads(canvas, grid, seats)
-    _draw_game_rows(canvas, grid, seats, games)
+    _draw_game_rows(canvas, grid, seats, games, engines)
     _draw_signature(canvas, grid)
 
 
@@ -199,9 +200,10 @@ def _draw_column_heads(canvas: Canvas, grid: _Grid, seats) -> None:
             canvas.drawCentredString(centre, first_y - j * (size + 1), line)
 
 
-def _draw_game_rows(canvas: Canvas, grid: _Grid, seats, games) -> None:
-    """Each game's number and scheduled engine, "left" under a player who has left, and the
-    totals row's label."""
+def _draw_game_rows(canvas: Canvas, grid: _Grid, seats, games, engines: dict) -> None:
+    """Each game's number and the engine it is expected to start on (the one it started on,
+    when reprinted after it was entered), "left" under a player who has left, and the totals
+    row's label."""
     xs, row_h = grid.xs, grid.row_h
     y = grid.top - grid.header_h
     for game in games:
@@ -209,11 +211,9 @@ def _draw_game_rows(canvas: Canvas, grid: _Grid, seats, games) -> None:
         canvas.setFont(pdf_fonts().bold, size)
         canvas.drawCentredString((xs[0] + xs[1]) / 2, y - row_h / 2 - 5, str(game.number))
         canvas.setFont(pdf_fonts().regular, size)
-        canvas.drawCentredString(
-            (xs[1] + xs[2]) / 2,
-            y - row_h / 2 - 5,
-            f"{game.scheduled_engine}-{game.scheduled_engine}",
-        )
+        engine = engines.get(game.number)
+        if engine is not None:
+            canvas.drawCentredString((xs[1] + xs[2]) / 2, y - row_h / 2 - 5, f"{engine}-{engine}")
         for i, seat in enumerate(seats):
             if not seat.plays_game(game.number):
                 canvas.setFont(pdf_fonts().regular, 9)
@@ -235,7 +235,8 @@ def _draw_signature(canvas: Canvas, grid: _Grid) -> None:
 def score_sheets_pdf(day, base_url: str = DEFAULT_BASE_URL) -> bytes:
     """The day's score sheets, one page per table, as PDF bytes."""
     games = day_games(day)
-    rules = day.tournament.rules
+    items = day_tables_with_seats(day)
+    engines = day_engines(day, games, [item["table"] for item in items])
     out = io.BytesIO()
     name = day.tournament.name
     canvas = document_canvas(
@@ -244,8 +245,9 @@ def score_sheets_pdf(day, base_url: str = DEFAULT_BASE_URL) -> bytes:
         title=f"{name}: day {day.number} score sheets",
         author=name,
     )
-    for item in day_tables_with_seats(day):
-        _draw_page(canvas, day, item["table"], item["seats"], games, rules, base_url)
+    for item in items:
+        table = item["table"]
+        _draw_page(canvas, day, table, item["seats"], games, engines[table.pk], base_url)
         canvas.showPage()
     canvas.save()
     return out.getvalue()

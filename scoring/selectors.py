@@ -14,35 +14,54 @@ from tournaments.models import Day, Entry, Seat, Table
 
 from .models import LIVE_STATES, AuditEvent, Game, GameSheet, Score, SheetState, Source
 from .schedule import game_numbered
-from .validation import SheetRules
+from .validation import SheetRules, engine_choices, expected_engine
+
+# The rule sheets that take the engine out of the set before the deal: Good Sam's "the
+# appropriate double ... will be located and placed face up" before "each person selects 12
+# bones", and Puremco's "find and set aside the double-12". The tournament and Jib Room rules
+# deal every tile and the player holding the engine starts with it, so there one more tile is
+# within a hand's reach; that looser limit is kept for any other or custom rule set, as it
+# never refuses a true score.
+ENGINE_SET_ASIDE_PRESETS = frozenset({"good-sam", "puremco"})
 
 
-def sheet_rules(rules) -> SheetRules:
-    """The parts of a tournament's RuleSet that the score-sheet checks need."""
+def sheet_rules(rules, tournament=None) -> SheetRules:
+    """The parts of a tournament's RuleSet that the score-sheet checks need.
+
+    ``tournament`` (by default the rules' own) says by its preset whether the engine is set
+    aside before the deal; load it with its preset (TABLE_WITH_RULES) to spare a query.
+    """
+    tournament = tournament if tournament is not None else rules.tournament
+    preset = tournament.preset if tournament.preset_id else None
     return SheetRules(
         top_double=rules.top_double,
         double_blank_value=rules.double_blank_value,
         highest_engine=rules.first_engine,
         lowest_engine=rules.lowest_engine,
+        hand_sizes=rules.hand_sizes,
+        engine_set_aside=preset is not None and preset.key in ENGINE_SET_ASIDE_PRESETS,
     )
 
 
-def engines_in_range(rules) -> list[int]:
-    return list(range(rules.first_engine, rules.lowest_engine - 1, -1))
+def planned_engines(rules: SheetRules, games, live_engines: dict[int, int]) -> dict[int, int]:
+    """Game number -> the engine each game of a table's day starts on, as far as is known.
 
-
-def default_engine(scheduled: int, available: list[int]) -> int | None:
-    """The scheduled double if it is still free, else the next lower free one (the tournament
-    and Jib Room rules).
-
-    When nothing lower is free, the highest free double; None when every double is used.
+    A game with a live sheet says its own; each other game, in order, expects the first double
+    of the engine order not yet used there (validation.expected_engine), counting the games
+    before it as played on what they expect. The phone, the desk card, the printed sheets and
+    the workbook all name a game's engine from here. A game past the last double is left out.
     """
-    if scheduled in available:
-        return scheduled
-    lower = [e for e in available if e < scheduled]
-    if lower:
-        return max(lower)
-    return max(available) if available else None
+    used = set(live_engines.values())
+    planned = {}
+    for game in games:
+        engine = live_engines.get(game.number)
+        if engine is None:
+            engine = expected_engine(rules, used)
+            if engine is None:
+                continue
+            used.add(engine)
+        planned[game.number] = engine
+    return planned
 
 
 def local_time(moment) -> str:
@@ -81,6 +100,7 @@ class TableSheets:
     latest: dict[int, GameSheet] = field(
         default_factory=dict
     )  # game number -> last version, any state
+    _sheet_rules: SheetRules | None = field(default=None, repr=False)
 
     @property
     def day(self) -> Day:
@@ -102,15 +122,23 @@ class TableSheets:
     def used_engines(self, except_game: int | None = None) -> list[int]:
         return [s.engine_used for n, s in self.live.items() if n != except_game]
 
-    def free_engines(self, game_number: int) -> list[int]:
-        used = set(self.used_engines(except_game=game_number))
-        return [e for e in engines_in_range(self.rules) if e not in used]
+    @property
+    def sheet_rules(self) -> SheetRules:
+        if self._sheet_rules is None:
+            self._sheet_rules = sheet_rules(self.rules, self.table.day.tournament)
+        return self._sheet_rules
 
-    def engine_default(self, game: Game) -> int | None:
-        own = self.live.get(game.number)
-        if own is not None:
-            return own.engine_used
-        return default_engine(game.scheduled_engine, self.free_engines(game.number))
+    def engine_options(self, game_number: int) -> list[int]:
+        """The doubles game ``game_number`` may start on: those the other games left unused."""
+        return engine_choices(self.sheet_rules, self.used_engines(except_game=game_number))
+
+    def planned_engines(self) -> dict[int, int]:
+        live = {n: sheet.engine_used for n, sheet in self.live.items()}
+        return planned_engines(self.sheet_rules, self.games, live)
+
+    def expected_engine(self, game: Game) -> int | None:
+        """The engine the heading names and the menu preselects (its own once entered)."""
+        return self.planned_engines().get(game.number)
 
     def next_game(self) -> Game | None:
         """The first game of the day with no live sheet at this table."""
@@ -132,8 +160,10 @@ class TableSheets:
         return any(s.state == SheetState.ENTERED for s in self.live.values())
 
     def rows(self) -> list[dict]:
-        """One row per game, laid out like the card: scores in seat order."""
+        """One row per game, laid out like the card: scores in seat order, and the engine it
+        started on (or is expected to start on)."""
         rows = []
+        engines = self.planned_engines()
         for game in self.games:
             sheet = self.live.get(game.number)
             points = {}
@@ -143,6 +173,7 @@ class TableSheets:
                 {
                     "game": game,
                     "sheet": sheet,
+                    "engine": engines.get(game.number),
                     "cells": [
                         {
                             "seat": seat,
@@ -162,7 +193,7 @@ class TableSheets:
 
 # The ways to a table (its link, the desk's URL, the workbook) load these with it; the
 # services' lock reads the day afresh and keeps the rest.
-TABLE_WITH_RULES = ("day__tournament__rules",)
+TABLE_WITH_RULES = ("day__tournament__rules", "day__tournament__preset")
 
 
 def table_sheets(table: Table, games: list[Game] | None = None) -> TableSheets:
@@ -319,7 +350,13 @@ def table_history(table: Table) -> list[AuditEvent]:
 
 
 def day_workbook_rows(day: Day) -> list[dict]:
-    """One row per seated player per game, in table, game, seat order: 4 queries."""
+    """One row per seated player per game, in table, game, seat order: 4 queries, and one for
+    the tournament's preset when it is not loaded.
+
+    A played game says its outcome: ``out`` on the row of the player who went out, ``blocked``
+    on the first row of a game nobody went out of. A game not played yet names the engine it is
+    expected to start on (planned_engines), so the file read back unchanged is accepted.
+    """
     games = list(Game.objects.filter(day=day).order_by("number"))
     seats = list(
         Seat.objects.filter(day=day)
@@ -331,36 +368,57 @@ def day_workbook_rows(day: Day) -> list[dict]:
         "scores"
     ):
         sheets[(sheet.table_id, sheet.game_id)] = sheet
-    points = {
-        (key, score.entry_id): score.points
-        for key, sheet in sheets.items()
-        for score in sheet.score_rows()
-    }
     by_table: dict[int, list[Seat]] = {}
     for seat in seats:
         by_table.setdefault(seat.table.number, []).append(seat)
+    rules = sheet_rules(day.tournament.rules, day.tournament)
     rows = []
     for table_number in sorted(by_table):
         table_seats = by_table[table_number]
         table = table_seats[0].table
+        live = {g.number: sheets[(table.pk, g.pk)] for g in games if (table.pk, g.pk) in sheets}
+        engines = planned_engines(rules, games, {n: s.engine_used for n, s in live.items()})
         for game in games:
-            live_sheet = sheets.get((table.pk, game.pk))
-            for seat in table_seats:
-                if not seat.plays_game(game.number):
-                    continue
-                rows.append(
-                    {
-                        "day": day.number,
-                        "table": table_number,
-                        "game": game.number,
-                        "engine": live_sheet.engine_used if live_sheet else game.scheduled_engine,
-                        "player_id": seat.entry.number,
-                        "player": seat.entry.player.name,
-                        "score": points.get(((table.pk, game.pk), seat.entry_id)),
-                        "out": bool(live_sheet and live_sheet.went_out_id == seat.entry_id),
-                    }
-                )
+            engine = engines.get(game.number)
+            rows += _workbook_game_rows(day, table_number, game, engine, table_seats, live)
     return rows
+
+
+def _workbook_game_rows(day: Day, table_number: int, game: Game, engine, seats, live) -> list[dict]:
+    """One game's rows at one table: the players still playing it, with the sheet's scores."""
+    sheet = live.get(game.number)
+    points = {s.entry_id: s.points for s in sheet.score_rows()} if sheet else {}
+    rows = [
+        {
+            "day": day.number,
+            "table": table_number,
+            "game": game.number,
+            "engine": engine,
+            "player_id": seat.entry.number,
+            "player": seat.entry.player.name,
+            "score": points.get(seat.entry_id),
+            "out": bool(sheet and sheet.went_out_id == seat.entry_id),
+            "blocked": False,
+        }
+        for seat in seats
+        if seat.plays_game(game.number)
+    ]
+    if rows and sheet is not None and sheet.blocked:
+        rows[0]["blocked"] = True  # one row says it for the whole game
+    return rows
+
+
+def day_engines(day: Day, games: list[Game], tables) -> dict[int, dict[int, int]]:
+    """Table id -> game number -> the engine each game of ``tables`` starts on
+    (planned_engines), for the printed sheets: 1 query, and one for the tournament's preset
+    when it is not loaded."""
+    rules = sheet_rules(day.tournament.rules, day.tournament)
+    by_table: dict[int, dict[int, int]] = {}
+    for table_id, number, engine in GameSheet.objects.filter(
+        table__day=day, state__in=LIVE_STATES
+    ).values_list("table_id", "game__number", "engine_used"):
+        by_table.setdefault(table_id, {})[number] = engine
+    return {t.pk: planned_engines(rules, games, by_table.get(t.pk, {})) for t in tables}
 
 
 def day_tables_with_seats(day: Day) -> list[dict]:

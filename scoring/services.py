@@ -22,13 +22,14 @@ from tournaments.access import account_of, role_in
 from tournaments.models import Day, StaffRole, Table, new_table_code, new_table_token
 
 from .models import AuditEvent, Game, GameSheet, Score, SheetState, Source, TableSubmission
-from .selectors import TableSheets, local_time, sheet_rules, table_sheets, who_label
+from .selectors import TableSheets, local_time, table_sheets, who_label
 from .validation import CleanGame, Problem, TypedSheet, check_card_totals, check_game
 
 __all__ = [
     "GameInput",
     "Refusal",
     "SheetRefused",
+    "ScoresToCheck",
     "VersionConflict",
     "CurrentSheet",
     "Outcome",
@@ -76,11 +77,25 @@ class Refusal:
 
 
 class SheetRefused(ServiceError):
-    """Nothing was stored: every problem found, each tied to a field of one game."""
+    """Nothing was stored: every problem found, each tied to a field of one game.
 
-    def __init__(self, refusals: list[Refusal]):
+    ``warnings`` are the "please check" notes found beside them (see ScoresToCheck), so a page
+    can show them at once rather than after the problems are fixed."""
+
+    def __init__(self, refusals: list[Refusal], warnings: list[Refusal] | None = None):
         self.refusals = refusals
+        self.warnings = warnings or []
         super().__init__(" ".join(r.message for r in refusals))
+
+
+class ScoresToCheck(ServiceError):
+    """Nothing was stored: every score is possible, but some look like typos (more than the
+    best hand anyone is dealt, a three-digit score among two-digit ones). Never a refusal: the
+    person confirms them and saves again with ``rechecked=True``."""
+
+    def __init__(self, warnings: list[Refusal]):
+        self.warnings = warnings
+        super().__init__(" ".join(w.message for w in warnings))
 
 
 @dataclass(frozen=True)
@@ -312,6 +327,7 @@ def save_games(
     written_totals: dict[int, dict] | None = None,
     current=None,
     device: str = "",
+    rechecked: bool = False,
 ) -> list[Outcome]:
     """Check and save games for one or more tables, all or nothing.
 
@@ -327,8 +343,11 @@ def save_games(
     ``device`` marks the browser the save came from (scoring.devices): stored with a table-link
     save, compared when the desk confirms, so nobody confirms what they typed on a table link.
 
+    ``rechecked`` says the person confirmed the "please check" notes of these very scores.
+
     Raises VersionConflict when a base version is stale, SheetRefused with every problem
-    otherwise; stores nothing in either case.
+    otherwise, and ScoresToCheck when the only findings are likely typos not yet confirmed;
+    stores nothing in any of these cases.
     """
     if not batches:
         return []
@@ -349,6 +368,7 @@ def save_games(
                 reason.strip(),
                 written_totals or {},
                 current,
+                rechecked,
             )
     except IntegrityError:
         # Another save got in between our read and our write (the unique constraints on live
@@ -369,7 +389,9 @@ class _Who:
     device: str = ""
 
 
-def _save_games_locked(batches, who, source, reason, written_totals, current) -> list[Outcome]:
+def _save_games_locked(
+    batches, who, source, reason, written_totals, current, rechecked
+) -> list[Outcome]:
     user = who.user
     if current is None:
         locked = {t.pk: t for t in _lock_tables([table for table, _ in batches])}
@@ -377,6 +399,7 @@ def _save_games_locked(batches, who, source, reason, written_totals, current) ->
         locked = {current.table.pk: current.table}
     now = timezone.now()
     refusals: list[Refusal] = []
+    warnings: list[Refusal] = []
     conflicts: list[CurrentSheet] = []
     plans: list[_Plan] = []
     role = _role(user, batches[0][0].day.tournament)
@@ -403,7 +426,7 @@ def _save_games_locked(batches, who, source, reason, written_totals, current) ->
             conflicts += [_current(sheets, i.game, i.base_version) for i in stale]
             continue
 
-        rules = sheet_rules(sheets.rules)
+        rules = sheets.sheet_rules
         in_batch = {item.game.number for item in inputs}
         used = [s.engine_used for n, s in sheets.live.items() if n not in in_batch]
         cleans: dict[int, CleanGame] = {
@@ -411,39 +434,38 @@ def _save_games_locked(batches, who, source, reason, written_totals, current) ->
         }
         for item in sorted(inputs, key=lambda i: i.game.number):
             n = item.game.number
-            clean, problems = check_game(
+            check = check_game(
                 rules,
                 sheets.names,
                 item.typed,
                 used_engines=used,
                 withdrawn=sheets.withdrawn(n),
+                rechecked=rechecked,
             )
-            refusals += [
-                Refusal(sheets.day.number, table.number, n, p.field, p.message) for p in problems
-            ]
+            refusals += _refusals(sheets, n, check.problems)
+            if check.needs_recheck:
+                warnings += _refusals(sheets, n, check.warnings)
+            clean = check.clean
             if clean is None:
                 continue
             used.append(clean.engine)
             cleans[n] = clean
             plan, problems = _decide(sheets, item.game, clean, source, who, role, reason)
-            refusals += [
-                Refusal(sheets.day.number, table.number, n, p.field, p.message) for p in problems
-            ]
+            refusals += _refusals(sheets, n, problems)
             if plan is not None:
                 plans.append(plan)
 
         totals = written_totals.get(table.pk)
         if totals:
             games = [cleans[n] for n in sorted(cleans)]
-            refusals += [
-                Refusal(sheets.day.number, table.number, None, p.field, p.message)
-                for p in check_card_totals(games, totals, sheets.names)
-            ]
+            refusals += _refusals(sheets, None, check_card_totals(games, totals, sheets.names))
 
     if conflicts:
         raise VersionConflict(conflicts)
     if refusals:
-        raise SheetRefused(refusals)
+        raise SheetRefused(refusals, warnings)
+    if warnings:
+        raise ScoresToCheck(warnings)
     return _write(plans, source, who, reason, now)
 
 
@@ -452,6 +474,12 @@ def _link_still_works(opened: Table, locked: Table, day: Day) -> bool:
     been renewed. ``opened`` carries the token the phone's page was opened with, ``locked`` the
     one stored now: a renewed link stops a save already queued, as it stops the page."""
     return day.closed_at is None and opened.link_token == locked.link_token
+
+
+def _refusals(sheets, game_number: int | None, problems: list[Problem]) -> list[Refusal]:
+    """Problems (or "please check" notes) of one game at one table, as the caller reports them."""
+    day, table = sheets.day.number, sheets.table.number
+    return [Refusal(day, table, game_number, p.field, p.message) for p in problems]
 
 
 def _clean_from_sheet(sheet: GameSheet) -> CleanGame:
@@ -616,12 +644,14 @@ def submit_game(
     current=None,
     device: str = "",
     submission_id: str = "",
+    rechecked: bool = False,
 ) -> Outcome | None:
     """Save one game at one table. Returns None when it was identical to what is stored, or
     when ``submission_id`` names a save from this table that is stored already.
 
-    ``current``: the table's sheets from an open locked_table() block, and ``device`` the
-    browser's mark, as for save_games.
+    ``current``: the table's sheets from an open locked_table() block, ``device`` the
+    browser's mark, and ``rechecked`` (the "please check" notes were confirmed), as for
+    save_games.
     ``submission_id``: the id a table's page gives each save, so one it sends again after a
     lost answer is stored once. It is checked before the version: the first copy already
     moved the version on, and the copy sent again is not a conflict with it.
@@ -629,7 +659,13 @@ def submit_game(
     batch = [(table, [GameInput(game, typed, base_version)])]
     if not submission_id:
         outcomes = save_games(
-            batch, source=source, user=user, reason=reason, current=current, device=device
+            batch,
+            source=source,
+            user=user,
+            reason=reason,
+            current=current,
+            device=device,
+            rechecked=rechecked,
         )
         return outcomes[0] if outcomes else None
     with transaction.atomic():
@@ -638,7 +674,13 @@ def submit_game(
         if already_submitted(table, submission_id):
             return None
         outcomes = save_games(
-            batch, source=source, user=user, reason=reason, current=current, device=device
+            batch,
+            source=source,
+            user=user,
+            reason=reason,
+            current=current,
+            device=device,
+            rechecked=rechecked,
         )
         TableSubmission.objects.create(
             table=table, key=submission_id, game=game, received_at=timezone.now()
@@ -651,7 +693,13 @@ def already_submitted(table: Table, submission_id: str) -> bool:
 
 
 def save_card(
-    table: Table, inputs: list[GameInput], written_totals: dict, user, device: str = ""
+    table: Table,
+    inputs: list[GameInput],
+    written_totals: dict,
+    user,
+    device: str = "",
+    *,
+    rechecked: bool = False,
 ) -> list[Outcome]:
     """The desk keys in a paper card: every filled game row at once, and the written totals."""
     return save_games(
@@ -660,15 +708,23 @@ def save_card(
         user=user,
         written_totals={table.pk: written_totals},
         device=device,
+        rechecked=rechecked,
     )
 
 
 def import_games(
-    batches: list[tuple[Table, list[GameInput]]], *, user, reason: str = ""
+    batches: list[tuple[Table, list[GameInput]]],
+    *,
+    user,
+    reason: str = "",
+    rechecked: bool = False,
 ) -> list[Outcome]:
     """A filled-in workbook: all of its games or none. ``user`` is the desk user, or
-    COMMAND_LINE for the import command."""
-    return save_games(batches, source=Source.WORKBOOK, user=user, reason=reason)
+    COMMAND_LINE for the import command; ``rechecked``: the person confirmed the scores the
+    last upload of this file asked about."""
+    return save_games(
+        batches, source=Source.WORKBOOK, user=user, reason=reason, rechecked=rechecked
+    )
 
 
 def _live_for_review(table: Table, game: Game, base_version: int) -> tuple[Table, GameSheet]:

@@ -47,6 +47,8 @@ __all__ = [
     "expected_engine",
     "engine_choices",
     "check_card_totals",
+    "infer_outcome",
+    "Inferred",
     "parse_tiles",
     "tile_pips",
     "parse_whole_number",
@@ -1151,6 +1153,69 @@ def _jump(table: _Table, pid: int, value: int, others: Sequence[int]) -> Problem
         f"Please check {_possessive(name)} score of {_num(value)}: the other scores in game "
         f"{table.game_number} are all under {_num(10 ** (len(str(highest))))}.",
     )
+
+
+# ---------------------------------------------------------------------------
+# What the phone and the desk can tell from what was typed
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Inferred:
+    """What :func:`infer_outcome` made of a sheet: who went out, the scores it filled in, and
+    a question when a 0 could mean either of two things."""
+
+    went_out: int | None = None  # the player now marked as going out, when it was inferred
+    zero_for: int | None = None  # the player whose blank score is now 0
+    question: Problem | None = None
+
+
+def infer_outcome(rules: SheetRules, seated: Mapping[int, str], sheet: TypedSheet) -> Inferred:
+    """Fill in what the sheet already makes certain, so nobody types a fact twice.
+
+    * One player marked as going out, with the score (and tiles) left blank: that score is 0.
+    * Nobody marked out, not blocked, and one player scoring 0: when only going out gives a 0
+      (the double blank counts more than 0, or it was this game's engine), that player went
+      out.  When the double blank counts 0 the 0 could also be a hand holding just the double
+      blank, so the page asks which (``question``, on the outcome).
+
+    ``seated`` are the players of this game (id -> name).  Nothing else is guessed: two zeros,
+    or a 0 beside someone marked out, are left for :func:`check_game` to judge.
+    """
+    outs = _went_out_ids(sheet.went_out)
+    scores = sheet.scores or {}
+    tiles = sheet.tiles or {}
+    if len(outs) == 1 and not sheet.blocked:
+        out = outs[0]
+        blank = isinstance(out, int) and _is_blank(scores.get(out)) and _is_blank(tiles.get(out))
+        if blank and out in seated:
+            return Inferred(zero_for=out)  # type: ignore[arg-type]
+        return Inferred()
+    if outs or sheet.blocked:
+        return Inferred()
+    zeros = [pid for pid in seated if _reads_as_zero(scores.get(pid))]
+    if len(zeros) != 1:
+        return Inferred()
+    pid = zeros[0]
+    engine, _ = _read_engine(rules, sheet.engine)
+    if rules.double_blank_value > 0 or engine == 0:
+        return Inferred(went_out=pid)
+    name = seated[pid]
+    return Inferred(
+        question=Problem(
+            "outcome",
+            f"{_possessive(name)} score is 0 in game {sheet.game_number}: did {name} go out? "
+            f'If so, tick "{name} went out". If {name} was left holding only the double '
+            'blank, tick who went out instead, or "Blocked" if nobody did.',
+        )
+    )
+
+
+def _reads_as_zero(value: object) -> bool:
+    try:
+        return parse_whole_number(value) == 0
+    except ValueError:
+        return False
 
 
 # ---------------------------------------------------------------------------

@@ -37,7 +37,7 @@ from .selectors import (
     table_sheets,
 )
 from .workbook_export import export_day
-from .workbook_import import WorkbookRefused, import_workbook
+from .workbook_import import WorkbookRefused, WorkbookToCheck, import_workbook
 
 
 def _day(tournament, number):
@@ -131,9 +131,13 @@ def score_card(request, tournament, day, table):
                 form.written_totals(),
                 request.user,
                 device=device_mark(request),
+                rechecked=form.rechecked,
             )
+        except services.ScoresToCheck as asked:
+            form.add_warnings(asked.warnings)
         except services.SheetRefused as refused:
             form.add_refusals(refused.refusals)
+            form.add_warnings(refused.warnings)
         except services.VersionConflict as clash:
             conflicts = [current_sheet(current) for current in clash.current]
         except ServiceError as error:
@@ -366,7 +370,8 @@ def export_workbook(request, tournament, day):
 @desk_view
 def upload_workbook(request, tournament):
     form = WorkbookUploadForm(request.POST or None, request.FILES or None)
-    problems = []
+    problems: list[str] = []
+    to_check = None
     if request.method == "POST" and form.is_valid():
         try:
             report = import_workbook(
@@ -374,7 +379,10 @@ def upload_workbook(request, tournament):
                 form.cleaned_data["file"].read(),
                 user=request.user,
                 reason=form.cleaned_data["reason"],
+                checked=form.cleaned_data["checked"],
             )
+        except WorkbookToCheck as asked:
+            to_check = {"lines": asked.lines, "code": asked.code}
         except WorkbookRefused as refused:
             problems = refused.lines
         except ServiceError as error:
@@ -389,6 +397,7 @@ def upload_workbook(request, tournament):
             "tournament": tournament,
             "form": form,
             "problems": problems,
+            "to_check": to_check,
             "days": tournament_days(tournament),
         },
     )

@@ -1,14 +1,22 @@
 """The scorekeeper's private table link: no login, one table only, CSRF on."""
 
 from django.contrib import messages
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_protect
 
 from core.throttle import Throttle, client_address
 
 from .devices import remember_device
-from .forms import TableCodeForm, submit_game_form
+from .forms import (
+    TableCodeForm,
+    drop_refused,
+    keep_refused,
+    refused_form,
+    submit_game_form,
+)
 from .models import SheetState, Source
 from .presenters import current_sheet, table_page_row
 from .schedule import day_games, game_numbered
@@ -80,30 +88,17 @@ def _table_page(request, token):
         return link_dead(request)
     games = day_games(table.day)
     if request.method == "POST":
-        # Always the game the form was for: the service refuses it if the desk has it now.
-        game = game_numbered(games, _game_number(request.POST.get("game")))
-        if game is None:
-            return redirect("scorekeeper:table", token=token)
-        sheets = None  # the save reads the table under its lock
-    else:
-        sheets = table_sheets(table, games)
-        game = _game_to_offer(sheets, _game_number(request.GET.get("game")))
-    form = None
-    conflict = None
+        return _save(request, token, table, games)
+    sheets = table_sheets(table, games)
+    game = _game_to_offer(sheets, _game_number(request.GET.get("game")))
+    form, kept = None, {}
     if game is not None:
-        submission = submit_game_form(
-            request, table, game, games=games, sheets=sheets, source=Source.TABLE_LINK
-        )
-        if submission.refusal:
-            return link_dead(request)  # the day closed or the link changed while typing
-        if submission.saved:
-            messages.success(
-                request, f"Game {game.number} is saved. The desk will check it against your card."
-            )
-            return redirect("scorekeeper:table", token=token)
-        form, conflict, sheets = submission.form, submission.conflict, submission.sheets
-        if conflict is not None and conflict.state == SheetState.CONFIRMED:
-            form = None  # the desk has it now: nothing left to fix here
+        form, kept = refused_form(request.session, token, sheets, game)
+        if form is None:
+            form = submit_game_form(
+                request, table, game, games=games, sheets=sheets, source=Source.TABLE_LINK
+            ).form
+    conflict = kept.get("conflict") or request.session.pop(SHOWN_CONFLICT, None)
     return render(
         request,
         "scoring/table_page.html",
@@ -115,8 +110,53 @@ def _table_page(request, token):
             "rows": [table_page_row(row) for row in sheets.rows()],
             "game": game,
             "form": form,
-            "conflict": current_sheet(conflict),
+            "to_check": bool(kept.get("to_check")),
+            "conflict": conflict,
             "token": token,
             "hand_size": sheets.rules.hand_size(len(sheets.seats)),
         },
     )
+
+
+# The header of a save the table page's script sends in the background.
+BACKGROUND_SAVE = "X-Table-Save"
+
+# A conflict with a game the desk has confirmed: shown once on the page drawn next.
+SHOWN_CONFLICT = "scoring.shown_conflict"
+
+
+def _save(request, token, table, games):
+    """Save the posted game, then always redirect (POST, redirect, GET): a refused save keeps
+    what was typed in the session for the page drawn next, so going back never asks to send
+    the form again."""
+    # Always the game the form was for: the service refuses it if the desk has it now.
+    game = game_numbered(games, _game_number(request.POST.get("game")))
+    if game is None:
+        return redirect("scorekeeper:table", token=token)
+    submission = submit_game_form(
+        request, table, game, games=games, sheets=None, source=Source.TABLE_LINK
+    )
+    if submission.refusal:
+        return link_dead(request)  # the day closed or the link changed while typing
+    if submission.saved:
+        drop_refused(request.session)
+        messages.success(
+            request, f"Game {game.number} is saved. The desk will check it against your card."
+        )
+        return redirect("scorekeeper:table", token=token)
+    conflict = current_sheet(submission.conflict)
+    live = submission.sheets.live.get(game.number)
+    if conflict is not None and submission.conflict.state == SheetState.CONFIRMED:
+        drop_refused(request.session)  # the desk has it now: nothing left to fix here
+        request.session[SHOWN_CONFLICT] = conflict
+    elif live is not None and live.state == SheetState.CONFIRMED:
+        drop_refused(request.session)  # the page offers the next game: say why here
+        for error in submission.form.non_field_errors():
+            messages.error(request, error)
+    else:
+        keep_refused(request.session, token, submission, conflict)
+    if request.headers.get(BACKGROUND_SAVE) == "background":
+        # static/js/offline-save.js sent it: a redirect is hidden from the script, which could
+        # not tell this answer from a stored save; it opens the game's page itself.
+        return HttpResponse(status=409)
+    return redirect(f"{reverse('scorekeeper:table', args=[token])}?game={game.number}")

@@ -1,8 +1,11 @@
 """The day's score workbook, handed out for entry: one row per seated player per game.
 
 Columns (HEADER): Day, Table, Game, Engine, Player ID, Player, Score, Out. Player ID is the
-player's number in the tournament; Out is "yes" for the player who went out. Every live score is
-already filled in, so the file read back by scoring.workbook_import changes only what was typed.
+player's number in the tournament. Out states every played game's outcome: OUT_WENT ("yes") for
+the player who went out, or OUT_BLOCKED ("blocked") on one row of a game nobody went out of.
+Every live score is already filled in, and each game not played yet names the engine it is
+expected to start on, so the file read back by scoring.workbook_import changes only what was
+typed.
 """
 
 from __future__ import annotations
@@ -16,6 +19,9 @@ from tournaments.models import Day
 from .selectors import day_workbook_rows
 
 HEADER = ["Day", "Table", "Game", "Engine", "Player ID", "Player", "Score", "Out"]
+# The words of the Out column; workbook_import reads them back (and a few spellings more).
+OUT_WENT = "yes"
+OUT_BLOCKED = "blocked"
 COLUMN_WIDTHS = (6, 7, 7, 8, 10, 28, 8, 6)
 PLAYER_COLUMN = HEADER.index("Player")
 MAX_PLAYER_WIDTH = 45
@@ -30,7 +36,7 @@ def _values(row: dict) -> list:
         row["player_id"],
         row["player"],
         row["score"],
-        "yes" if row["out"] else None,
+        _out_word(row),
     ]
 
 
@@ -40,6 +46,12 @@ def _widths(rows: list[dict]) -> list[float]:
     widths: list[float] = list(COLUMN_WIDTHS)
     widths[PLAYER_COLUMN] = min(max(widths[PLAYER_COLUMN], longest + 2), MAX_PLAYER_WIDTH)
     return widths
+
+
+def _out_word(row: dict) -> str | None:
+    if row["out"]:
+        return OUT_WENT
+    return OUT_BLOCKED if row["blocked"] else None
 
 
 def export_day(day: Day) -> bytes:

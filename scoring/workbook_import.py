@@ -1,9 +1,12 @@
 """Reading a filled-in score workbook back: an adapter over services.import_games.
 
 The file has the columns scoring.workbook_export writes (HEADER). A game whose scores are all
-blank is not played yet and is skipped; a game with nobody out is a blocked game. This module
-only turns rows into typed games and says which row each problem is on: the rules are checked
-by scoring.validation through scoring.services, like every other way in.
+blank is not played yet and is skipped. A played game states its outcome in the Out column:
+"yes" for the player who went out, or "blocked" on one of its rows; one with neither is refused
+with its rows named (a blank Out once stored a blocked game, and so miscounted the outs).
+
+This module only turns rows into typed games and says which row each problem is on: the rules
+are checked by scoring.validation through scoring.services, like every other way in.
 
 The steps, in order: read_rows (the file, safely), _load_event (what the rows may name),
 _group_rows (one row checked at a time, gathered by game), _plan_games (one typed game per
@@ -12,6 +15,7 @@ table and game), then the service saves all of it or nothing.
 
 from __future__ import annotations
 
+import hashlib
 from collections import OrderedDict
 from dataclasses import dataclass, field
 
@@ -25,14 +29,22 @@ from tournaments.models import Entry, Table
 from . import services
 from .selectors import WorkbookEvent, workbook_event
 from .validation import TypedSheet, parse_whole_number
-from .workbook_export import HEADER
+from .workbook_export import HEADER, OUT_BLOCKED, OUT_WENT
 
 NOT_A_WORKBOOK = (
     "This file is not an Excel workbook (.xlsx). Save it from your spreadsheet program as "
     '"Excel Workbook (.xlsx)" and try again.'
 )
-OUT_YES = {"yes", "y", "x", "out", "true", "1"}
-OUT_NO = {"", "no", "n", "false", "0"}
+# What the Out column may say, as the outcome it states. Another outcome (a game not played,
+# say) is one more word here and one more case in _typed_game.
+WENT_OUT = "went out"
+BLOCKED = "blocked"
+NOTHING = ""
+OUT_WORDS = {
+    **dict.fromkeys((OUT_WENT, "y", "x", "out", "went out", "true", "1"), WENT_OUT),
+    **dict.fromkeys((OUT_BLOCKED, "block"), BLOCKED),
+    **dict.fromkeys(("", "no", "n", "false", "0"), NOTHING),
+}
 
 GameKey = tuple[int, int, int]  # (day number, table number, game number)
 
@@ -43,6 +55,21 @@ class WorkbookRefused(ServiceError):
     def __init__(self, lines: list[str]):
         self.lines = lines
         super().__init__("\n".join(lines))
+
+
+class WorkbookToCheck(WorkbookRefused):
+    """The file was not imported yet: every score is possible, but ``lines`` (one per row) look
+    like typos. Uploading the same file again with ``checked`` set to ``code`` imports it; the
+    code stands for these very notes, so a file changed in between is asked about again."""
+
+    def __init__(self, lines: list[str]):
+        super().__init__(lines)
+        self.code = checked_code(lines)
+
+
+def checked_code(lines: list[str]) -> str:
+    """A short fingerprint of the "please check" notes a person confirmed."""
+    return hashlib.sha256("\n".join(lines).encode()).hexdigest()[:16]
 
 
 def max_unpacked_bytes() -> int:
@@ -140,7 +167,7 @@ class _Row:
     number: int
     entry: Entry
     score: object
-    out: bool
+    out: str  # WENT_OUT, BLOCKED or NOTHING
     engine: object
 
 
@@ -152,10 +179,14 @@ class _Plan:
     rows_of: dict[GameKey, dict] = field(default_factory=dict)
 
 
-def import_workbook(tournament, data: bytes, *, user=None, reason: str = "") -> ImportReport:
+def import_workbook(
+    tournament, data: bytes, *, user=None, reason: str = "", checked: str = ""
+) -> ImportReport:
     """Read a filled-in workbook and save every played game through the scoring service.
 
     All or nothing: on any problem nothing is stored and WorkbookRefused lists every bad row.
+    Likely typos are asked about, by row, with WorkbookToCheck; ``checked`` is the code of the
+    notes the person confirmed (WorkbookToCheck.code), or ALL_CHECKED from the command line.
     """
     rows = read_rows(data)
     event = workbook_event(tournament)
@@ -164,7 +195,7 @@ def import_workbook(tournament, data: bytes, *, user=None, reason: str = "") -> 
     plan = _plan_games(_group_rows(rows, event, lines), event, report, lines)
     if lines:
         raise WorkbookRefused(_sorted_lines(lines))
-    _save(plan, report, user=user, reason=reason)
+    _save(plan, report, user=user, reason=reason, checked=checked)
     return report
 
 
@@ -204,12 +235,15 @@ def _check_row(
     if problem:
         lines.append(f"Row {number}: {problem}")
         return None
-    out_text = "" if out is None else str(out).strip().lower()
-    if out_text not in OUT_YES | OUT_NO:
-        lines.append(f'Row {number}: Out must be "yes" or left blank (it says "{out}").')
+    out_text = "" if out is None else " ".join(str(out).lower().split())
+    if out_text not in OUT_WORDS:
+        lines.append(
+            f'Row {number}: Out must be "{OUT_WENT}" for the player who went out, '
+            f'"{OUT_BLOCKED}" for a game nobody went out of, or left blank (it says "{out}").'
+        )
         return None
     entry = event.entries[player_n]
-    return (day_n, table_n, game_n), _Row(number, entry, score, out_text in OUT_YES, engine)
+    return (day_n, table_n, game_n), _Row(number, entry, score, OUT_WORDS[out_text], engine)
 
 
 def _unknown_place(
@@ -243,6 +277,7 @@ def _plan_games(grouped, event: WorkbookEvent, report: ImportReport, lines: list
             report.not_played += 1
             continue
         engine, problem = _one_engine(game_rows, table_n, game_n)
+        problem = problem or _no_outcome(game_rows, table_n, game_n)
         if problem:
             lines.append(problem)
             continue
@@ -251,18 +286,33 @@ def _plan_games(grouped, event: WorkbookEvent, report: ImportReport, lines: list
             game_number=game_n,
             engine=engine,
             scores={pk: r.score for pk, r in game_rows.items()},
-            went_out=[pk for pk, r in game_rows.items() if r.out],
-            blocked=not any(r.out for r in game_rows.values()),
+            went_out=[pk for pk, r in game_rows.items() if r.out == WENT_OUT],
+            blocked=any(r.out == BLOCKED for r in game_rows.values()),
         )
         plan.batches.setdefault(table.pk, (table, []))[1].append(
             services.GameInput(game=event.games[(day_n, game_n)], typed=typed, base_version=None)
         )
         plan.rows_of[key] = {
             "first": min(r.number for r in game_rows.values()),
-            "outs": [r.number for r in game_rows.values() if r.out],
+            "outs": [r.number for r in game_rows.values() if r.out != NOTHING],
             "players": {pk: r.number for pk, r in game_rows.items()},
         }
     return plan
+
+
+def _no_outcome(game_rows: dict[int, _Row], table_n: int, game_n: int) -> str:
+    """A played game that does not say how it ended, with its rows named; "" when it does."""
+    if any(r.out != NOTHING for r in game_rows.values()):
+        return ""
+    numbers = sorted(r.number for r in game_rows.values())
+    rows = f"Rows {numbers[0]} to {numbers[-1]}" if len(numbers) > 1 else f"Row {numbers[0]}"
+    if len(numbers) > 1 and numbers[-1] - numbers[0] + 1 != len(numbers):
+        rows = "Rows " + ", ".join(str(n) for n in numbers)
+    return (
+        f"{rows} (table {table_n}, game {game_n}): the game has scores but Out does not say "
+        f'how it ended. Write "{OUT_WENT}" in Out for the player who went out, or '
+        f'"{OUT_BLOCKED}" on one of its rows if nobody went out.'
+    )
 
 
 def _one_engine(game_rows: dict[int, _Row], table_n: int, game_n: int) -> tuple[str | None, str]:
@@ -280,9 +330,23 @@ def _one_engine(game_rows: dict[int, _Row], table_n: int, game_n: int) -> tuple[
     return next(iter(engines), None), ""
 
 
-def _save(plan: _Plan, report: ImportReport, *, user, reason: str) -> None:
+# The command line's --scores-checked: the person running it vouches for every score.
+ALL_CHECKED = "all"
+
+
+def _save(plan: _Plan, report: ImportReport, *, user, reason: str, checked: str) -> None:
+    batches = list(plan.batches.values())
     try:
-        outcomes = services.import_games(list(plan.batches.values()), user=user, reason=reason)
+        try:
+            outcomes = services.import_games(
+                batches, user=user, reason=reason, rechecked=checked == ALL_CHECKED
+            )
+        except services.ScoresToCheck as to_check:
+            lines = _refusal_lines(to_check.warnings, plan.rows_of)
+            if not checked or checked != checked_code(lines):
+                raise WorkbookToCheck(lines) from None
+            # These very notes were confirmed: save the same games again, now rechecked.
+            outcomes = services.import_games(batches, user=user, reason=reason, rechecked=True)
     except services.SheetRefused as refused:
         raise WorkbookRefused(_refusal_lines(refused.refusals, plan.rows_of)) from None
     except services.VersionConflict as conflict:
@@ -337,7 +401,7 @@ def _refusal_lines(refusals, rows_of) -> list[str]:
 
 def _sorted_lines(lines: list[str]) -> list[str]:
     def key(line: str):
-        head = line.split(":", 1)[0].split()
+        head = line.split(":", 1)[0].replace(",", " ").split()
         return int(head[1]) if len(head) > 1 and head[1].isdigit() else 0
 
     return sorted(dict.fromkeys(lines), key=key)

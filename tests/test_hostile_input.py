@@ -146,7 +146,7 @@ def bad_score(draw, kind):
     if kind == "huge":
         value = draw(st.integers(CEILING + 1, 10**90))
         padded = draw(st.sampled_from(["{}", " {} ", "+{}", "000{}"])).format(value)
-        return padded, "{name}'s score of", "is more than any hand can hold"
+        return padded, "{name}'s score of", "is more than one hand can hold at a table of"
     if kind == "negative":
         return str(draw(st.integers(-(10**90), -1))), "{name}'s score cannot be negative."
     if kind == "decimal":
@@ -328,7 +328,10 @@ def test_the_phone_page_refuses_hostile_scores_plainly_and_stores_nothing(
         post[f"score-{victim}"] = "-1"
         expected = (f"{names[victim]}'s score cannot be negative.",)
     before = snapshot(*TOUCHABLE)
-    response = Client().post(reverse("scorekeeper:table", args=[world.tables[0].link_token]), post)
+    url = reverse("scorekeeper:table", args=[world.tables[0].link_token])
+    # A refused save redirects to its game's page (POST, redirect, GET), which shows it.
+    response = Client().post(url, post, follow=True)
+    assert response.redirect_chain == [(f"{url}?game=1", 302)]
     assert_refused(response, before, *expected, banner="Nothing was saved.")
 
 
@@ -407,6 +410,9 @@ def test_the_desk_card_refuses_hostile_values_and_saves_no_game_of_it(
             )
         )
         post[f"g{game}-out"] = value
+        if value == "":
+            # With nobody chosen, a lone 0 would say who went out (the card infers it).
+            post[f"g{game}-score-{ids[0]}"] = "3"
         expected = (message.format(n=game),)
     else:
         right = sum(rng_scores[n - 1][ids[1:].index(victim)] for n in range(1, played + 1))
@@ -561,11 +567,14 @@ def workbook_case(draw, world, spoil):
     elif spoil == "out":
         value = draw(
             _words(max_size=20).filter(
-                lambda v: v.strip().lower() not in score_workbook.OUT_YES | score_workbook.OUT_NO
+                lambda v: " ".join(v.lower().split()) not in score_workbook.OUT_WORDS
             )
         )
         row[7].value = value
-        expected = (f'Row {row[0].row}: Out must be "yes" or left blank (it says "{value}").',)
+        expected = (
+            f'Row {row[0].row}: Out must be "yes" for the player who went out, "blocked" for a '
+            f'game nobody went out of, or left blank (it says "{value}").',
+        )
     elif spoil == "engine":
         row[3].value = draw(
             st.sampled_from([7, 8, 9, 10, 11, 12]).filter(lambda e: e != row[3].value)

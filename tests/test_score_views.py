@@ -64,6 +64,14 @@ def text_of(response):
 # ---------------------------------------------------------------------------
 
 
+def refused_post(client, url, data):
+    """A refused save from the phone: it redirects back to its game (POST, redirect, GET), and
+    the page drawn there shows what was typed and what is wrong."""
+    response = client.post(url, data)
+    assert response.status_code == 302 and "?game=" in response["Location"]
+    return client.get(response["Location"])
+
+
 def test_the_table_page_shows_only_this_table_with_a_labelled_field_per_player(world, client):
     response = client.get(link(world.tables[0]))
     assert response.status_code == 200
@@ -71,7 +79,11 @@ def test_the_table_page_shows_only_this_table_with_a_labelled_field_per_player(w
     for name in T1:
         pk = world.entries[name].pk
         assert f'<label class="player-name" for="id_score-{pk}">{name}</label>' in html
-        assert f'<label for="id_out-{pk}">{name} went out</label>' in html
+        # The toggle shows "went out"; its label names the player for a screen reader.
+        assert (
+            f'<label for="id_out-{pk}"><span class="sr-only">{name} </span>went out</label>' in html
+        )
+        assert f'id="id_score-{pk}" inputmode="numeric"' in html
     assert "Blocked: nobody went out" in html
     for name in ("Ed Poe", "Flo Ng", "Gus Ray"):
         assert name not in html
@@ -94,11 +106,11 @@ def test_the_table_link_saves_a_provisional_game(world, client):
 
 
 def test_two_players_out_is_refused_next_to_the_field(world, client):
-    response = client.post(
+    response = refused_post(
+        client,
         link(world.tables[0]),
         phone_post(world, scores={**T1, "Bob Roe": 0}, out=("Ann Lee", "Bob Roe")),
     )
-    assert response.status_code == 200
     assert "Two players went out in game 1: only one can." in text_of(response)
     assert 'id="id_blocked_error"' in response.content.decode()
     assert not GameSheet.objects.exists()
@@ -110,14 +122,14 @@ def test_two_players_out_is_refused_next_to_the_field(world, client):
         ("abc", "Bob Roe's score must be a whole number, like 0 or 23."),
         ("-5", "Bob Roe's score cannot be negative."),
         ("12.5", "Bob Roe's score must be a whole number, like 0 or 23."),
-        ("9" * 40, "more than any hand can hold"),
+        ("9" * 40, "more than one hand can hold at a table of 4 players"),
         ("1e3", "Bob Roe's score must be a whole number, like 0 or 23."),
         ("<script>x</script>", "Bob Roe's score must be a whole number, like 0 or 23."),
     ],
 )
 def test_hostile_scores_are_refused_in_plain_words(world, client, value, message):
-    response = client.post(
-        link(world.tables[0]), phone_post(world, scores={**T1, "Bob Roe": value})
+    response = refused_post(
+        client, link(world.tables[0]), phone_post(world, scores={**T1, "Bob Roe": value})
     )
     assert message in text_of(response)
     assert "<script>x</script>" not in response.content.decode()
@@ -129,15 +141,15 @@ def test_hostile_form_values_store_nothing(world, client):
     data = phone_post(world)
     data[f"score-{other}"] = "5"  # a player of another table: not a field of this form
     data["engine"] = "99"
-    response = client.post(link(world.tables[0]), data)
+    response = refused_post(client, link(world.tables[0]), data)
     assert "The engine must be a double from 12 down to 7." in text_of(response)
     data = phone_post(world)
     data["base_version"] = "x"
-    response = client.post(link(world.tables[0]), data)
+    response = refused_post(client, link(world.tables[0]), data)
     assert "This page is out of date" in text_of(response)
-    data = phone_post(world, out=())
+    data = phone_post(world, scores={**T1, "Ann Lee": 3}, out=())
     data[f"out-{other}"] = "on"  # ticking someone from another table does nothing
-    response = client.post(link(world.tables[0]), data)
+    response = refused_post(client, link(world.tables[0]), data)
     assert "Nobody went out in game 1" in text_of(response)
     assert not GameSheet.objects.exists()
 
@@ -173,8 +185,8 @@ def test_a_stale_save_from_the_phone_shows_what_the_game_says_now(world, client)
         source=Source.TABLE_LINK,
     )  # a second phone at the table fixed it
     before = snapshot()
-    response = client.post(
-        link(world.tables[0]), phone_post(world, scores={**T1, "Cy Doe": 41}, base=1)
+    response = refused_post(
+        client, link(world.tables[0]), phone_post(world, scores={**T1, "Cy Doe": 41}, base=1)
     )
     page = text_of(response)
     assert re.search(
@@ -544,24 +556,39 @@ def test_the_engine_defaults_to_the_next_lower_unused_double(world, client):
     html = client.get(link(world.tables[0])).content.decode()
     options = re.findall(r'<option value="(\d+)"( selected)?>', html)
     assert [value for value, _ in options] == ["12", "10", "9", "8", "7"]  # 11 is used
-    assert [value for value, selected in options if selected] == ["10"]  # game 2 wanted 11
+    # The first double of the engine order not used yet at this table: 12 again.
+    assert [value for value, selected in options if selected] == ["12"]
+    assert "engine double 12" in text_of(client.get(link(world.tables[0])))
 
 
-def test_default_engine_rule():
-    from scoring.selectors import default_engine
+def test_planned_engines_follow_the_record_of_starting_doubles():
+    from types import SimpleNamespace
 
-    assert default_engine(11, [12, 11, 10]) == 11
-    assert default_engine(11, [12, 10, 9]) == 10
-    assert default_engine(7, [12]) == 12  # nothing lower is left
-    assert default_engine(7, []) is None
+    from scoring.selectors import planned_engines
+    from scoring.validation import SheetRules
+
+    rules = SheetRules(12, 50, 12, 7)
+    games = [SimpleNamespace(number=n) for n in range(1, 7)]
+    assert planned_engines(rules, games, {}) == {1: 12, 2: 11, 3: 10, 4: 9, 5: 8, 6: 7}
+    # Game 3 fell back to double 9: game 4 still looks for the 10, then 8 and 7.
+    assert planned_engines(rules, games, {1: 12, 2: 11, 3: 9}) == {
+        1: 12,
+        2: 11,
+        3: 9,
+        4: 10,
+        5: 8,
+        6: 7,
+    }
+    # Every double used: a game past the last one has none.
+    assert planned_engines(rules, games[:1], {2: 12, 3: 11, 4: 10, 5: 9, 6: 8, 7: 7}) == {}
 
 
 def test_a_fix_posted_after_the_desk_confirmed_is_refused_not_moved_to_another_game(world, client):
     client.post(link(world.tables[0]), phone_post(world))
     services.confirm_game(world.tables[0], world.games[1], 1, world.desk)
     before = snapshot()
-    response = client.post(
-        link(world.tables[0]), phone_post(world, scores={**T1, "Cy Doe": 41}, base=1)
+    response = refused_post(
+        client, link(world.tables[0]), phone_post(world, scores={**T1, "Cy Doe": 41}, base=1)
     )
     assert re.search(
         r"Game 1 was confirmed by the desk at \d\d:\d\d\. Ask the desk", text_of(response)
@@ -593,7 +620,7 @@ def test_the_phone_page_reads_and_saves_in_a_fixed_number_of_queries(world, clie
 
 def test_an_error_is_announced_on_its_input(world, client):
     data = phone_post(world, scores={**T1, "Bob Roe": "lots"}, tiles={"Cy Doe": "12-x"})
-    html = client.post(link(world.tables[0]), data).content.decode()
+    html = refused_post(client, link(world.tables[0]), data).content.decode()
     described = re.findall(r'aria-invalid="true" aria-describedby="([^"]+)"', html)
     assert len(described) == 2
     for element_id in described:

@@ -226,8 +226,10 @@ def test_without_an_id_a_repeated_save_is_a_conflict_as_before(client):
     w = seated_day()
     client.post(link(w.tables[0]), phone_post(w))
     changed = phone_post(w, scores={**T1, "Cy Doe": 41})
-    response = client.post(link(w.tables[0]), changed)
-    assert response.status_code == 200  # the page shows what the game says now
+    response = client.post(link(w.tables[0]), changed, follow=True)
+    # Redirected to the game's page, which shows what the game says now.
+    assert response.redirect_chain[-1][0].endswith("?game=1")
+    assert "here is what it says now" in text_of(response)
     assert GameSheet.objects.get().version == 1
 
 
@@ -245,7 +247,7 @@ def test_a_refused_save_remembers_no_id(client):
     w = seated_day()
     data = {**phone_post(w, out=("Ann Lee", "Bob Roe")), "submission_id": "refused-save-1"}
     before = snapshot(GameSheet, TableSubmission)
-    response = client.post(link(w.tables[0]), data)
+    response = client.post(link(w.tables[0]), data, follow=True)
     assert "Nothing was saved" in text_of(response)
     assert snapshot(GameSheet, TableSubmission) == before
 

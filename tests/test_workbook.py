@@ -24,7 +24,8 @@ def export(w, tmp_path, name="day1.xlsx"):
 
 
 def fill(path, values):
-    """values: {(table, game, player name): (score, out)}; returns the path, saved."""
+    """values: {(table, game, player name): (score, out)}, out True for "yes" or the word to
+    write ("blocked"); returns the path, saved."""
     wb = load_workbook(path)
     ws = wb.active
     for row in ws.iter_rows(min_row=2):
@@ -32,7 +33,7 @@ def fill(path, values):
         if key in values:
             score, out = values[key]
             row[6].value = score
-            row[7].value = "yes" if out else None
+            row[7].value = "yes" if out is True else (out or None)
     wb.save(path)
     return path
 
@@ -59,7 +60,8 @@ def filled_values():
     for name, score in T2.items():
         values[(2, 1, name)] = (score, name == "Flo Ng")
     for name, score in GAME3_T2_BLOCKED.items():
-        values[(2, 3, name)] = (score, False)
+        # One row of a blocked game says so.
+        values[(2, 3, name)] = (score, "blocked" if name == "Ed Poe" else False)
     return values
 
 
@@ -86,7 +88,10 @@ def test_export_writes_one_row_per_seated_player_per_game(world, tmp_path):
     assert len(rows) - 1 == (4 + 3) * 6
     assert rows[1] == (1, 1, 1, 11, 1, "Ann Lee", 0, "yes")  # the live entry, its engine used
     assert rows[2] == (1, 1, 1, 11, 2, "Bob Roe", 12, None)
-    assert rows[5] == (1, 1, 2, 11, 1, "Ann Lee", None, None)  # game 2: scheduled engine, blank
+    # Game 2 is blank, with the engine it is expected to start on: the first double of the
+    # engine order not used yet at this table (12: nobody held it in game 1).
+    assert rows[5] == (1, 1, 2, 12, 1, "Ann Lee", None, None)
+    assert rows[9] == (1, 1, 3, 10, 1, "Ann Lee", None, None)
     assert rows[-1] == (1, 2, 6, 7, 7, "Gus Ray", None, None)
 
 
@@ -129,7 +134,11 @@ def test_round_trip_reproduces_the_totals_and_a_second_import_changes_nothing(
     # Export again: the scores come back filled in, and reading that file changes nothing either.
     again = export(world, tmp_path, "again.xlsx")
     rows = list(load_workbook(again, read_only=True).active.iter_rows(values_only=True))
-    filled = {(r[1], r[2], r[5]): (r[6], r[7] == "yes") for r in rows[1:] if r[6] is not None}
+    filled = {
+        (r[1], r[2], r[5]): (r[6], True if r[7] == "yes" else (r[7] or False))
+        for r in rows[1:]
+        if r[6] is not None
+    }
     assert filled == filled_values()
     call_command("import_scores", world.tournament.slug, str(again))
     assert snapshot() == before
@@ -166,7 +175,10 @@ def test_import_refusal_lists_every_bad_row_and_stores_nothing(world, tmp_path):
     assert error.value.returncode == 1
     message = str(error.value)
     assert "Row 25: there is no player with Player ID 999." in message
-    assert 'Row 26: Out must be "yes" or left blank (it says "maybe").' in message
+    assert (
+        'Row 26: Out must be "yes" for the player who went out, "blocked" for a game nobody '
+        'went out of, or left blank (it says "maybe").'
+    ) in message
     assert snapshot() == before
     # With those two fixed, the rules themselves speak, each on its own row.
     ws.cell(row=25, column=5, value=4)  # Di Fox again

@@ -29,8 +29,12 @@
   notice.setAttribute("role", "status");
   notice.setAttribute("aria-live", "polite");
   notice.hidden = true;
-  var button = form.querySelector("button[type=submit]");
-  form.insertBefore(notice, button);
+  // The Save buttons may sit outside the form (form="..."), in the bar below the page.
+  var buttons = Array.prototype.slice.call(form.id
+    ? document.querySelectorAll("button[type=submit][form='" + form.id + "']") : []);
+  if (!buttons.length) buttons = Array.prototype.slice.call(form.querySelectorAll("button[type=submit]"));
+  form.appendChild(notice);
+  function disable(yes) { buttons.forEach(function (b) { b.disabled = yes; }); }
 
   function newId() {
     if (window.crypto && crypto.randomUUID) return crypto.randomUUID();
@@ -75,13 +79,16 @@
     var saved = read(k);
     if (sending || !saved || !saved.pending) return;
     sending = true;
-    button.disabled = true; // one save on its way at a time
+    disable(true); // one save on its way at a time
     var body = new FormData();
     saved.fields.forEach(function (pair) { body.append(pair[0], pair[1]); });
     var csrf = form.querySelector("input[name=csrfmiddlewaretoken]");
     if (csrf) body.set("csrfmiddlewaretoken", csrf.value); // this page's token, never a stale one
     body.set("submission_id", saved.id);
-    fetch(location.pathname, { method: "POST", body: body, credentials: "same-origin", redirect: "manual" })
+    fetch(location.pathname, {
+      method: "POST", body: body, credentials: "same-origin", redirect: "manual",
+      headers: { "X-Table-Save": "background" }
+    })
       .then(function (response) {
         sending = false;
         resend = null;
@@ -91,7 +98,14 @@
           location.assign(location.pathname);
           return;
         }
-        // The server answered without storing (a mistake to fix, or the link changed): post the
+        if (response.status === 409) {
+          // Not stored: a mistake to fix or a score to confirm. The server kept what was typed
+          // with its answer; the game's page shows them next to the fields.
+          forget(k);
+          location.assign(location.pathname + "?game=" + encodeURIComponent(saved.game || ""));
+          return;
+        }
+        // The server answered without storing (the link changed, say): post the
         // same form the ordinary way, so the page shows the answer next to the fields.
         forget(k);
         if (k === key) {
@@ -104,7 +118,7 @@
       })
       .catch(function () {
         sending = false;
-        button.disabled = false;
+        disable(false);
         say(NOT_SENT);
         retryLater(k);
       });
@@ -130,7 +144,12 @@
   });
   form.addEventListener("submit", function (event) {
     event.preventDefault();
-    write(key, { fields: fieldsOf(), base: baseVersion(), pending: true, id: newId() });
+    var fields = fieldsOf();
+    // The button pressed says what it is for ("Yes, it is right" confirms the scores asked about).
+    var by = event.submitter;
+    if (by && by.name) fields.push([by.name, by.value]);
+    var game = gameInput ? gameInput.value : "";
+    write(key, { fields: fields, base: baseVersion(), pending: true, id: newId(), game: game });
     tries = 0;
     say("Sending…");
     send(key);

@@ -1,0 +1,447 @@
+"""The score checks that know the table, wired through every way a score comes in: the limits
+from the rule set's hand sizes, the "please check" step, what the phone and the desk infer, the
+one engine rule, and outcomes said out loud in the workbook."""
+
+import io
+import re
+
+import pytest
+from django.core.management import call_command
+from django.core.management.base import CommandError
+from django.test import Client
+from django.urls import reverse
+from openpyxl import load_workbook
+from pypdf import PdfReader
+from scoring_factories import T1, seated_day, snapshot, staff, typed
+
+from scoring import services
+from scoring.models import GameSheet, Score, SheetState, Source
+from scoring.score_sheets_pdf import score_sheets_pdf
+from scoring.selectors import sheet_rules, table_sheets
+from scoring.validation import SheetRules, TypedSheet, hand_limits, infer_outcome
+from scoring.workbook_import import WorkbookToCheck, import_workbook
+from tournaments.models import Tournament
+
+pytestmark = pytest.mark.django_db
+
+# A three-digit score among two-digit ones: possible, but likely an extra keystroke.
+JUMP = {"Ann Lee": 0, "Bob Roe": 12, "Cy Doe": 400, "Di Fox": 7}
+
+
+def client_for(user):
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def link(table, game=None):
+    url = reverse("scorekeeper:table", args=[table.link_token])
+    return f"{url}?game={game}" if game else url
+
+
+def text_of(response):
+    html = response.content.decode()
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html)).replace("&#x27;", "'")
+
+
+def phone_post(w, scores, *, game=1, out=(), engine=None, base=0, **extra):
+    data = {
+        "game": str(game),
+        "base_version": str(base),
+        "engine": str(w.games[game].scheduled_engine if engine is None else engine),
+        **extra,
+    }
+    for name, value in scores.items():
+        data[f"score-{w.entries[name].pk}"] = str(value)
+    for name in out:
+        data[f"out-{w.entries[name].pk}"] = "on"
+    return data
+
+
+def stored_points(sheet):
+    return {s.entry.player.name: s.points for s in sheet.scores.select_related("entry__player")}
+
+
+def submit(w, game, scores, *, out=None, engine=None, table=0, **options):
+    return services.submit_game(
+        w.tables[table],
+        w.games[game],
+        typed(w, game, scores, out=out, engine=engine),
+        0,
+        source=Source.TABLE_LINK,
+        **options,
+    )
+
+
+# ---------------------------------------------------------------------------
+# The rule set's deal reaches the checks
+# ---------------------------------------------------------------------------
+
+
+def test_the_rules_hand_sizes_and_engine_deal_reach_the_checks():
+    for preset, aside in (
+        ("tournament", False),
+        ("club-session", False),
+        ("good-sam", True),
+        ("jib-room", False),
+        ("puremco", True),
+    ):
+        w = seated_day(slug=f"r-{preset}", preset=preset)
+        rules = sheet_rules(w.tournament.rules)
+        assert rules.hand_sizes == tuple(tuple(row) for row in w.tournament.rules.hand_sizes)
+        assert rules.engine_set_aside is aside, preset
+    # Rules of no preset keep the looser limit, which never refuses a true score.
+    custom = Tournament.objects.get(slug="r-tournament")
+    custom.preset = None
+    custom.save()
+    assert sheet_rules(custom.rules, custom).engine_set_aside is False
+
+
+def test_a_score_above_what_one_hand_at_this_table_can_hold_is_refused(world):
+    limits = hand_limits(sheet_rules(world.rules), 4, 12)
+    assert limits.drew == 12 and limits.tiles_per_hand == 91 - 3 * 12
+    before = snapshot()
+    with pytest.raises(services.SheetRefused) as refused:
+        submit(world, 1, {**T1, "Cy Doe": limits.hand_pips + 1}, out="Ann Lee")
+    assert [r.field for r in refused.value.refusals] == [f"score-{world.entries['Cy Doe'].pk}"]
+    assert "at a table of 4 players" in refused.value.refusals[0].message
+    assert snapshot() == before
+    # The most one hand can hold is possible: asked about (beyond any dealt hand), then saved.
+    with pytest.raises(services.ScoresToCheck):
+        submit(world, 1, {**T1, "Cy Doe": limits.hand_pips}, out="Ann Lee")
+    assert snapshot() == before
+    submit(world, 1, {**T1, "Cy Doe": limits.hand_pips}, out="Ann Lee", rechecked=True)
+    assert stored_points(GameSheet.objects.get())["Cy Doe"] == limits.hand_pips
+
+
+# ---------------------------------------------------------------------------
+# "Please check": never a refusal, never saved unasked
+# ---------------------------------------------------------------------------
+
+
+def test_a_likely_typo_is_asked_about_and_saved_once_confirmed(world):
+    before = snapshot()
+    with pytest.raises(services.ScoresToCheck) as asked:
+        submit(world, 1, JUMP, out="Ann Lee")
+    (note,) = asked.value.warnings
+    assert note.field == f"score-{world.entries['Cy Doe'].pk}" and note.game == 1
+    assert note.message.startswith("Please check Cy Doe's score of 400")
+    assert snapshot() == before
+    submit(world, 1, JUMP, out="Ann Lee", rechecked=True)
+    assert stored_points(GameSheet.objects.get())["Cy Doe"] == 400
+
+
+def test_a_refusal_carries_the_notes_found_beside_it(world):
+    with pytest.raises(services.SheetRefused) as refused:
+        submit(world, 1, {**JUMP, "Bob Roe": -1}, out="Ann Lee")
+    assert [w.field for w in refused.value.warnings] == [f"score-{world.entries['Cy Doe'].pk}"]
+
+
+def test_the_phone_asks_then_saves_with_one_tap(world, client):
+    before = snapshot()
+    response = client.post(link(world.tables[0]), phone_post(world, JUMP, out=["Ann Lee"]))
+    assert response.status_code == 302 and response["Location"].endswith("?game=1")
+    page = client.get(response["Location"])
+    text, html = text_of(page), page.content.decode()
+    assert "Please check before saving" in text and "Nothing was saved." not in text
+    assert "Please check Cy Doe's score of 400" in text
+    cy = world.entries["Cy Doe"].pk
+    assert f'aria-describedby="id_score-{cy}_warning"' in html
+    assert f'name="score-{cy}" value="400"' in html  # what was typed is kept
+    code = re.search(r'name="rechecked" value="([0-9a-f]+)"', html).group(1)
+    assert snapshot() == before
+    # A score changed after the question is asked about again, whatever the button says.
+    changed = phone_post(world, {**JUMP, "Cy Doe": 500}, out=["Ann Lee"], rechecked=code)
+    response = client.post(link(world.tables[0]), changed)
+    assert "Please check Cy Doe's score of 500" in text_of(client.get(response["Location"]))
+    assert snapshot() == before
+    # "Yes, it is right" for what is typed now saves it.
+    page = client.get(link(world.tables[0], 1)).content.decode()
+    code = re.search(r'name="rechecked" value="([0-9a-f]+)"', page).group(1)
+    data = phone_post(world, {**JUMP, "Cy Doe": 500}, out=["Ann Lee"], rechecked=code)
+    response = client.post(link(world.tables[0]), data)
+    assert response.status_code == 302 and "?game" not in response["Location"]
+    assert stored_points(GameSheet.objects.get())["Cy Doe"] == 500
+    assert "Game 1 is saved" in text_of(client.get(response["Location"]))
+
+
+def card_data(w, table_games, totals=None):
+    """The desk card's fields: {game: (scores by name, who went out or "blocked" or "")}."""
+    sheets = table_sheets(w.tables[0])
+    data = {}
+    for game in sheets.games:
+        data[f"g{game.number}-base"] = "0"
+        data[f"g{game.number}-engine"] = ""
+    for n, (scores, out) in table_games.items():
+        data[f"g{n}-engine"] = str(w.games[n].scheduled_engine)
+        data[f"g{n}-out"] = str(w.entries[out].pk) if out in w.entries else out
+        for name, value in scores.items():
+            data[f"g{n}-score-{w.entries[name].pk}"] = str(value)
+    return data
+
+
+def card_url(w):
+    return reverse("organiser:score_card", args=[w.tournament.slug, 1, 1])
+
+
+def test_the_desk_card_asks_next_to_the_field_then_saves(world):
+    desk = client_for(world.desk)
+    before = snapshot()
+    response = desk.post(card_url(world), card_data(world, {1: (JUMP, "Ann Lee")}))
+    assert response.status_code == 200
+    html, text = response.content.decode(), text_of(response)
+    assert "Please check before saving" in text and "Nothing was saved." not in text
+    assert '<span class="field-warning">Please check Cy Doe' in html
+    code = re.search(r'name="rechecked" value="([0-9a-f]+)"', html).group(1)
+    assert snapshot() == before
+    data = {**card_data(world, {1: (JUMP, "Ann Lee")}), "rechecked": code}
+    assert desk.post(card_url(world), data).status_code == 302
+    assert stored_points(GameSheet.objects.get())["Cy Doe"] == 400
+
+
+# ---------------------------------------------------------------------------
+# What the phone and the desk infer
+# ---------------------------------------------------------------------------
+
+
+def test_infer_outcome_fills_only_what_is_certain():
+    fifty = SheetRules(12, 50, 12, 7)
+    zero = SheetRules(12, 0, 9, 0)
+    seated = {1: "Ann", 2: "Bob", 3: "Cy"}
+    zero_for_ann = TypedSheet(1, 9, {1: "0", 2: "5", 3: "8"})
+    assert infer_outcome(fifty, seated, TypedSheet(1, 12, {1: "0", 2: "5", 3: "8"})).went_out == 1
+    asked = infer_outcome(zero, seated, zero_for_ann)
+    assert asked.went_out is None and asked.question.field == "outcome"
+    assert "did Ann go out?" in asked.question.message
+    # With the double blank as the engine, a 0 can only be going out.
+    assert infer_outcome(zero, seated, TypedSheet(10, "0", {1: "0", 2: "5"})).went_out == 1
+    # Ticked out with the score left blank: 0.
+    assert (
+        infer_outcome(zero, seated, TypedSheet(1, 9, {1: "", 2: "5"}, went_out=[1])).zero_for == 1
+    )
+    # Nothing is guessed where the sheet already says, or could mean several things.
+    for sheet in (
+        TypedSheet(1, 12, {1: "0", 2: "0", 3: "8"}),  # two zeros
+        TypedSheet(1, 12, {1: "0", 2: "5"}, blocked=True),
+        TypedSheet(1, 12, {1: "0", 2: "5"}, went_out=[2]),
+        TypedSheet(1, 12, {1: "7", 2: "5"}, went_out=[1]),  # a score typed: the checks judge it
+        TypedSheet(1, 12, {1: "", 2: "5"}, went_out=[1, 2]),
+    ):
+        assert infer_outcome(fifty, seated, sheet) == infer_outcome(
+            fifty, seated, TypedSheet(1, 12, {})
+        )
+
+
+def test_the_phone_infers_what_is_certain_without_script(world, client):
+    # A 0 with the double blank worth 50: only going out gives it.
+    response = client.post(link(world.tables[0]), phone_post(world, T1))
+    assert response.status_code == 302 and "?game" not in response["Location"]
+    assert GameSheet.objects.get().went_out == world.entries["Ann Lee"]
+    # "Went out" ticked with the score left blank: 0.
+    scores = {"Ann Lee": 3, "Bob Roe": "", "Cy Doe": 40, "Di Fox": 7}
+    client.post(link(world.tables[0]), phone_post(world, scores, game=2, out=["Bob Roe"]))
+    second = GameSheet.objects.get(game=world.games[2])
+    assert second.went_out == world.entries["Bob Roe"] and stored_points(second)["Bob Roe"] == 0
+
+
+def test_the_phone_asks_about_an_ambiguous_zero(client):
+    w = seated_day(slug="sam", preset="good-sam")
+    before = snapshot()
+    response = client.post(link(w.tables[0]), phone_post(w, T1))
+    page = client.get(response["Location"])
+    assert "Ann Lee's score is 0 in game 1: did Ann Lee go out?" in text_of(page)
+    assert 'id="id_blocked_error"' in page.content.decode()
+    assert snapshot() == before
+    client.post(link(w.tables[0]), phone_post(w, T1, out=["Ann Lee"]))
+    assert GameSheet.objects.get().went_out == w.entries["Ann Lee"]
+
+
+def test_the_desk_card_infers_who_went_out(world):
+    data = card_data(world, {1: (T1, "")})
+    assert client_for(world.desk).post(card_url(world), data).status_code == 302
+    assert GameSheet.objects.get().went_out == world.entries["Ann Lee"]
+
+
+# ---------------------------------------------------------------------------
+# One engine rule: the issue's table that fell back to double 9 in game 3
+# ---------------------------------------------------------------------------
+
+
+@pytest.fixture
+def fell_back(world):
+    submit(world, 1, T1, out="Ann Lee", engine=12)
+    submit(world, 2, T1, out="Ann Lee", engine=11)
+    submit(world, 3, T1, out="Ann Lee", engine=9)  # nobody held the 10
+    return world
+
+
+def test_after_a_fallback_the_phone_names_the_double_the_rules_expect(fell_back, client):
+    response = client.get(link(fell_back.tables[0]))
+    html = response.content.decode()
+    assert "Game 4 · engine double 10" in text_of(response)
+    options = re.findall(r'<option value="(\d+)"( selected)?>', html)
+    assert [v for v, _ in options] == ["10", "8", "7"]
+    assert [v for v, selected in options if selected] == ["10"]
+    assert "Double 10 (expected)" in html
+
+
+def test_after_a_fallback_the_desk_card_sheets_and_workbook_agree(fell_back, tmp_path):
+    w = fell_back
+    card = client_for(w.desk).get(card_url(w)).content.decode()
+    assert re.search(r'name="g4-engine" value="10"', card)
+    assert re.search(r'name="g5-engine" value="8"', card)
+    text = " ".join(PdfReader(io.BytesIO(score_sheets_pdf(w.day))).pages[0].extract_text().split())
+    assert "3 9-9 4 10-10 5 8-8 6 7-7" in text
+    path = tmp_path / "day1.xlsx"
+    call_command("export_scores", w.tournament.slug, str(path), "--day", "1")
+    engines = {
+        (r[1], r[2]): r[3]
+        for r in load_workbook(path, read_only=True).active.iter_rows(min_row=2, values_only=True)
+    }
+    assert [engines[(1, n)] for n in range(1, 7)] == [12, 11, 9, 10, 8, 7]
+    # The untouched file is accepted: the table's three games match it, so they are confirmed
+    # as entered, and the games not played yet are skipped.
+    call_command("import_scores", w.tournament.slug, str(path))
+    live = GameSheet.objects.filter(state=SheetState.CONFIRMED).order_by("game__number")
+    assert [s.engine_used for s in live] == [12, 11, 9]
+    # Game 4 filled in with its engine as the file gives it: accepted on double 10.
+    wb = load_workbook(path)
+    for row in wb.active.iter_rows(min_row=2):
+        if (row[1].value, row[2].value) == (1, 4):
+            row[6].value = T1[row[5].value]
+            row[7].value = "yes" if row[5].value == "Ann Lee" else None
+    wb.save(path)
+    call_command("import_scores", w.tournament.slug, str(path))
+    assert GameSheet.objects.get(table=w.tables[0], game=w.games[4]).engine_used == 10
+
+
+# ---------------------------------------------------------------------------
+# The workbook says every outcome
+# ---------------------------------------------------------------------------
+
+
+def export_and_fill(w, tmp_path, games):
+    """Export day 1 and fill table 1's ``games`` {game: {name: (score, out word)}}."""
+    path = tmp_path / "day1.xlsx"
+    call_command("export_scores", w.tournament.slug, str(path), "--day", "1")
+    wb = load_workbook(path)
+    for row in wb.active.iter_rows(min_row=2):
+        filled = games.get(row[2].value, {}) if row[1].value == 1 else {}
+        if row[5].value in filled:
+            row[6].value, row[7].value = filled[row[5].value]
+    wb.save(path)
+    return path
+
+
+def test_a_game_with_scores_and_no_outcome_is_refused_by_row(world, tmp_path):
+    path = export_and_fill(
+        world,
+        tmp_path,
+        {
+            1: {name: (score, None) for name, score in T1.items()},
+            2: {
+                "Ann Lee": (3, "blocked"),
+                "Bob Roe": (12, None),
+                "Cy Doe": (4, None),
+                "Di Fox": (9, None),
+            },
+        },
+    )
+    before = snapshot()
+    with pytest.raises(CommandError) as error:
+        call_command("import_scores", world.tournament.slug, str(path))
+    message = str(error.value)
+    assert (
+        "Rows 2 to 5 (table 1, game 1): the game has scores but Out does not say how it ended."
+        in message
+    )
+    assert "game 2" not in message  # the blocked game says so on one row
+    assert snapshot() == before
+
+
+def test_a_blocked_game_goes_out_and_comes_back_as_blocked(world, tmp_path):
+    blocked = {"Ann Lee": 3, "Bob Roe": 12, "Cy Doe": 4, "Di Fox": 9}
+    path = export_and_fill(
+        world,
+        tmp_path,
+        {1: {n: (s, "BLOCKED" if n == "Cy Doe" else None) for n, s in blocked.items()}},
+    )
+    call_command("import_scores", world.tournament.slug, str(path))
+    sheet = GameSheet.objects.get()
+    assert sheet.blocked and sheet.went_out is None
+    again = tmp_path / "again.xlsx"
+    call_command("export_scores", world.tournament.slug, str(again), "--day", "1")
+    sheet_rows = load_workbook(again, read_only=True).active.iter_rows(min_row=2, values_only=True)
+    rows = list(sheet_rows)
+    game1 = [r[7] for r in rows if (r[1], r[2]) == (1, 1)]
+    assert game1 == ["blocked", None, None, None]
+
+
+def test_the_workbook_lists_likely_typos_by_row_and_imports_once_confirmed(world, tmp_path):
+    path = export_and_fill(
+        world, tmp_path, {1: {n: (s, "yes" if n == "Ann Lee" else None) for n, s in JUMP.items()}}
+    )
+    data = path.read_bytes()
+    before = snapshot()
+    with pytest.raises(WorkbookToCheck) as asked:
+        import_workbook(world.tournament, data, user=world.desk)
+    assert asked.value.lines == [
+        "Row 4 (table 1, game 1): Please check Cy Doe's score of 400: that is more than the "
+        "best hand anyone can be dealt (276 in 12 tiles), so Cy Doe must have drawn many tiles "
+        "in game 1."
+    ]
+    assert snapshot() == before
+    with pytest.raises(WorkbookToCheck):
+        import_workbook(world.tournament, data, user=world.desk, checked="0123456789abcdef")
+    import_workbook(world.tournament, data, user=world.desk, checked=asked.value.code)
+    assert stored_points(GameSheet.objects.get())["Cy Doe"] == 400
+
+
+def test_the_upload_page_asks_with_a_box_to_tick(world, tmp_path):
+    path = export_and_fill(
+        world, tmp_path, {1: {n: (s, "yes" if n == "Ann Lee" else None) for n, s in JUMP.items()}}
+    )
+    desk = client_for(world.desk)
+    url = reverse("organiser:upload_workbook", args=[world.tournament.slug])
+    with open(path, "rb") as handle:
+        response = desk.post(url, {"file": handle})
+    html = response.content.decode()
+    assert "please check these scores against the cards" in text_of(response)
+    assert "Row 4 (table 1, game 1): Please check Cy Doe" in text_of(response)
+    code = re.search(r'name="checked" value="([0-9a-f]+)"', html).group(1)
+    assert not GameSheet.objects.exists()
+    with open(path, "rb") as handle:
+        response = desk.post(url, {"file": handle, "checked": code})
+    assert response.status_code == 302
+    assert GameSheet.objects.get().state == SheetState.CONFIRMED
+
+
+def test_the_import_command_takes_scores_checked(world, tmp_path):
+    path = export_and_fill(
+        world, tmp_path, {1: {n: (s, "yes" if n == "Ann Lee" else None) for n, s in JUMP.items()}}
+    )
+    with pytest.raises(CommandError) as error:
+        call_command("import_scores", world.tournament.slug, str(path))
+    assert "run the import again with --scores-checked" in str(error.value)
+    assert not Score.objects.exists()
+    call_command("import_scores", world.tournament.slug, str(path), "--scores-checked")
+    assert GameSheet.objects.count() == 1
+
+
+def test_a_withdrawn_tables_limits_follow_the_players_left():
+    w = seated_day(slug="small", tables=(("Ann Lee", "Bob Roe", "Cy Doe"),))
+    desk = staff(w.tournament, "d")
+    limits3 = hand_limits(sheet_rules(w.rules), 3, 12)
+    limits4 = hand_limits(sheet_rules(w.rules), 4, 12)
+    assert limits3.hand_pips > limits4.hand_pips
+    scores = {"Ann Lee": 0, "Bob Roe": limits3.hand_pips, "Cy Doe": 5}
+    services.submit_game(
+        w.tables[0],
+        w.games[1],
+        typed(w, 1, scores, out="Ann Lee"),
+        0,
+        source=Source.DESK,
+        user=desk,
+        rechecked=True,
+    )
+    assert GameSheet.objects.get().state == SheetState.CONFIRMED

@@ -21,8 +21,8 @@ from tournaments.models import (
 
 from . import services
 from .devices import device_mark
-from .models import Score, Source
-from .selectors import TableSheets
+from .models import Score, SheetState, Source
+from .selectors import TableSheets, blind_engines
 from .services import CurrentSheet, GameInput
 from .validation import TypedSheet
 
@@ -83,15 +83,27 @@ class GameForm(_ProblemsForm):
     engine = forms.CharField(label="Engine used", required=False, max_length=ENGINE_MAX)
     blocked = forms.BooleanField(label=BLOCKED_LABEL, required=False)
 
-    def __init__(self, *args, sheets, game, with_tiles=True, with_reason=False, **kwargs):
+    def __init__(
+        self, *args, sheets, game, with_tiles=True, with_reason=False, wrong=None, **kwargs
+    ):
         self.sheets = sheets
         self.game = game
         live = sheets.live.get(game.number)
         self.live = live
+        # A game the desk marked wrong starts from what the table had entered (selectors'
+        # wrong_notes), so the scorekeeper changes the numbers in question and keeps the rest.
+        self.wrong = wrong if live is None else None
         initial = {
             "base_version": live.version if live else 0,
             "engine": sheets.engine_default(game),
         }
+        if self.wrong:
+            if self.wrong["engine"] in sheets.free_engines(game.number):
+                initial["engine"] = self.wrong["engine"]
+            initial["blocked"] = self.wrong["blocked"]
+            for entry_id, points in self.wrong["scores"].items():
+                initial[f"score-{entry_id}"] = points
+                initial[f"out-{entry_id}"] = entry_id == self.wrong["went_out"]
         if live is not None:
             initial["blocked"] = live.blocked
             for score in live.score_rows():
@@ -141,6 +153,7 @@ class GameForm(_ProblemsForm):
             rows.append(
                 {
                     "pk": pk,
+                    "disputed": bool(self.wrong) and str(pk) in self.wrong["disputed"],
                     "name": seat.entry.player.name,
                     "score": self.shown(f"score-{pk}"),
                     "out": self.shown(f"out-{pk}"),
@@ -269,9 +282,15 @@ class CardForm(_ProblemsForm):
         self.open_games = [
             g
             for g in sheets.games
-            if g.number not in sheets.live or sheets.live[g.number].state != "confirmed"
+            if g.number not in sheets.live or sheets.live[g.number].state != SheetState.CONFIRMED
         ]
         names = sheets.names
+        # Every open game starts at the double the rules expect, whether or not the table
+        # entered it: the desk keys blind, so the table's own engine is not shown here.
+        confirmed = {
+            n: sheet for n, sheet in sheets.live.items() if sheet.state == SheetState.CONFIRMED
+        }
+        expected = blind_engines(sheets.rules, sheets.games, confirmed)
         for game in self.open_games:
             n = game.number
             live = sheets.live.get(n)
@@ -285,7 +304,7 @@ class CardForm(_ProblemsForm):
                 label=f"Engine in game {n}",
                 required=False,
                 max_length=ENGINE_MAX,
-                initial="" if live else sheets.engine_default(game),
+                initial=expected.get(n),
             )
             self.fields[f"g{n}-out"] = forms.CharField(
                 label=f"Who went out in game {n}", required=False, max_length=20
@@ -412,6 +431,45 @@ class ReviewForm(forms.Form):
     reason = forms.CharField(
         label="What is wrong (optional)", required=False, max_length=REASON_MAX
     )
+    disputed = forms.MultipleChoiceField(label="Which numbers differ from the card", required=False)
+
+    def __init__(self, *args, players=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        # The table is shown these, so it fixes the numbers in question, not the whole game.
+        self.fields["disputed"].choices = [
+            ("engine", "Engine"),
+            ("outcome", "Who went out"),
+            *[(str(seat.entry_id), seat.entry.player.name) for seat in players],
+        ]
+
+    def disputed_items(self) -> list[str]:
+        return list(self.cleaned_data.get("disputed") or [])
+
+
+class CheckCardForm(forms.Form):
+    """The desk compared a table's card with what the table entered: the ticked games, each with
+    the version the page showed (``v<game>`` fields)."""
+
+    def __init__(self, *args, sheets, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.waiting = [
+            n for n, sheet in sorted(sheets.live.items()) if sheet.state == SheetState.ENTERED
+        ]
+        for n in self.waiting:
+            self.fields[f"confirm-{n}"] = forms.BooleanField(
+                label=f"Game {n} matches the card", required=False, initial=True
+            )
+            self.fields[f"v{n}"] = forms.IntegerField(
+                min_value=1,
+                widget=forms.HiddenInput,
+                initial=sheets.live[n].version,
+                error_messages=VERSION_ERRORS,
+            )
+
+    def shown(self) -> dict[int, int]:
+        """Game number -> version shown, for the ticked games."""
+        data = self.cleaned_data
+        return {n: data[f"v{n}"] for n in self.waiting if data.get(f"confirm-{n}")}
 
 
 class WorkbookUploadForm(CappedUploadForm):

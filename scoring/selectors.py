@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from django.db.models import Count, Max
+from django.db.models import Count, Max, Q
 from django.utils import timezone
 
 from tournaments.models import Day, Entry, Seat, Table
@@ -43,6 +43,28 @@ def default_engine(scheduled: int, available: list[int]) -> int | None:
     if lower:
         return max(lower)
     return max(available) if available else None
+
+
+def blind_engines(
+    rules, games: list[Game], confirmed: dict[int, GameSheet]
+) -> dict[int, int | None]:
+    """The engine each game of a table is expected to use, game by game, knowing only what the
+    desk has confirmed: the confirmed engine, else the first free double of the engine order
+    after the earlier games took theirs. The desk's blind card and the workbook prefill these,
+    so the table's unconfirmed entry is never shown to the person checking it."""
+    used = {sheet.engine_used for sheet in confirmed.values()}
+    expected: dict[int, int | None] = {}
+    for game in games:
+        sheet = confirmed.get(game.number)
+        if sheet is not None:
+            expected[game.number] = sheet.engine_used
+            continue
+        free = [e for e in engines_in_range(rules) if e not in used]
+        engine = default_engine(game.scheduled_engine, free)
+        expected[game.number] = engine
+        if engine is not None:
+            used.add(engine)
+    return expected
 
 
 def local_time(moment) -> str:
@@ -207,6 +229,35 @@ def table_sheets(table: Table, games: list[Game] | None = None) -> TableSheets:
     )
 
 
+def wrong_notes(sheets: TableSheets) -> dict[int, dict]:
+    """For each game the desk marked wrong and the table has not entered again: when, the
+    desk's reason and what the table had entered, each number marked when the desk disputes it.
+    1 query, none when no game is waiting to be entered again."""
+    rejected = {
+        sheet.pk: n
+        for n, sheet in sheets.latest.items()
+        if n not in sheets.live and sheet.state == SheetState.REJECTED
+    }
+    if not rejected:
+        return {}
+    notes = {}
+    for event in AuditEvent.objects.filter(sheet__in=list(rejected), action=AuditEvent.REJECTED):
+        rows = event.changes
+        notes[rejected[event.sheet_id]] = {
+            "at": local_time(event.at),
+            "reason": event.reason,
+            "entered": rows,
+            "disputed": {
+                str(row.get("entry") or row.get("field")) for row in rows if row.get("disputed")
+            },
+            "scores": {row["entry"]: row["from"] for row in rows if "entry" in row},
+            "engine": next((r["from"] for r in rows if r.get("field") == "engine"), None),
+            "went_out": sheets.latest[rejected[event.sheet_id]].went_out_id,
+            "blocked": sheets.latest[rejected[event.sheet_id]].blocked,
+        }
+    return notes
+
+
 def table_by_link(token: str) -> Table | None:
     """The table a scorekeeper's link opens, or None when the link is unknown or its day closed."""
     if not token or len(token) > 64:
@@ -259,7 +310,12 @@ def day_grid(day: Day, games: list[Game] | None = None) -> dict:
         games = list(Game.objects.filter(day=day).order_by("number"))
     tables = list(
         Table.objects.filter(day=day)
-        .annotate(players=Count("seats", distinct=True), last_entry=Max("sheets__entered_at"))
+        .annotate(
+            seated=Count("seats", distinct=True),
+            # Players now: a player who withdrew mid-day no longer plays at the table.
+            players=Count("seats", filter=Q(seats__left_after_game__isnull=True), distinct=True),
+            last_entry=Max("sheets__entered_at"),
+        )
         .order_by("number")
     )
     live = {
@@ -287,9 +343,26 @@ def day_grid(day: Day, games: list[Game] | None = None) -> dict:
                 "cells": cells,
                 "last_entry": local_time(table.last_entry),
                 "done": done,
+                "waiting": sum(c["state"] == SheetState.ENTERED for c in cells),
             }
         )
+    # What to do next comes first: the tables with games waiting for the desk, in table order.
+    rows.sort(key=lambda row: (row["waiting"] == 0, row["table"].number))
     return {"day": day, "games": games, "rows": rows, "counts": counts}
+
+
+def next_table_waiting(day: Day, after: int) -> int | None:
+    """The number of the next table of the day, after table ``after`` and round again, with
+    games waiting for the desk; None when there is none: 1 query."""
+    waiting = sorted(
+        set(
+            GameSheet.objects.filter(table__day=day, state=SheetState.ENTERED).values_list(
+                "table__number", flat=True
+            )
+        )
+        - {after}
+    )
+    return next((n for n in waiting if n > after), waiting[0] if waiting else None)
 
 
 def not_seated(day: Day, doing: str = "") -> str | None:
@@ -339,6 +412,18 @@ def day_workbook_rows(day: Day) -> list[dict]:
     by_table: dict[int, list[Seat]] = {}
     for seat in seats:
         by_table.setdefault(seat.table.number, []).append(seat)
+    rules = day.tournament.rules
+    expected = {}
+    for table_seats in by_table.values():
+        table = table_seats[0].table
+        confirmed = {
+            game.number: sheets[(table.pk, game.pk)]
+            for game in games
+            if (table.pk, game.pk) in sheets
+            and sheets[(table.pk, game.pk)].state == SheetState.CONFIRMED
+        }
+        for number, engine in blind_engines(rules, games, confirmed).items():
+            expected[(table.pk, number)] = engine
     rows = []
     for table_number in sorted(by_table):
         table_seats = by_table[table_number]
@@ -348,16 +433,23 @@ def day_workbook_rows(day: Day) -> list[dict]:
             for seat in table_seats:
                 if not seat.plays_game(game.number):
                     continue
+                # Only confirmed numbers go out: a table's unconfirmed entry is left blank for
+                # the desk to key from the card, so sending the file back untouched confirms
+                # nothing nobody compared.
+                shown = live_sheet if live_sheet and live_sheet.state == SheetState.CONFIRMED else None
                 rows.append(
                     {
                         "day": day.number,
                         "table": table_number,
                         "game": game.number,
-                        "engine": live_sheet.engine_used if live_sheet else game.scheduled_engine,
+                        "engine": expected[(table.pk, game.number)],
                         "player_id": seat.entry.number,
                         "player": seat.entry.player.name,
-                        "score": points.get(((table.pk, game.pk), seat.entry_id)),
-                        "out": bool(live_sheet and live_sheet.went_out_id == seat.entry_id),
+                        "score": points.get(((table.pk, game.pk), seat.entry_id))
+                        if shown
+                        else None,
+                        "out": bool(shown and shown.went_out_id == seat.entry_id),
+                        "state": live_sheet.state if live_sheet is not None else "empty",
                     }
                 )
     return rows

@@ -12,7 +12,7 @@ from .forms import TableCodeForm, submit_game_form
 from .models import SheetState, Source
 from .presenters import current_sheet, table_page_row
 from .schedule import day_games, game_numbered
-from .selectors import table_by_code, table_by_link, table_sheets
+from .selectors import table_by_code, table_by_link, table_sheets, wrong_notes
 
 # Ten wrong codes from one address in ten minutes, then that address waits: guessing one of
 # the open tables' codes would take millions of tries.
@@ -90,9 +90,16 @@ def _table_page(request, token):
         game = _game_to_offer(sheets, _game_number(request.GET.get("game")))
     form = None
     conflict = None
+    notes = wrong_notes(sheets) if sheets is not None else {}
     if game is not None:
         submission = submit_game_form(
-            request, table, game, games=games, sheets=sheets, source=Source.TABLE_LINK
+            request,
+            table,
+            game,
+            games=games,
+            sheets=sheets,
+            source=Source.TABLE_LINK,
+            wrong=notes.get(game.number),
         )
         if submission.refusal:
             return link_dead(request)  # the day closed or the link changed while typing
@@ -102,6 +109,8 @@ def _table_page(request, token):
             )
             return redirect("scorekeeper:table", token=token)
         form, conflict, sheets = submission.form, submission.conflict, submission.sheets
+        if request.method == "POST":
+            notes = wrong_notes(sheets)
         if conflict is not None and conflict.state == SheetState.CONFIRMED:
             form = None  # the desk has it now: nothing left to fix here
     return render(
@@ -112,7 +121,8 @@ def _table_page(request, token):
             "day": sheets.day,
             "tournament": sheets.day.tournament,
             "sheets": sheets,
-            "rows": [table_page_row(row) for row in sheets.rows()],
+            "rows": [table_page_row(row, notes) for row in sheets.rows()],
+            "wrong": notes.get(game.number) if game is not None else None,
             "game": game,
             "form": form,
             "conflict": current_sheet(conflict),

@@ -1,8 +1,11 @@
 """The day's score workbook, handed out for entry: one row per seated player per game.
 
-Columns (HEADER): Day, Table, Game, Engine, Player ID, Player, Score, Out. Player ID is the
-player's number in the tournament; Out is "yes" for the player who went out. Every live score is
-already filled in, so the file read back by scoring.workbook_import changes only what was typed.
+Columns (HEADER): Day, Table, Game, Engine, Player ID, Player, Score, Out, State. Player ID is the
+player's number in the tournament; Out is "yes" for the player who went out. Only confirmed games
+come filled in: a game a table entered from its phone is left blank, its State saying so, for the
+desk to key from the paper card; the upload confirms it only when the keyed numbers match. So
+the file read back untouched by scoring.workbook_import changes nothing. The Engine column holds
+the expected double (the confirmed one for a confirmed game). State is for reading only.
 """
 
 from __future__ import annotations
@@ -13,12 +16,20 @@ from core.cells import keep_as_text
 from core.spreadsheet_print import set_page_layout
 from tournaments.models import Day
 
+from .models import SheetState
 from .selectors import day_workbook_rows
 
-HEADER = ["Day", "Table", "Game", "Engine", "Player ID", "Player", "Score", "Out"]
-COLUMN_WIDTHS = (6, 7, 7, 8, 10, 28, 8, 6)
+HEADER = ["Day", "Table", "Game", "Engine", "Player ID", "Player", "Score", "Out", "State"]
+COLUMN_WIDTHS = (6, 7, 7, 8, 10, 28, 8, 6, 34)
 PLAYER_COLUMN = HEADER.index("Player")
 MAX_PLAYER_WIDTH = 45
+
+# The State column, in the words the desk's grid uses.
+STATE_WORDS = {
+    SheetState.CONFIRMED: "confirmed",
+    SheetState.ENTERED: "entered by the table: key it from the card",
+    "empty": "not entered",
+}
 
 
 def _values(row: dict) -> list:
@@ -31,6 +42,7 @@ def _values(row: dict) -> list:
         row["player"],
         row["score"],
         "yes" if row["out"] else None,
+        STATE_WORDS[row["state"]],
     ]
 
 
@@ -43,7 +55,7 @@ def _widths(rows: list[dict]) -> list[float]:
 
 
 def export_day(day: Day) -> bytes:
-    """The day's entry sheet as .xlsx bytes, with every live score already filled in.
+    """The day's entry sheet as .xlsx bytes, with the confirmed scores filled in.
 
     Printed, each table starts a page of its own, as its paper card does, so a desk volunteer
     keys a card from one page with the header repeated on it.

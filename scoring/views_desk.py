@@ -342,10 +342,26 @@ def history(request, tournament, day, table):
     )
 
 
+# Closing a day and renewing a link cannot be taken back by the tables: both pages ask first,
+# and a post that did not come from the question (no "sure") only shows the question again.
+SURE = "sure"
+
+
 @organiser_view
-@require_POST
 def close_day(request, tournament, day):
     day = _day(tournament, day)
+    if request.method != "POST" or request.POST.get(SURE) != "yes":
+        counts = day_grid(day, day_games(day))["counts"]
+        return render(
+            request,
+            "scoring/close_day.html",
+            {
+                "tournament": tournament,
+                "day": day,
+                "not_entered": counts["empty"],
+                "not_confirmed": counts[SheetState.ENTERED],
+            },
+        )
     try:
         services.close_day(day, request.user)
     except ServiceError as error:
@@ -380,9 +396,14 @@ def reopen_day(request, tournament, day):
 
 
 @organiser_view
-@require_POST
 def regenerate_link(request, tournament, day, table):
     table = _table(tournament, day, table)
+    if request.method != "POST" or request.POST.get(SURE) != "yes":
+        return render(
+            request,
+            "scoring/new_link.html",
+            {"tournament": tournament, "day": table.day, "table": table},
+        )
     services.regenerate_table_link(table, request.user)
     messages.success(
         request,

@@ -478,6 +478,19 @@ def last_game_entered(table: Table) -> int:
     )
 
 
+def scores_by_game(table: Table) -> dict[int, set[int]]:
+    """Each game the table has a live sheet for, with the entries it holds a score for: 1 query."""
+    games: dict[int, set[int]] = {}
+    rows = GameSheet.objects.filter(table=table, state__in=LIVE_STATES).values_list(
+        "game__number", "scores__entry_id"
+    )
+    for number, entry_id in rows:
+        scored = games.setdefault(number, set())
+        if entry_id is not None:
+            scored.add(entry_id)
+    return games
+
+
 @dataclass
 class WorkbookEvent:
     """Everything in the tournament a workbook row may name, each looked up by its numbers."""

@@ -4,6 +4,7 @@ from dataclasses import dataclass, field
 
 from django.db.models import Count, Exists, OuterRef, Prefetch, Q
 
+from .hooks import last_game_entered
 from .models import Day, Entry, KeepApart, Player, Seat, StaffRole, Table, Tournament
 from .player_import import name_key
 from .seating import club_groups, club_spread, keep_apart_set, meeting_pairs, table_conflicts
@@ -362,3 +363,30 @@ def tournament_days(tournament) -> list[Day]:
 def public_tournaments():
     """The tournaments whose public pages are on, for the public home page."""
     return Tournament.objects.filter(public_pages=True)
+
+
+def leaving_mid_day(entry) -> list[dict]:
+    """The days under way where ``entry`` has a seat: day, table, the last game the table has
+    entered (the default "left after" game), the games of a day. Two queries and one per such
+    day (usually one)."""
+    seats = Seat.objects.filter(entry=entry, day__closed_at__isnull=True).select_related(
+        "day__tournament__rules", "table"
+    )
+    started = set(
+        Table.objects.with_scores()
+        .filter(day__tournament=entry.tournament_id, day__closed_at__isnull=True)
+        .values_list("day_id", flat=True)
+    )
+    rows = []
+    for seat in seats:
+        if seat.day_id not in started or seat.left_after_game is not None:
+            continue
+        rows.append(
+            {
+                "day": seat.day.number,
+                "table": seat.table.number,
+                "last_entered": last_game_entered(seat.table),
+                "games": seat.day.tournament.rules.games_per_day,
+            }
+        )
+    return rows

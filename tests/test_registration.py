@@ -500,3 +500,22 @@ def test_a_withdrawal_stands_once_the_table_plays_on(tournament, organiser_clien
     with pytest.raises(ServiceError, match="Game 3 at table 1 was entered without"):
         withdraw_entry(third, after_game=3)
     assert Entry.objects.get(pk=third.pk).status != Entry.WITHDRAWN
+
+
+def test_after_play_starts_the_refused_buttons_are_disabled_with_the_reason(
+    tournament, organiser_client
+):
+    day, table, entries = start_day_one(tournament)
+    reason = "Day 1 already has scores: nobody joins once play has started"
+    for page_url in ("players/", "players/add/", "players/import/"):
+        page = organiser_client.get(url(tournament, page_url)).content.decode()
+        assert reason in page, page_url
+        assert 'disabled aria-describedby="joining-closed"' in page, page_url
+    page = organiser_client.get(url(tournament, "check-in/")).content.decode()
+    assert 'disabled aria-describedby="checkin-closed"' in page
+    assert "nobody can be checked in or out now" in page
+    # ...and the server still refuses what a disabled button would have sent.
+    before = snapshot(Entry, Player, Seat)
+    organiser_client.post(url(tournament, "players/add/"), {"name": "Late Comer"})
+    organiser_client.post(url(tournament, f"check-in/{entries[0].number}/"), {"here": "0"})
+    assert snapshot(Entry, Player, Seat) == before

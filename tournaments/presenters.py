@@ -128,3 +128,14 @@ def withdrawal_notes(name: str, outcome) -> list[tuple[str, str]]:
             )
         )
     return notes
+
+
+def joining_closed(started_day: int | None) -> str:
+    """Why adding, importing and checking players in are refused once play has started (the
+    services refuse them; the pages show the buttons disabled with this beside them), or ""."""
+    if started_day is None:
+        return ""
+    return (
+        f"Day {started_day} already has scores: nobody joins once play has started and there "
+        "are no substitutes. Mark a player who leaves as withdrawn on their player page."
+    )

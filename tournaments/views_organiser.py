@@ -32,6 +32,7 @@ from .presenters import (
     entries_named,
     entry_status,
     import_summary,
+    joining_closed,
     seating_summary,
     with_day_status,
     with_status,
@@ -89,7 +90,7 @@ def players(request, tournament):
             "search": search,
             "query": query,
             "entries": with_status(selectors.entry_list(tournament, query=query)),
-            "play_started": selectors.play_started(tournament),
+            "joining_closed": joining_closed(selectors.first_started_day(tournament)),
         },
     )
 
@@ -139,7 +140,7 @@ def player_add(request, tournament):
             "query": query,
             "form": form,
             "matches": selectors.directory_matches(tournament, query, request.user),
-            "play_started": selectors.play_started(tournament),
+            "joining_closed": joining_closed(selectors.first_started_day(tournament)),
         },
     )
 
@@ -284,6 +285,7 @@ def import_players(request, tournament):
             "tournament": tournament,
             "form": form,
             "problems": problems,
+            "joining_closed": joining_closed(selectors.first_started_day(tournament)),
         },
     )
 

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from core.search import matches, search_key
+
 from .models import Entry, StaffRole
 
 
@@ -44,11 +46,12 @@ def with_status(entries):
 
 
 def entries_named(entries, query: str) -> list:
-    """The entries whose name contains ``query`` (any case); all of them for no query."""
-    if not query:
-        return list(entries)
-    needle = query.casefold()
-    return [entry for entry in entries if needle in entry.player.name.casefold()]
+    """The entries whose name contains ``query`` by the search rule (core.search), each with
+    ``search_key`` for the page's list filter; all of them for no query."""
+    shown = [entry for entry in entries if matches(query, entry.player.name)]
+    for entry in shown:
+        entry.search_key = search_key(entry.player.name)
+    return shown
 
 
 def chart_tables(tables) -> list[tuple[int, list[tuple[int, str]]]]:

@@ -4,6 +4,8 @@ from dataclasses import dataclass, field
 
 from django.db.models import Count, Exists, OuterRef, Prefetch, Q
 
+from core.search import matches, search_key
+
 from .hooks import last_game_entered
 from .models import Day, Entry, KeepApart, Player, Seat, StaffRole, Table, Tournament
 from .player_import import name_key
@@ -109,9 +111,7 @@ def entry_list(tournament, *, query: str = "") -> list[Entry]:
     entries = (
         Entry.objects.filter(tournament=tournament).select_related("player").order_by("number")
     )
-    if query:
-        entries = entries.filter(player__name__icontains=query)
-    listed = list(entries)
+    listed = [entry for entry in entries if matches(query, entry.player.name)]
     partners = keep_apart_partners(tournament)
     for entry in listed:
         entry.keep_apart = partners.get(entry.pk, [])
@@ -143,13 +143,16 @@ def directory_for(user):
 
 def directory_matches(tournament, query: str, user, limit: int = 20) -> list[Player]:
     """Players in ``user``'s directory (:func:`directory_for`) whose name contains ``query``,
-    each with ``entry_number`` (their number in this event, or None). Two queries."""
+    by the search rule (core.search), each with ``entry_number`` (their number in this event, or
+    None). Two queries: the directory's names, then the players found."""
     query = " ".join(query.split())
-    if len(query) < 2:
+    if len(search_key(query)) < 2:
         return []
+    named = [
+        pk for pk, name in directory_for(user).values_list("pk", "name") if matches(query, name)
+    ]
     players = list(
-        directory_for(user)
-        .filter(name__icontains=query)
+        Player.objects.filter(pk__in=named)
         .prefetch_related(
             Prefetch(
                 "entries",
@@ -299,14 +302,22 @@ def seating_days(tournament) -> list[Day]:
 
 
 def find_your_table(tournament, query: str, limit: int = 30) -> dict:
-    """Entries whose name contains ``query`` with their table on each day. Three queries."""
+    """Entries whose name contains ``query`` by the search rule (core.search), with their table
+    on each day. Four queries."""
     query = " ".join(query.split())
     days = list(Day.objects.filter(tournament=tournament).order_by("number"))
-    if len(query) < 2:
+    if len(search_key(query)) < 2:
         return {"days": days, "results": [], "query": query, "too_short": bool(query)}
     seats = Seat.objects.select_related("table", "day")
+    found = [
+        pk
+        for pk, name in Entry.objects.filter(tournament=tournament).values_list(
+            "pk", "player__name"
+        )
+        if matches(query, name)
+    ]
     entries = list(
-        Entry.objects.filter(tournament=tournament, player__name__icontains=query)
+        Entry.objects.filter(pk__in=found)
         .select_related("player")
         .prefetch_related(Prefetch("seats", queryset=seats))
         .order_by("player__name", "number")[:limit]

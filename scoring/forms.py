@@ -215,6 +215,7 @@ class GameSubmission:
     saved: bool = False
     conflict: CurrentSheet | None = None  # what the game says now, when the page was out of date
     refusal: str = ""  # a refusal that belongs to no field (the day closed, say)
+    version: int | None = None  # the version saved, when a save stored one
 
 
 def submit_game_form(
@@ -239,7 +240,7 @@ def submit_game_form(
         if not form.is_valid():
             return result
         try:
-            services.submit_game(
+            outcome = services.submit_game(
                 table,
                 game,
                 form.typed(),
@@ -265,6 +266,7 @@ def submit_game_form(
             form.add_error(None, result.refusal)
         else:
             result.saved = True
+            result.version = outcome.sheet.version if outcome is not None else None
     return result
 
 
@@ -279,6 +281,7 @@ class CardForm(_ProblemsForm):
         super().__init__(*args, **kwargs)
         self.sheets = sheets
         self.row_errors: dict[int, list[str]] = {}
+        self.lines: list[str] = []  # every service refusal once, in order (see add_problem)
         self.open_games = [
             g
             for g in sheets.games
@@ -325,7 +328,12 @@ class CardForm(_ProblemsForm):
         if game is None:
             name = field if field in self.fields else None
             self.add_error(name, message)
+            self.lines.append(message)
             return
+        # The list at the top says each problem once, by game; the field shows it too.
+        self.lines.append(
+            message if message.startswith(f"Game {game} ") else f"Game {game}: {message}"
+        )
         name = (
             "" if field in ("", "reason") else f"g{game}-{'out' if field == 'outcome' else field}"
         )
@@ -333,6 +341,15 @@ class CardForm(_ProblemsForm):
             self.add_error(name, message)
         else:
             self.row_errors.setdefault(game, []).append(message)
+
+    def problem_lines(self) -> list[str]:
+        """What the top of the card lists: each refusal once, by game, then any other error."""
+        lines = list(dict.fromkeys(self.lines))
+        for errors in self.errors.values():
+            for error in map(str, errors):
+                if not any(error in line for line in lines):
+                    lines.append(error)
+        return lines
 
     def _filled(self, n: int) -> bool:
         data = self.cleaned_data

@@ -69,12 +69,33 @@ def is_provisional(sheet) -> bool:
     return sheet is not None and sheet.state == SheetState.ENTERED
 
 
-def current_sheet(current) -> dict | None:
+def current_sheet(current, typed=None) -> dict | None:
     """What a game says now (services.CurrentSheet) for the conflict box, with
-    ``may_save_again``: the game is still open, so the person may check and save once more."""
+    ``may_save_again``: the game is still open, so the person may check and save once more.
+
+    ``typed`` (the posted form's data) adds ``beside``: each line saved beside what this person
+    typed, ``differs`` where they disagree, so a second phone sees what it would overwrite."""
     if current is None:
         return None
-    return {**asdict(current), "may_save_again": current.state == SheetState.ENTERED}
+    shown = {**asdict(current), "may_save_again": current.state == SheetState.ENTERED}
+    if typed is not None and current.version:
+        shown["beside"] = _beside(current, typed)
+    return shown
+
+
+def _beside(current, typed) -> list[dict]:
+    rows = [_line("Engine", f"double {current.engine}", f"double {typed.get('engine', '')}")]
+    mine_out = [eid for eid in current.score_entries if typed.get(f"out-{eid}")]
+    names = dict(zip(current.score_entries, (name for name, _ in current.scores), strict=True))
+    yours = "blocked" if typed.get("blocked") else ", ".join(names[e] for e in mine_out)
+    rows.append(_line("Went out", current.outcome, f"{yours} went out" if mine_out else yours))
+    for entry_id, (name, points) in zip(current.score_entries, current.scores, strict=True):
+        rows.append(_line(name, str(points), str(typed.get(f"score-{entry_id}", "")).strip()))
+    return rows
+
+
+def _line(label: str, saved: str, mine: str) -> dict:
+    return {"label": label, "saved": saved, "mine": mine, "differs": saved != mine}
 
 
 def history_what(event) -> str:

@@ -119,6 +119,8 @@ class CurrentSheet:
     engine: int | None = None
     outcome: str = ""
     scores: list[tuple[str, int]] = field(default_factory=list)
+    score_entries: list[int] = field(default_factory=list)  # entry id of each of ``scores``
+    went_out: int | None = None
 
 
 class VersionConflict(ServiceError):
@@ -248,6 +250,8 @@ def _current(sheets, game: Game, base_version: int | None) -> CurrentSheet:
         engine=live.engine_used,
         outcome=_outcome_text(sheets.names, live.went_out_id, live.blocked),
         scores=[(sheets.names.get(s.entry_id, "?"), s.points) for s in live.score_rows()],
+        score_entries=[s.entry_id for s in live.score_rows()],
+        went_out=live.went_out_id,
     )
 
 

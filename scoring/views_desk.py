@@ -151,6 +151,15 @@ def score_card(request, tournament, day, table):
         else:
             done = ", ".join(f"game {o.game} {o.action}" for o in outcomes) or "no changes"
             messages.success(request, f"Table {table.number} saved: {done}.")
+            if "next" in request.POST:
+                following = next_table_waiting(table.day, table.number)
+                if following is not None:
+                    return redirect(
+                        "organiser:score_card",
+                        slug=tournament.slug,
+                        day=table.day.number,
+                        table=following,
+                    )
             return redirect(request.path)
     return render(
         request,

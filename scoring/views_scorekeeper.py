@@ -12,7 +12,7 @@ from .forms import TableCodeForm, submit_game_form
 from .models import SheetState, Source
 from .presenters import current_sheet, table_page_row
 from .schedule import day_games, game_numbered
-from .selectors import table_by_code, table_by_link, table_sheets, wrong_notes
+from .selectors import local_time, table_by_code, table_by_link, table_sheets, who_label, wrong_notes
 
 # Ten wrong codes from one address in ten minutes, then that address waits: guessing one of
 # the open tables' codes would take millions of tries.
@@ -67,6 +67,44 @@ def _game_to_offer(sheets, asked_number: int | None):
     return sheets.next_game()
 
 
+# What this phone saved, kept in its session: {"<table id>:<game>": version}. Every phone of a
+# table shares the table's link, so the session is what tells this phone from another.
+SAVED_KEY = "saved_versions"
+
+
+def remember_saved(request, table, game_number: int, version: int | None) -> None:
+    if version is None:
+        return
+    saved = dict(request.session.get(SAVED_KEY, {}))
+    saved[f"{table.pk}:{game_number}"] = version
+    request.session[SAVED_KEY] = saved
+
+
+def changed_since_saved(request, sheets) -> list[str]:
+    """For each game this phone saved that someone has changed since (another phone on the
+    table's link, or the desk), who and when; each said once, then forgotten."""
+    saved = dict(request.session.get(SAVED_KEY, {}))
+    notes = []
+    for number, live in sorted(sheets.live.items()):
+        key = f"{sheets.table.pk}:{number}"
+        if key not in saved or saved[key] == live.version:
+            continue
+        notes.append(
+            f"Game {number} was changed after you saved it: by {changed_by(live)} at "
+            f"{local_time(live.entered_at)}. Check it against your card."
+        )
+        saved[key] = live.version
+    if notes:
+        request.session[SAVED_KEY] = saved
+    return notes
+
+
+def changed_by(live) -> str:
+    if live.source == Source.TABLE_LINK:
+        return f"another phone on the table {live.table.number} link"
+    return who_label(live)
+
+
 @never_cache
 @csrf_protect
 def table_page(request, token):
@@ -104,6 +142,7 @@ def _table_page(request, token):
         if submission.refusal:
             return link_dead(request)  # the day closed or the link changed while typing
         if submission.saved:
+            remember_saved(request, table, game.number, submission.version)
             messages.success(
                 request, f"Game {game.number} is saved. The desk will check it against your card."
             )
@@ -125,7 +164,8 @@ def _table_page(request, token):
             "wrong": notes.get(game.number) if game is not None else None,
             "game": game,
             "form": form,
-            "conflict": current_sheet(conflict),
+            "conflict": current_sheet(conflict, request.POST if request.method == "POST" else None),
+            "changed": changed_since_saved(request, sheets),
             "token": token,
             "hand_size": sheets.rules.hand_size(len(sheets.seats)),
         },

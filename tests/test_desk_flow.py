@@ -161,3 +161,39 @@ def test_a_game_marked_wrong_shows_the_reason_and_the_numbers_in_question(world)
     assert f'name="score-{world.entries["Cy Doe"].pk}" value="40"' in html
     assert re.search(r'player-entry[^"]*disputed', html)
     assert "marked wrong: enter it again" in page
+
+
+def phone_data(w, scores, out, base=0, game=1):
+    data = {"game": str(game), "base_version": str(base), "engine": "12"}
+    for name, value in scores.items():
+        data[f"score-{w.entries[name].pk}"] = str(value)
+    data[f"out-{w.entries[out].pk}"] = "on"
+    return data
+
+
+def test_two_phones_on_one_table(world):
+    url = reverse("scorekeeper:table", args=[world.tables[0].link_token])
+    first, second = Client(), Client()
+    first.post(url, phone_data(world, T1, "Ann Lee"))
+    # The second phone had the page open before the first saved, and typed Bob as 21.
+    before = snapshot()
+    mine = {**T1, "Bob Roe": 21}
+    response = second.post(url, phone_data(world, mine, "Ann Lee"))
+    page = text_of(response)
+    assert "here is what it says now" in page
+    assert "Saved now You typed" in page
+    assert "Bob Roe 12 21 differs" in page
+    assert "Cy Doe 40 40" in page and "Cy Doe 40 40 differs" not in page
+    assert "Keep the saved numbers" in page and "Save my numbers instead" in page
+    assert snapshot() == before
+    # It chooses to save its numbers: the page now carries the saved version.
+    assert 'name="base_version" value="1"' in response.content.decode()
+    second.post(url, phone_data(world, mine, "Ann Lee", base=1))
+    live = GameSheet.objects.get(state=SheetState.ENTERED)
+    assert live.version == 2
+    # The first phone is told on its next load, once.
+    page = text_of(first.get(url))
+    assert "Game 1 was changed after you saved it: by another phone on the table 1 link at" in page
+    assert "changed after you saved it" not in text_of(first.get(url))
+    # The phone that made the change is not told about its own save.
+    assert "changed after you saved it" not in text_of(second.get(url))

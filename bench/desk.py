@@ -156,11 +156,15 @@ def by_confirm_from_card(tournament, day, cards, user) -> Desk:
     grid = desk.get(reverse("organiser:scores_day", args=[tournament.slug, day.number]))
     first = re.search(r'href="([^"]+/check/)"', grid.content.decode()).group(1)
     page = desk.get(first)
+    seen = set()
     while True:
         html = page.content.decode()
         url = page.request["PATH_INFO"]
-        if "/check/" not in url:
+        if not re.search(r"/table/\d+/check/$", url):
             return desk
+        if url in seen:  # the post was refused: say why instead of trying again
+            raise SystemExit(f"{url} was refused: {re.findall(r'<li>([^<]+)</li>', html)}")
+        seen.add(url)
         # The desk holds the paper card beside the page: every game matches, so every box
         # stays ticked as the page drew it.
         data = hidden_fields(html)
@@ -216,8 +220,9 @@ def check(name: str, desk: Desk, day) -> None:
 
 def run() -> None:
     print(f"database: {connection.vendor}; {TABLES} tables, {PLAYERS} players, 6 games each")
-    a = build_day("check", 1)
-    b = build_day("blind", 2)
+    a = build_day("by-card", 1)
+    b = build_day("by-keying", 2)
+    print("both days built; the desk starts")
     confirm = by_confirm_from_card(*a)
     check("confirm from the card", confirm, a[1])
     blind = by_blind_keying(*b)

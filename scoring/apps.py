@@ -13,7 +13,7 @@ class ScoringConfig(AppConfig):
         from tournaments.models import RuleSet
 
         from .schedule import build_schedule_for_seated_day, build_schedules_for_rules
-        from .selectors import last_game_entered, scores_by_game
+        from .selectors import entry_games, last_game_entered, scores_by_game
 
         hooks.day_seated.connect(build_schedule_for_seated_day, dispatch_uid="scoring-schedule")
         post_save.connect(
@@ -21,3 +21,4 @@ class ScoringConfig(AppConfig):
         )
         hooks.answer_last_game_entered(last_game_entered)
         hooks.answer_scores_by_game(scores_by_game)
+        hooks.answer_entry_games(entry_games)

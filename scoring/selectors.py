@@ -478,6 +478,32 @@ def last_game_entered(table: Table) -> int:
     )
 
 
+def entry_games(entry: Entry) -> dict[int, list[dict]]:
+    """A player's live scores, day number -> games in order, each with its state: 1 query."""
+    days: dict[int, list[dict]] = {}
+    rows = (
+        Score.objects.filter(entry=entry, sheet__state__in=LIVE_STATES)
+        .order_by("sheet__game__day__number", "sheet__game__number")
+        .values_list(
+            "sheet__game__day__number",
+            "sheet__game__number",
+            "points",
+            "sheet__state",
+            "sheet__went_out_id",
+        )
+    )
+    for day, game, points, state, out in rows:
+        days.setdefault(day, []).append(
+            {
+                "game": game,
+                "points": points,
+                "confirmed": state == SheetState.CONFIRMED,
+                "out": out == entry.pk,
+            }
+        )
+    return days
+
+
 def scores_by_game(table: Table) -> dict[int, set[int]]:
     """Each game the table has a live sheet for, with the entries it holds a score for: 1 query."""
     games: dict[int, set[int]] = {}

@@ -1,5 +1,7 @@
 """The scorekeeper's private table link: no login, one table only, CSRF on."""
 
+import json
+
 from django.contrib import messages
 from django.shortcuts import redirect, render
 from django.views.decorators.cache import never_cache
@@ -67,26 +69,40 @@ def _game_to_offer(sheets, asked_number: int | None):
     return sheets.next_game()
 
 
-# What this phone saved, kept in its session: {"<table id>:<game>": version}. Every phone of a
-# table shares the table's link, so the session is what tells this phone from another.
-SAVED_KEY = "saved_versions"
+# What this phone saved: {game number: version} in a signed cookie per table. Every phone of a
+# table shares the table's link, so the phone's own cookie is what tells it from another; a
+# cookie, not the session, so the page every phone reloads after every save reads nothing more.
+def _saved_cookie(table) -> str:
+    return f"saved-{table.pk}"
 
 
-def remember_saved(request, table, game_number: int, version: int | None) -> None:
-    if version is None:
-        return
-    saved = dict(request.session.get(SAVED_KEY, {}))
-    saved[f"{table.pk}:{game_number}"] = version
-    request.session[SAVED_KEY] = saved
+def saved_versions(request, table) -> dict[str, int]:
+    raw = request.get_signed_cookie(_saved_cookie(table), default="", salt="table-saves")
+    try:
+        saved = json.loads(raw) if raw else {}
+    except ValueError:
+        return {}
+    return saved if isinstance(saved, dict) else {}
 
 
-def changed_since_saved(request, sheets) -> list[str]:
+def keep_saved_versions(response, table, saved: dict[str, int]) -> None:
+    response.set_signed_cookie(
+        _saved_cookie(table),
+        json.dumps(saved),
+        salt="table-saves",
+        max_age=60 * 60 * 24 * 3,
+        httponly=True,
+        samesite="Lax",
+    )
+
+
+def changed_since_saved(saved: dict[str, int], sheets) -> list[str]:
     """For each game this phone saved that someone has changed since (another phone on the
-    table's link, or the desk), who and when; each said once, then forgotten."""
-    saved = dict(request.session.get(SAVED_KEY, {}))
+    table's link, or the desk), who and when. ``saved`` is brought up to date, so each change
+    is told once."""
     notes = []
     for number, live in sorted(sheets.live.items()):
-        key = f"{sheets.table.pk}:{number}"
+        key = str(number)
         if key not in saved or saved[key] == live.version:
             continue
         notes.append(
@@ -94,8 +110,6 @@ def changed_since_saved(request, sheets) -> list[str]:
             f"{local_time(live.entered_at)}. Check it against your card."
         )
         saved[key] = live.version
-    if notes:
-        request.session[SAVED_KEY] = saved
     return notes
 
 
@@ -128,6 +142,7 @@ def _table_page(request, token):
         game = _game_to_offer(sheets, _game_number(request.GET.get("game")))
     form = None
     conflict = None
+    saved = saved_versions(request, table)
     notes = wrong_notes(sheets) if sheets is not None else {}
     if game is not None:
         submission = submit_game_form(
@@ -142,17 +157,21 @@ def _table_page(request, token):
         if submission.refusal:
             return link_dead(request)  # the day closed or the link changed while typing
         if submission.saved:
-            remember_saved(request, table, game.number, submission.version)
             messages.success(
                 request, f"Game {game.number} is saved. The desk will check it against your card."
             )
-            return redirect("scorekeeper:table", token=token)
+            response = redirect("scorekeeper:table", token=token)
+            if submission.version is not None:
+                saved[str(game.number)] = submission.version
+                keep_saved_versions(response, table, saved)
+            return response
         form, conflict, sheets = submission.form, submission.conflict, submission.sheets
         if request.method == "POST":
             notes = wrong_notes(sheets)
         if conflict is not None and conflict.state == SheetState.CONFIRMED:
             form = None  # the desk has it now: nothing left to fix here
-    return render(
+    changed = changed_since_saved(saved, sheets)
+    response = render(
         request,
         "scoring/table_page.html",
         {
@@ -165,8 +184,11 @@ def _table_page(request, token):
             "game": game,
             "form": form,
             "conflict": current_sheet(conflict, request.POST if request.method == "POST" else None),
-            "changed": changed_since_saved(request, sheets),
+            "changed": changed,
             "token": token,
             "hand_size": sheets.rules.hand_size(len(sheets.seats)),
         },
     )
+    if changed:
+        keep_saved_versions(response, table, saved)
+    return response

@@ -519,3 +519,26 @@ def test_after_play_starts_the_refused_buttons_are_disabled_with_the_reason(
     organiser_client.post(url(tournament, "players/add/"), {"name": "Late Comer"})
     organiser_client.post(url(tournament, f"check-in/{entries[0].number}/"), {"here": "0"})
     assert snapshot(Entry, Player, Seat) == before
+
+
+def test_a_players_page_shows_their_tables_and_games(tournament, organiser_client):
+    day, table, entries = start_day_one(tournament)
+    table.sheets.all().delete()
+    scored_sheet(table, 1)
+    player = table.seats.order_by("position").first().entry
+    page = organiser_client.get(url(tournament, f"players/{player.number}/")).content.decode()
+    text = " ".join(page.split())
+    assert "Tables and games" in text
+    assert "game 1: 0 (out)" in text
+    assert "<td>1</td><td>1</td>" in page.replace("\n", "").replace("    ", "")
+
+
+def test_the_seating_page_marks_pinned_and_kept_apart_players(tournament, organiser_client):
+    entries = register(tournament, *[f"P{i}" for i in range(1, 9)])
+    Entry.objects.filter(pk=entries[0].pk).update(pinned_table=1)
+    KeepApart.objects.create(tournament=tournament, first=entries[1], second=entries[2])
+    seat_day(tournament.days.get(number=1), seed=3)
+    page = organiser_client.get(url(tournament, "seating/1/")).content.decode()
+    assert '<span class="badge mark">pinned to table 1</span>' in page
+    assert '<span class="badge mark">kept apart from P3</span>' in page
+    assert '<span class="badge mark">kept apart from P2</span>' in page

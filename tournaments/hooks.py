@@ -44,3 +44,19 @@ def scores_by_game(table) -> dict[int, set[int]]:
     if _scores_by_game is None:
         raise ImproperlyConfigured("No app records play: add scoring to INSTALLED_APPS.")
     return _scores_by_game(table)
+
+
+_entry_games: Callable[[object], dict[int, list[dict]]] | None = None
+
+
+def answer_entry_games(function: Callable[[object], dict[int, list[dict]]]) -> None:
+    """Register how to list a player's games: day number -> [{"game", "points", "state",
+    "out"}] in game order, for the player's page."""
+    global _entry_games
+    _entry_games = function
+
+
+def entry_games(entry) -> dict[int, list[dict]]:
+    if _entry_games is None:
+        raise ImproperlyConfigured("No app records play: add scoring to INSTALLED_APPS.")
+    return _entry_games(entry)

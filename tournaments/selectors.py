@@ -6,7 +6,7 @@ from django.db.models import Count, Exists, OuterRef, Prefetch, Q
 
 from core.search import matches, search_key
 
-from .hooks import last_game_entered
+from .hooks import entry_games, last_game_entered
 from .models import Day, Entry, KeepApart, Player, Seat, StaffRole, Table, Tournament
 from .player_import import name_key
 from .seating import club_groups, club_spread, keep_apart_set, meeting_pairs, table_conflicts
@@ -220,6 +220,8 @@ class SeatView:
     entry: Entry
     # plain-words notes: "met Bob Ray on an earlier day", "must sit apart from Ann Lee"
     notes: list[str] = field(default_factory=list)
+    # badges that are not problems: "pinned to table 3", "kept apart from Ann Lee"
+    marks: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -268,7 +270,10 @@ def day_seating(day) -> dict:
             pin = view.entry.pinned_table
             if pin is not None and pin != table.number:
                 view.notes.append(f"pinned to table {pin}")
+            elif pin is not None:
+                view.marks.append(f"pinned to table {pin}")
         views.append(TableView(table=table, seats=seat_views))
+    _mark_kept_apart(views, apart)
     return {
         "day": day,
         "tables": views,
@@ -285,6 +290,18 @@ def _club_spread(views) -> tuple[int, int] | None:
     if not club_groups(clubs, clubs):
         return None
     return club_spread([[v.entry.pk for v in t.seats] for t in views], clubs)
+
+
+def _mark_kept_apart(views: list[TableView], apart: set[tuple[int, ...]]) -> None:
+    """Mark each seated player who has a keep-apart partner seated that day, wherever."""
+    names = {v.entry.pk: v.entry.player.name for t in views for v in t.seats}
+    for table in views:
+        for view in table.seats:
+            for pair in apart:
+                if view.entry.pk in pair:
+                    other = pair[1] if pair[0] == view.entry.pk else pair[0]
+                    if other in names:
+                        view.marks.append(f"kept apart from {names[other]}")
 
 
 def seating_days(tournament) -> list[Day]:
@@ -401,3 +418,20 @@ def leaving_mid_day(entry) -> list[dict]:
             }
         )
     return rows
+
+
+def entry_days(entry) -> list[dict]:
+    """Each day the player was seated: table, when they left, their games (scores and whether
+    the desk confirmed them) and the day's total. Two queries."""
+    games = entry_games(entry)
+    seats = Seat.objects.filter(entry=entry).select_related("day", "table").order_by("day__number")
+    return [
+        {
+            "day": seat.day.number,
+            "table": seat.table.number,
+            "left_after_game": seat.left_after_game,
+            "games": games.get(seat.day.number, []),
+            "total": sum(g["points"] for g in games.get(seat.day.number, [])),
+        }
+        for seat in seats
+    ]

@@ -177,6 +177,7 @@ def player_edit(request, tournament, number):
             "entry": detail,
             "form": form,
             "keep_apart_form": KeepApartForm(entry=entry),
+            "days_played": selectors.entry_days(entry),
             "undo_refusal": registration.reinstate_refusal(entry)
             if entry.status == Entry.WITHDRAWN
             else "",

@@ -204,3 +204,45 @@ def test_the_organiser_is_asked_first_and_refused_actions_look_refused(
     expect(page.get_by_text("Di Fox is entered again.")).to_be_visible()
     assert Seat.objects.get(entry=di).left_after_game is None
     assert Entry.objects.get(pk=di.pk).status == Entry.CHECKED_IN
+
+
+def test_names_are_found_however_they_are_typed_and_an_untouched_workbook_confirms_nothing(
+    live_server, page, make_user, login_page, tmp_path
+):
+    w = seated_day(tables=(("José Díaz", "Pat O'Neil", "Cy Doe"), ("Ed Poe", "Flo Ng", "Gus Ray")))
+    w.desk = make_user("desk1")
+    w.tournament.staff.create(user=w.desk, role=StaffRole.DESK)
+    scores = {"José Díaz": 0, "Pat O'Neil": 12, "Cy Doe": 40}
+    phone_enters(w, 0, 1, scores, "José Díaz")
+
+    # A player on a phone finds their table typing without the accent or the apostrophe.
+    page.set_viewport_size(PHONE)
+    page.goto(f"{live_server.url}/t/{w.tournament.slug}/find-your-table/")
+    page.get_by_label("Your name, or part of it").fill("o’neil")
+    page.get_by_role("button", name="Find my table").click()
+    expect(page.locator(".find-name")).to_have_text(["Pat O'Neil"])
+    expect(page.locator(".find-table-number")).to_have_text("Table 1")
+    no_sideways_scroll(page)
+
+    # The desk's check-in list filters as typed, by the same rule.
+    login_page(w.desk)
+    page.set_viewport_size(DESKTOP)
+    page.goto(f"{live_server.url}/organiser/t/{w.tournament.slug}/check-in/")
+    page.get_by_label("Find a name").fill("jose")
+    expect(page.locator("#checkin-list li:visible")).to_have_count(1)
+    expect(page.locator("#checkin-list li:visible")).to_contain_text("José Díaz")
+    page.get_by_label("Find a name").fill("O’NEIL")
+    expect(page.locator("#checkin-list li:visible")).to_contain_text("Pat O'Neil")
+
+    # The workbook comes with the table's entry blank; sent back untouched it confirms nothing.
+    page.goto(f"{live_server.url}/organiser/t/{w.tournament.slug}/day/1/scores/")
+    with page.expect_download() as download:
+        page.get_by_role("link", name="Download score workbook").click()
+    path = tmp_path / "day1.xlsx"
+    download.value.save_as(path)
+    page.get_by_role("link", name="Upload score workbook").click()
+    page.get_by_label("Score workbook (.xlsx)").set_input_files(str(path))
+    page.get_by_role("button", name="Upload").click()
+    expect(page.get_by_text("0 games keyed in and confirmed")).to_be_visible()
+    expect(page.get_by_text("0 confirmed: the card keyed matched")).to_be_visible()
+    assert GameSheet.objects.get().state == SheetState.ENTERED

@@ -436,7 +436,9 @@ def day_workbook_rows(day: Day) -> list[dict]:
                 # Only confirmed numbers go out: a table's unconfirmed entry is left blank for
                 # the desk to key from the card, so sending the file back untouched confirms
                 # nothing nobody compared.
-                shown = live_sheet if live_sheet and live_sheet.state == SheetState.CONFIRMED else None
+                shown = (
+                    live_sheet if live_sheet and live_sheet.state == SheetState.CONFIRMED else None
+                )
                 rows.append(
                     {
                         "day": day.number,

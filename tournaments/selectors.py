@@ -292,7 +292,7 @@ def _club_spread(views) -> tuple[int, int] | None:
     return club_spread([[v.entry.pk for v in t.seats] for t in views], clubs)
 
 
-def _mark_kept_apart(views: list[TableView], apart: set[tuple[int, ...]]) -> None:
+def _mark_kept_apart(views: list[TableView], apart: set[tuple[int, int]]) -> None:
     """Mark each seated player who has a keep-apart partner seated that day, wherever."""
     names = {v.entry.pk: v.entry.player.name for t in views for v in t.seats}
     for table in views:

@@ -448,7 +448,11 @@ class ReviewForm(forms.Form):
     reason = forms.CharField(
         label="What is wrong (optional)", required=False, max_length=REASON_MAX
     )
-    disputed = forms.MultipleChoiceField(label="Which numbers differ from the card", required=False)
+    disputed = forms.MultipleChoiceField(
+        label="Which numbers differ from the card",
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+    )
 
     def __init__(self, *args, players=(), **kwargs):
         super().__init__(*args, **kwargs)

@@ -39,7 +39,7 @@ def staffed_day(make_user):
 
 
 def test_a_table_is_told_why_a_game_was_marked_wrong_and_when_another_phone_saved(
-    live_server, browser, make_user
+    live_server, browser, page, make_user, login_page
 ):
     w = staffed_day(make_user)
     url = f"{live_server.url}/table/{w.tables[0].link_token}/"
@@ -79,16 +79,14 @@ def test_a_table_is_told_why_a_game_was_marked_wrong_and_when_another_phone_save
         )
     ).to_be_visible()
 
-    # The desk marks it wrong, naming Bob's number.
-    sheet = GameSheet.objects.get(state=SheetState.ENTERED)
-    services.reject_game(
-        w.tables[0],
-        w.games[1],
-        sheet.version,
-        w.desk,
-        "Bob has 12 on the card",
-        disputed=[str(w.entries["Bob Roe"].pk)],
-    )
+    # The desk, at its desktop, marks it wrong and ticks Bob's number as the one in question.
+    login_page(w.desk)
+    page.set_viewport_size(DESKTOP)
+    page.goto(f"{live_server.url}/organiser/t/{w.tournament.slug}/day/1/table/1/game/1/review/")
+    page.get_by_label("Bob Roe").check()
+    page.get_by_label("What is wrong (optional)").fill("Bob has 12 on the card")
+    page.get_by_role("button", name="Wrong: the table must enter it again").click()
+    expect(page.get_by_text("Table 1, game 1 is marked wrong.")).to_be_visible()
     first.goto(url)
     note = first.locator(".wrong-note")
     expect(note).to_contain_text("The desk marked game 1 wrong")

@@ -197,3 +197,12 @@ def test_two_phones_on_one_table(world):
     assert "changed after you saved it" not in text_of(first.get(url))
     # The phone that made the change is not told about its own save.
     assert "changed after you saved it" not in text_of(second.get(url))
+
+
+def test_the_review_page_offers_each_number_to_mark(world):
+    phone_enters(world, 0, 1, T1, "Ann Lee")
+    review = reverse("organiser:review_game", args=[world.tournament.slug, 1, 1, 1])
+    html = client_for(world.desk).get(review).content.decode()
+    bob = world.entries["Bob Roe"].pk
+    assert re.search(rf'<input type="checkbox" name="disputed" value="{bob}"[^>]*>', html)
+    assert re.search(r'<input type="checkbox" name="disputed" value="engine"[^>]*>', html)

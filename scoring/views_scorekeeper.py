@@ -14,7 +14,14 @@ from .forms import TableCodeForm, submit_game_form
 from .models import SheetState, Source
 from .presenters import current_sheet, table_page_row
 from .schedule import day_games, game_numbered
-from .selectors import local_time, table_by_code, table_by_link, table_sheets, who_label, wrong_notes
+from .selectors import (
+    local_time,
+    table_by_code,
+    table_by_link,
+    table_sheets,
+    who_label,
+    wrong_notes,
+)
 
 # Ten wrong codes from one address in ten minutes, then that address waits: guessing one of
 # the open tables' codes would take millions of tries.

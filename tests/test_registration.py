@@ -437,6 +437,8 @@ def test_the_migration_moves_each_players_contact_to_their_entries_and_back():
     executor = MigrationExecutor(connection)
     executor.loader.build_graph()
     executor.migrate(executor.loader.graph.leaf_nodes())
+
+
 def scored_sheet(table, game_number, *, without=()):
     """A confirmed sheet with a score for every seated player except ``without``."""
     seats = [s for s in table.seats.select_related("entry") if s.entry not in without]

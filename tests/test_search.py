@@ -60,7 +60,9 @@ def test_every_search_uses_the_rule(tournament, organiser_client, organiser):
     # Find your table and the club directory.
     found = selectors.find_your_table(tournament, "oneil")["results"]
     assert [r["entry"].player.name for r in found] == ["Pat O'Neil"]
-    assert [p.name for p in selectors.directory_matches(tournament, "DIAZ", organiser)] == ["José Díaz"]
+    assert [p.name for p in selectors.directory_matches(tournament, "DIAZ", organiser)] == [
+        "José Díaz"
+    ]
     assert [e.player.name for e in entries_named(selectors.entry_list(tournament), "jose")] == [
         "José Díaz"
     ]

@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('scoring', '0001_initial'),
+        ('scoring', '0003_table_submissions'),
     ]
 
     operations = [

@@ -13,10 +13,12 @@ class ScoringConfig(AppConfig):
         from tournaments.models import RuleSet
 
         from .schedule import build_schedule_for_seated_day, build_schedules_for_rules
-        from .selectors import last_game_entered
+        from .selectors import entry_games, last_game_entered, scores_by_game
 
         hooks.day_seated.connect(build_schedule_for_seated_day, dispatch_uid="scoring-schedule")
         post_save.connect(
             build_schedules_for_rules, sender=RuleSet, dispatch_uid="scoring-schedule-rules"
         )
         hooks.answer_last_game_entered(last_game_entered)
+        hooks.answer_scores_by_game(scores_by_game)
+        hooks.answer_entry_games(entry_games)

@@ -22,7 +22,7 @@ from tournaments.models import (
 
 from . import services
 from .devices import device_mark
-from .models import Score, Source
+from .models import Score, SheetState, Source
 from .selectors import TableSheets
 from .services import CurrentSheet, GameInput
 from .validation import TypedSheet, infer_outcome
@@ -136,7 +136,9 @@ class GameForm(_ProblemsForm):
     engine = forms.CharField(label="Engine used", required=False, max_length=ENGINE_MAX)
     blocked = forms.BooleanField(label=BLOCKED_LABEL, required=False)
 
-    def __init__(self, data=None, *, sheets, game, with_tiles=True, with_reason=False, **kwargs):
+    def __init__(
+        self, data=None, *, sheets, game, with_tiles=True, with_reason=False, wrong=None, **kwargs
+    ):
         self.sheets = sheets
         self.game = game
         self.warnings: dict[str, list[str]] = {}
@@ -145,10 +147,20 @@ class GameForm(_ProblemsForm):
         self.question = None
         if data is not None:
             data, self.question = self._infer(data, sheets.playing(game.number))
+        # A game the desk marked wrong starts from what the table had entered (selectors'
+        # wrong_notes), so the scorekeeper changes the numbers in question and keeps the rest.
+        self.wrong = wrong if live is None else None
         initial = {
             "base_version": live.version if live else 0,
             "engine": sheets.expected_engine(game),
         }
+        if self.wrong:
+            if self.wrong["engine"] in sheets.engine_options(game.number):
+                initial["engine"] = self.wrong["engine"]
+            initial["blocked"] = self.wrong["blocked"]
+            for entry_id, points in self.wrong["scores"].items():
+                initial[f"score-{entry_id}"] = points
+                initial[f"out-{entry_id}"] = entry_id == self.wrong["went_out"]
         if live is not None:
             initial["blocked"] = live.blocked
             for score in live.score_rows():
@@ -237,6 +249,7 @@ class GameForm(_ProblemsForm):
             rows.append(
                 {
                     "pk": pk,
+                    "disputed": bool(self.wrong) and str(pk) in self.wrong["disputed"],
                     "name": seat.entry.player.name,
                     "score": self.shown(f"score-{pk}"),
                     "out": self.shown(f"out-{pk}"),
@@ -299,6 +312,7 @@ class GameSubmission:
     conflict: CurrentSheet | None = None  # what the game says now, when the page was out of date
     refusal: str = ""  # a refusal that belongs to no field (the day closed, say)
     to_check: bool = False  # nothing saved: "please check" notes wait for a "Yes, it is right"
+    version: int | None = None  # the version saved, when a save stored one
 
 
 # What a refused save leaves for the page it redirects to (POST, redirect, GET: going back
@@ -375,7 +389,7 @@ def _submit_posted(request, table, game, games, source, form_options) -> GameSub
         if not form.is_valid():
             return result
         try:
-            services.submit_game(
+            outcome = services.submit_game(
                 table,
                 game,
                 form.typed(),
@@ -406,6 +420,7 @@ def _submit_posted(request, table, game, games, source, form_options) -> GameSub
             form.add_error(None, result.refusal)
         else:
             result.saved = True
+            result.version = outcome.sheet.version if outcome is not None else None
     return result
 
 
@@ -428,10 +443,11 @@ class CardForm(_ProblemsForm):
         self.sheets = sheets
         self.row_errors: dict[int, list[str]] = {}
         self.warnings: dict[str, list[str]] = {}
+        self.lines: list[str] = []  # every service refusal once, in order (see add_problem)
         self.open_games = [
             g
             for g in sheets.games
-            if g.number not in sheets.live or sheets.live[g.number].state != "confirmed"
+            if g.number not in sheets.live or sheets.live[g.number].state != SheetState.CONFIRMED
         ]
         self.questions: dict[int, str] = {}
         if data is not None:
@@ -439,7 +455,9 @@ class CardForm(_ProblemsForm):
                 data = self._infer(data, game)
         super().__init__(data, **kwargs)
         names = sheets.names
-        engines = sheets.planned_engines()
+        # Every open game starts at the double the rules expect, whether or not the table
+        # entered it: the desk keys blind, so the table's own engine is not shown here.
+        engines = sheets.planned_engines(blind=True)
         for game in self.open_games:
             n = game.number
             live = sheets.live.get(n)
@@ -453,7 +471,7 @@ class CardForm(_ProblemsForm):
                 label=f"Engine in game {n}",
                 required=False,
                 max_length=ENGINE_MAX,
-                initial="" if live else engines.get(n),
+                initial=engines.get(n),
             )
             self.fields[f"g{n}-out"] = forms.CharField(
                 label=f"Who went out in game {n}", required=False, max_length=20
@@ -514,7 +532,12 @@ class CardForm(_ProblemsForm):
         if game is None:
             name = field if field in self.fields else None
             self.add_error(name, message)
+            self.lines.append(message)
             return
+        # The list at the top says each problem once, by game; the field shows it too.
+        self.lines.append(
+            message if message.startswith(f"Game {game} ") else f"Game {game}: {message}"
+        )
         name = (
             "" if field in ("", "reason") else f"g{game}-{'out' if field == 'outcome' else field}"
         )
@@ -522,6 +545,15 @@ class CardForm(_ProblemsForm):
             self.add_error(name, message)
         else:
             self.row_errors.setdefault(game, []).append(message)
+
+    def problem_lines(self) -> list[str]:
+        """What the top of the card lists: each refusal once, by game, then any other error."""
+        lines = list(dict.fromkeys(self.lines))
+        for errors in self.errors.values():
+            for error in map(str, errors):
+                if not any(error in line for line in lines):
+                    lines.append(error)
+        return lines
 
     def _filled(self, n: int) -> bool:
         data = self.cleaned_data
@@ -624,6 +656,49 @@ class ReviewForm(forms.Form):
     reason = forms.CharField(
         label="What is wrong (optional)", required=False, max_length=REASON_MAX
     )
+    disputed = forms.MultipleChoiceField(
+        label="Which numbers differ from the card",
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+    )
+
+    def __init__(self, *args, players=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        # The table is shown these, so it fixes the numbers in question, not the whole game.
+        self.fields["disputed"].choices = [
+            ("engine", "Engine"),
+            ("outcome", "Who went out"),
+            *[(str(seat.entry_id), seat.entry.player.name) for seat in players],
+        ]
+
+    def disputed_items(self) -> list[str]:
+        return list(self.cleaned_data.get("disputed") or [])
+
+
+class CheckCardForm(forms.Form):
+    """The desk compared a table's card with what the table entered: the ticked games, each with
+    the version the page showed (``v<game>`` fields)."""
+
+    def __init__(self, *args, sheets, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.waiting = [
+            n for n, sheet in sorted(sheets.live.items()) if sheet.state == SheetState.ENTERED
+        ]
+        for n in self.waiting:
+            self.fields[f"confirm-{n}"] = forms.BooleanField(
+                label=f"Game {n} matches the card", required=False, initial=True
+            )
+            self.fields[f"v{n}"] = forms.IntegerField(
+                min_value=1,
+                widget=forms.HiddenInput,
+                initial=sheets.live[n].version,
+                error_messages=VERSION_ERRORS,
+            )
+
+    def shown(self) -> dict[int, int]:
+        """Game number -> version shown, for the ticked games."""
+        data = self.cleaned_data
+        return {n: data[f"v{n}"] for n in self.waiting if data.get(f"confirm-{n}")}
 
 
 class WorkbookUploadForm(CappedUploadForm):

@@ -158,6 +158,12 @@ class AuditEvent(models.Model):
     actor_label = models.CharField(max_length=150)
     at = models.DateTimeField()
     reason = models.TextField(blank=True)
+    # How a confirmation came about: the desk pressed Confirm on what the table entered, or the
+    # card keyed at the desk (or in the workbook) matched it. Blank for every other action.
+    PRESSED = "pressed"
+    MATCHED = "matched"
+    HOW = [(PRESSED, "Confirm pressed"), (MATCHED, "the card keyed at the desk matched")]
+    how = models.CharField(max_length=10, choices=HOW, blank=True, default="")
     # [{"entry": id, "name": str, "from": int|None, "to": int|None}, ...] plus engine/outcome rows
     changes = models.JSONField(default=list)
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 
-from .models import SheetState
+from .models import AuditEvent, SheetState, Source
+from .services import own_entry_refusal
 
 
 @dataclass(frozen=True)
@@ -37,10 +38,17 @@ def grid_cell(cell: dict, review_url) -> dict:
     return shown
 
 
-def table_page_row(row: dict) -> dict:
+TABLE_PAGE_WRONG = Badge("marked wrong: enter it again", "wrong")
+
+
+def table_page_row(row: dict, wrong: dict | None = None) -> dict:
     """A row of the table page with its ``badge``, and ``fixable`` when the table may still
-    change it (entered, not yet confirmed by the desk)."""
+    change it (entered, not yet confirmed by the desk, or marked wrong: ``wrong`` holds the
+    desk's notes by game number, see selectors.wrong_notes)."""
     sheet = row["sheet"]
+    note = (wrong or {}).get(row["game"].number)
+    if sheet is None and note is not None:
+        return {**row, "badge": TABLE_PAGE_WRONG, "fixable": True, "wrong": note}
     if sheet is None:
         return {**row, "badge": TABLE_PAGE_EMPTY, "fixable": False}
     if sheet.state == SheetState.CONFIRMED:
@@ -61,9 +69,70 @@ def is_provisional(sheet) -> bool:
     return sheet is not None and sheet.state == SheetState.ENTERED
 
 
-def current_sheet(current) -> dict | None:
+def current_sheet(current, typed=None) -> dict | None:
     """What a game says now (services.CurrentSheet) for the conflict box, with
-    ``may_save_again``: the game is still open, so the person may check and save once more."""
+    ``may_save_again``: the game is still open, so the person may check and save once more.
+
+    ``typed`` (the posted form's data) adds ``beside``: each line saved beside what this person
+    typed, ``differs`` where they disagree, so a second phone sees what it would overwrite."""
     if current is None:
         return None
-    return {**asdict(current), "may_save_again": current.state == SheetState.ENTERED}
+    shown = {**asdict(current), "may_save_again": current.state == SheetState.ENTERED}
+    if typed is not None and current.version:
+        shown["beside"] = _beside(current, typed)
+    return shown
+
+
+def _beside(current, typed) -> list[dict]:
+    rows = [_line("Engine", f"double {current.engine}", f"double {typed.get('engine', '')}")]
+    mine_out = [eid for eid in current.score_entries if typed.get(f"out-{eid}")]
+    names = dict(zip(current.score_entries, (name for name, _ in current.scores), strict=True))
+    yours = "blocked" if typed.get("blocked") else ", ".join(names[e] for e in mine_out)
+    rows.append(_line("Went out", current.outcome, f"{yours} went out" if mine_out else yours))
+    for entry_id, (name, points) in zip(current.score_entries, current.scores, strict=True):
+        rows.append(_line(name, str(points), str(typed.get(f"score-{entry_id}", "")).strip()))
+    return rows
+
+
+def _line(label: str, saved: str, mine: str) -> dict:
+    return {"label": label, "saved": saved, "mine": mine, "differs": saved != mine}
+
+
+def history_what(event) -> str:
+    """What an audit event did, in the words the desk uses: above all, how a game came to be
+    confirmed (Confirm pressed on what the table entered, or a card keyed blind that matched)."""
+    if event.action == AuditEvent.CONFIRMED:
+        if event.how == AuditEvent.MATCHED:
+            where = "in the workbook" if event.source == Source.WORKBOOK else "at the desk"
+            return f"Confirmed: the card keyed {where} matched what the table entered"
+        return "Confirmed by the desk (Confirm pressed)"
+    if event.action == AuditEvent.ENTERED:
+        if event.source == Source.TABLE_LINK:
+            return "Entered by the table"
+        if event.source == Source.WORKBOOK:
+            return "Keyed in the workbook (confirmed)"
+        return "Keyed at the desk (confirmed)"
+    return event.get_action_display()
+
+
+def history_rows(events) -> list[dict]:
+    return [{"event": event, "what": history_what(event)} for event in events]
+
+
+def check_rows(sheets, form, user, device: str = "") -> list[dict]:
+    """The table's card as it entered it, for the desk to hold beside the paper: each game with
+    its scores in seat order, its badge, and for a game waiting for the desk the tick box (or
+    why this user may not confirm it)."""
+    rows = []
+    for row in sheets.rows():
+        shown = table_page_row(row)
+        sheet = row["sheet"]
+        n = row["game"].number
+        waiting = sheet is not None and sheet.state == SheetState.ENTERED
+        refusal = own_entry_refusal(sheet, user, device) if waiting else ""
+        shown["tick"] = form[f"confirm-{n}"] if waiting and not refusal else None
+        shown["version"] = form[f"v{n}"] if waiting and not refusal else None
+        shown["refusal"] = refusal
+        shown["badge"] = GRID_BADGES.get(sheet.state, GRID_EMPTY) if sheet else GRID_EMPTY
+        rows.append(shown)
+    return rows

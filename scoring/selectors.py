@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from django.db.models import Count, Max
+from django.db.models import Count, Max, Q
 from django.utils import timezone
 
 from tournaments.models import Day, Entry, Seat, Table
@@ -62,6 +62,14 @@ def planned_engines(rules: SheetRules, games, live_engines: dict[int, int]) -> d
             used.add(engine)
         planned[game.number] = engine
     return planned
+
+
+def confirmed_engines(live: dict[int, GameSheet]) -> dict[int, int]:
+    """Game number -> engine of the games the desk has confirmed: what the blind card and the
+    workbook plan from, so a table's unconfirmed entry never shows to the person checking it."""
+    return {
+        n: sheet.engine_used for n, sheet in live.items() if sheet.state == SheetState.CONFIRMED
+    }
 
 
 def local_time(moment) -> str:
@@ -132,7 +140,11 @@ class TableSheets:
         """The doubles game ``game_number`` may start on: those the other games left unused."""
         return engine_choices(self.sheet_rules, self.used_engines(except_game=game_number))
 
-    def planned_engines(self) -> dict[int, int]:
+    def planned_engines(self, *, blind: bool = False) -> dict[int, int]:
+        """Each game's engine (planned_engines); ``blind`` plans from the confirmed games
+        alone, for the desk keying a card without seeing what the table entered."""
+        if blind:
+            return planned_engines(self.sheet_rules, self.games, confirmed_engines(self.live))
         live = {n: sheet.engine_used for n, sheet in self.live.items()}
         return planned_engines(self.sheet_rules, self.games, live)
 
@@ -238,6 +250,35 @@ def table_sheets(table: Table, games: list[Game] | None = None) -> TableSheets:
     )
 
 
+def wrong_notes(sheets: TableSheets) -> dict[int, dict]:
+    """For each game the desk marked wrong and the table has not entered again: when, the
+    desk's reason and what the table had entered, each number marked when the desk disputes it.
+    1 query, none when no game is waiting to be entered again."""
+    rejected = {
+        sheet.pk: n
+        for n, sheet in sheets.latest.items()
+        if n not in sheets.live and sheet.state == SheetState.REJECTED
+    }
+    if not rejected:
+        return {}
+    notes = {}
+    for event in AuditEvent.objects.filter(sheet__in=list(rejected), action=AuditEvent.REJECTED):
+        rows = event.changes
+        notes[rejected[event.sheet_id]] = {
+            "at": local_time(event.at),
+            "reason": event.reason,
+            "entered": rows,
+            "disputed": {
+                str(row.get("entry") or row.get("field")) for row in rows if row.get("disputed")
+            },
+            "scores": {row["entry"]: row["from"] for row in rows if "entry" in row},
+            "engine": next((r["from"] for r in rows if r.get("field") == "engine"), None),
+            "went_out": sheets.latest[rejected[event.sheet_id]].went_out_id,
+            "blocked": sheets.latest[rejected[event.sheet_id]].blocked,
+        }
+    return notes
+
+
 def table_by_link(token: str) -> Table | None:
     """The table a scorekeeper's link opens, or None when the link is unknown or its day closed."""
     if not token or len(token) > 64:
@@ -290,7 +331,12 @@ def day_grid(day: Day, games: list[Game] | None = None) -> dict:
         games = list(Game.objects.filter(day=day).order_by("number"))
     tables = list(
         Table.objects.filter(day=day)
-        .annotate(players=Count("seats", distinct=True), last_entry=Max("sheets__entered_at"))
+        .annotate(
+            seated=Count("seats", distinct=True),
+            # Players now: a player who withdrew mid-day no longer plays at the table.
+            players=Count("seats", filter=Q(seats__left_after_game__isnull=True), distinct=True),
+            last_entry=Max("sheets__entered_at"),
+        )
         .order_by("number")
     )
     live = {
@@ -318,9 +364,26 @@ def day_grid(day: Day, games: list[Game] | None = None) -> dict:
                 "cells": cells,
                 "last_entry": local_time(table.last_entry),
                 "done": done,
+                "waiting": sum(c["state"] == SheetState.ENTERED for c in cells),
             }
         )
+    # What to do next comes first: the tables with games waiting for the desk, in table order.
+    rows.sort(key=lambda row: (row["waiting"] == 0, row["table"].number))
     return {"day": day, "games": games, "rows": rows, "counts": counts}
+
+
+def next_table_waiting(day: Day, after: int) -> int | None:
+    """The number of the next table of the day, after table ``after`` and round again, with
+    games waiting for the desk; None when there is none: 1 query."""
+    waiting = sorted(
+        set(
+            GameSheet.objects.filter(table__day=day, state=SheetState.ENTERED).values_list(
+                "table__number", flat=True
+            )
+        )
+        - {after}
+    )
+    return next((n for n in waiting if n > after), waiting[0] if waiting else None)
 
 
 def not_seated(day: Day, doing: str = "") -> str | None:
@@ -377,7 +440,7 @@ def day_workbook_rows(day: Day) -> list[dict]:
         table_seats = by_table[table_number]
         table = table_seats[0].table
         live = {g.number: sheets[(table.pk, g.pk)] for g in games if (table.pk, g.pk) in sheets}
-        engines = planned_engines(rules, games, {n: s.engine_used for n, s in live.items()})
+        engines = planned_engines(rules, games, confirmed_engines(live))
         for game in games:
             engine = engines.get(game.number)
             rows += _workbook_game_rows(day, table_number, game, engine, table_seats, live)
@@ -385,8 +448,13 @@ def day_workbook_rows(day: Day) -> list[dict]:
 
 
 def _workbook_game_rows(day: Day, table_number: int, game: Game, engine, seats, live) -> list[dict]:
-    """One game's rows at one table: the players still playing it, with the sheet's scores."""
-    sheet = live.get(game.number)
+    """One game's rows at one table: the players still playing it, with the sheet's scores.
+
+    Only confirmed numbers go out: a table's unconfirmed entry is left blank for the desk to key
+    from the card, so sending the file back untouched confirms nothing nobody compared.
+    """
+    live_sheet = live.get(game.number)
+    sheet = live_sheet if live_sheet and live_sheet.state == SheetState.CONFIRMED else None
     points = {s.entry_id: s.points for s in sheet.score_rows()} if sheet else {}
     rows = [
         {
@@ -399,6 +467,7 @@ def _workbook_game_rows(day: Day, table_number: int, game: Game, engine, seats, 
             "score": points.get(seat.entry_id),
             "out": bool(sheet and sheet.went_out_id == seat.entry_id),
             "blocked": False,
+            "state": live_sheet.state if live_sheet is not None else "empty",
         }
         for seat in seats
         if seat.plays_game(game.number)
@@ -442,6 +511,45 @@ def last_game_entered(table: Table) -> int:
         )
         or 0
     )
+
+
+def entry_games(entry: Entry) -> dict[int, list[dict]]:
+    """A player's live scores, day number -> games in order, each with its state: 1 query."""
+    days: dict[int, list[dict]] = {}
+    rows = (
+        Score.objects.filter(entry=entry, sheet__state__in=LIVE_STATES)
+        .order_by("sheet__game__day__number", "sheet__game__number")
+        .values_list(
+            "sheet__game__day__number",
+            "sheet__game__number",
+            "points",
+            "sheet__state",
+            "sheet__went_out_id",
+        )
+    )
+    for day, game, points, state, out in rows:
+        days.setdefault(day, []).append(
+            {
+                "game": game,
+                "points": points,
+                "confirmed": state == SheetState.CONFIRMED,
+                "out": out == entry.pk,
+            }
+        )
+    return days
+
+
+def scores_by_game(table: Table) -> dict[int, set[int]]:
+    """Each game the table has a live sheet for, with the entries it holds a score for: 1 query."""
+    games: dict[int, set[int]] = {}
+    rows = GameSheet.objects.filter(table=table, state__in=LIVE_STATES).values_list(
+        "game__number", "scores__entry_id"
+    )
+    for number, entry_id in rows:
+        scored = games.setdefault(number, set())
+        if entry_id is not None:
+            scored.add(entry_id)
+    return games
 
 
 @dataclass

@@ -40,6 +40,7 @@ __all__ = [
     "save_card",
     "import_games",
     "confirm_game",
+    "confirm_card",
     "reject_game",
     "close_day",
     "reopen_day",
@@ -133,6 +134,8 @@ class CurrentSheet:
     engine: int | None = None
     outcome: str = ""
     scores: list[tuple[str, int]] = field(default_factory=list)
+    score_entries: list[int] = field(default_factory=list)  # entry id of each of ``scores``
+    went_out: int | None = None
 
 
 class VersionConflict(ServiceError):
@@ -262,6 +265,8 @@ def _current(sheets, game: Game, base_version: int | None) -> CurrentSheet:
         engine=live.engine_used,
         outcome=_outcome_text(sheets.names, live.went_out_id, live.blocked),
         scores=[(sheets.names.get(s.entry_id, "?"), s.points) for s in live.score_rows()],
+        score_entries=[s.entry_id for s in live.score_rows()],
+        went_out=live.went_out_id,
     )
 
 
@@ -581,7 +586,7 @@ def _write(plans: list[_Plan], source, who: _Who, reason, now) -> list[Outcome]:
         table = sheets.table
         label = _actor_label(user, table, source)
         if plan.action == "confirmed" and live is not None:  # _decide confirms a live sheet only
-            _confirm(live, table, game, user, source, now)
+            _confirm(live, table, game, user, source, now, how=AuditEvent.MATCHED)
             outcomes.append(Outcome(table.number, game.number, "confirmed", live))
             continue
         provisional = source == Source.TABLE_LINK
@@ -751,8 +756,46 @@ def confirm_game(table: Table, game: Game, base_version: int, user, device: str 
     refusal = own_entry_refusal(live, user, device)
     if refusal:
         raise ServiceError(refusal)
-    _confirm(live, table, game, user, Source.DESK, timezone.now())
+    _confirm(live, table, game, user, Source.DESK, timezone.now(), how=AuditEvent.PRESSED)
     return live
+
+
+@transaction.atomic
+def confirm_card(table: Table, shown: dict[int, int], user, device: str = "") -> list[GameSheet]:
+    """The desk compared a table's card with what the table entered and confirms those games at
+    once. ``shown``: game number -> the version the page showed. All or nothing: a game changed
+    since the page was drawn is a conflict, and nothing is confirmed. Nobody confirms their own
+    entry (``device`` as for confirm_game)."""
+    if _role(user, table.day.tournament) is None:
+        raise ServiceError("Only the tournament's organisers and desk staff can confirm scores.")
+    if not shown:
+        raise ServiceError("Tick at least one game to confirm.")
+    table = _lock_tables([table])[0]
+    sheets = table_sheets(table)
+    stale = [
+        n
+        for n, version in shown.items()
+        if n not in sheets.live or sheets.live[n].version != version
+    ]
+    if stale:
+        games = {g.number: g for g in sheets.games}
+        raise VersionConflict([_current(sheets, games[n], shown[n]) for n in stale])
+    problems = []
+    for n in sorted(shown):
+        live = sheets.live[n]
+        if live.state == SheetState.CONFIRMED:
+            problems.append(f"Game {n} is already confirmed.")
+        elif refusal := own_entry_refusal(live, user, device):
+            problems.append(refusal)
+    if problems:
+        raise ServiceError(" ".join(problems))
+    now = timezone.now()
+    confirmed = []
+    for n in sorted(shown):
+        live = sheets.live[n]
+        _confirm(live, table, live.game, user, Source.DESK, now, how=AuditEvent.PRESSED)
+        confirmed.append(live)
+    return confirmed
 
 
 # Nobody confirms their own entry: a second pair of eyes is the point of the desk.
@@ -776,7 +819,7 @@ def _entered_by(live: GameSheet, user) -> bool:
     return account is not None and live.entered_by_id == account.pk
 
 
-def _confirm(live: GameSheet, table: Table, game: Game, user, source: str, now) -> None:
+def _confirm(live: GameSheet, table: Table, game: Game, user, source: str, now, *, how) -> None:
     live.state = SheetState.CONFIRMED
     live.confirmed_by = account_of(user)
     live.confirmed_at = now
@@ -790,12 +833,18 @@ def _confirm(live: GameSheet, table: Table, game: Game, user, source: str, now) 
         actor=account_of(user),
         actor_label=_actor_label(user, table, source),
         at=now,
+        how=how,
     )
 
 
 @transaction.atomic
-def reject_game(table: Table, game: Game, base_version: int, user, reason: str = "") -> GameSheet:
-    """The desk marks a table's entry wrong: it stops counting and the table can enter it again."""
+def reject_game(
+    table: Table, game: Game, base_version: int, user, reason: str = "", disputed=()
+) -> GameSheet:
+    """The desk marks a table's entry wrong: it stops counting and the table can enter it again.
+
+    ``disputed``: the numbers that differ from the card (entry ids as text, "engine",
+    "outcome"); the table's page marks them, so the scorekeeper fixes those and not the rest."""
     if _role(user, table.day.tournament) is None:
         raise ServiceError("Only the tournament's organisers and desk staff can do that.")
     table, live = _live_for_review(table, game, base_version)
@@ -817,9 +866,45 @@ def reject_game(table: Table, game: Game, base_version: int, user, reason: str =
         actor_label=user.get_username(),
         at=now,
         reason=reason.strip(),
-        changes=_changes(sheets.names, values_of_sheet(live), None),
+        changes=_disputed_changes(sheets.names, live, set(disputed)),
     )
     return live
+
+
+def _disputed_changes(names: dict[int, str], live: GameSheet, disputed: set[str]) -> list[dict]:
+    """What the rejected sheet said, one row per player plus engine and outcome, each with
+    ``disputed`` when the desk says it differs from the card."""
+    values = values_of_sheet(live)
+    rows = [
+        {
+            "entry": entry_id,
+            "name": name,
+            "from": values.scores.get(entry_id),
+            "to": None,
+            "disputed": str(entry_id) in disputed,
+        }
+        for entry_id, name in names.items()
+        if entry_id in values.scores
+    ]
+    rows.append(
+        {
+            "field": "engine",
+            "name": "Engine",
+            "from": values.engine,
+            "to": None,
+            "disputed": "engine" in disputed,
+        }
+    )
+    rows.append(
+        {
+            "field": "outcome",
+            "name": "Went out",
+            "from": _outcome_text(names, values.went_out, values.blocked),
+            "to": None,
+            "disputed": "outcome" in disputed,
+        }
+    )
+    return rows
 
 
 # ---------------------------------------------------------------------------

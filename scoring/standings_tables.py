@@ -14,6 +14,8 @@ from django_tables2 import RequestConfig
 from django_tables2.data import TableListData
 from django_tables2.utils import OrderBy
 
+from core.search import matches
+
 from .ranking import RankedRow
 from .standings import Standings
 from .standings_columns import CLUB_COLUMNS, Column, Output, club_lines, player_columns
@@ -34,12 +36,7 @@ def search_rows(rows: list[PageRow], query: str) -> list[PageRow]:
     if query.lstrip("#").isdigit():
         number = int(query.lstrip("#"))
         return [r for r in rows if r.row.record.player_number == number]
-    needle = query.casefold()
-    return [
-        r
-        for r in rows
-        if needle in r.row.record.name.casefold() or needle in (r.row.record.club or "").casefold()
-    ]
+    return [r for r in rows if matches(query, r.row.record.name, r.row.record.club or "")]
 
 
 class RankedListData(TableListData):

@@ -19,6 +19,7 @@ urlpatterns = [
     path(D + "reopen/", views.reopen_day, name="reopen_day"),
     path(D + "table-links/", views.table_links, name="table_links"),
     path(TABLE + "card/", views.score_card, name="score_card"),
+    path(TABLE + "check/", views.check_card, name="check_card"),
     path(TABLE + "history/", views.history, name="table_history"),
     path(TABLE + "new-link/", views.regenerate_link, name="regenerate_link"),
     path(TABLE + "game/<int:game>/review/", views.review_game, name="review_game"),

@@ -19,9 +19,16 @@ from tournaments.selectors import tournament_days
 
 from . import services
 from .devices import device_mark
-from .forms import CardForm, ReviewForm, WorkbookUploadForm, submit_game_form
+from .forms import CardForm, CheckCardForm, ReviewForm, WorkbookUploadForm, submit_game_form
 from .models import SheetState, Source
-from .presenters import current_sheet, grid_cell, is_provisional, review_scores
+from .presenters import (
+    check_rows,
+    current_sheet,
+    grid_cell,
+    history_rows,
+    is_provisional,
+    review_scores,
+)
 from .schedule import day_games
 from .score_sheets_pdf import score_sheets_pdf, table_link
 from .selectors import (
@@ -31,6 +38,7 @@ from .selectors import (
     day_tables_with_seats,
     games_waiting,
     local_time,
+    next_table_waiting,
     not_seated,
     table_for,
     table_history,
@@ -91,11 +99,13 @@ def scores_day(request, tournament, day):
     day = _day(tournament, day)
     grid = day_grid(day, day_games(day))
     card = _day_links("organiser:score_card", tournament, day, "table")
+    check = _day_links("organiser:check_card", tournament, day, "table")
     history = _day_links("organiser:table_history", tournament, day, "table")
     review = _day_links("organiser:review_game", tournament, day, "table", "game")
     for row in grid["rows"]:
         number = row["table"].number
         row["card_url"], row["history_url"] = card(table=number), history(table=number)
+        row["check_url"] = check(table=number) if row["waiting"] else ""
         row["cells"] = [
             grid_cell(cell, lambda game, n=number: review(table=n, game=game))
             for cell in row["cells"]
@@ -145,6 +155,15 @@ def score_card(request, tournament, day, table):
         else:
             done = ", ".join(f"game {o.game} {o.action}" for o in outcomes) or "no changes"
             messages.success(request, f"Table {table.number} saved: {done}.")
+            if "next" in request.POST:
+                following = next_table_waiting(table.day, table.number)
+                if following is not None:
+                    return redirect(
+                        "organiser:score_card",
+                        slug=tournament.slug,
+                        day=table.day.number,
+                        table=following,
+                    )
             return redirect(request.path)
     return render(
         request,
@@ -162,12 +181,69 @@ def score_card(request, tournament, day, table):
 
 
 @desk_view
+def check_card(request, tournament, day, table):
+    """The desk holds the paper card beside what the table entered and confirms the games that
+    match in one go; "Confirm and next table" then opens the next table waiting."""
+    table = _table(tournament, day, table)
+    sheets = table_sheets(table, day_games(table.day))
+    form = CheckCardForm(request.POST or None, sheets=sheets)
+    conflicts = []
+    if request.method == "POST" and form.is_valid():
+        try:
+            confirmed = services.confirm_card(
+                table, form.shown(), request.user, device_mark(request)
+            )
+        except services.VersionConflict as clash:
+            conflicts = [current_sheet(current) for current in clash.current]
+            sheets = table_sheets(table, day_games(table.day))
+            form = CheckCardForm(sheets=sheets)
+        except ServiceError as error:
+            form.add_error(None, str(error))
+        else:
+            games = ", ".join(str(sheet.game.number) for sheet in confirmed)
+            messages.success(
+                request,
+                f"Table {table.number}: game{'s' if len(confirmed) > 1 else ''} {games} confirmed.",
+            )
+            return _after_check(request, tournament, table)
+    return render(
+        request,
+        "scoring/check_card.html",
+        {
+            "tournament": tournament,
+            "day": sheets.day,
+            "table": table,
+            "sheets": sheets,
+            "form": form,
+            "rows": check_rows(sheets, form, request.user, device_mark(request)),
+            "conflicts": conflicts,
+        },
+    )
+
+
+def _after_check(request, tournament, table):
+    day = table.day
+    if "next" in request.POST:
+        following = next_table_waiting(day, table.number)
+        if following is not None:
+            return redirect(
+                "organiser:check_card", slug=tournament.slug, day=day.number, table=following
+            )
+        messages.info(request, "No other table has games waiting for the desk.")
+    return redirect("organiser:scores_day", slug=tournament.slug, day=day.number)
+
+
+@desk_view
 def review_game(request, tournament, day, table, game):
     table = _table(tournament, day, table)
     sheets = table_sheets(table)
     game = _game(sheets, game)
     live = sheets.live.get(game.number)
-    form = ReviewForm(request.POST or None, initial={"base_version": live.version if live else 0})
+    form = ReviewForm(
+        request.POST or None,
+        initial={"base_version": live.version if live else 0},
+        players=sheets.playing(game.number),
+    )
     conflict = None
     if request.method == "POST" and form.is_valid():
         base = form.cleaned_data["base_version"]
@@ -176,7 +252,14 @@ def review_game(request, tournament, day, table, game):
                 services.confirm_game(table, game, base, request.user, device_mark(request))
                 messages.success(request, f"Table {table.number}, game {game.number} is confirmed.")
             else:
-                services.reject_game(table, game, base, request.user, form.cleaned_data["reason"])
+                services.reject_game(
+                    table,
+                    game,
+                    base,
+                    request.user,
+                    form.cleaned_data["reason"],
+                    disputed=form.disputed_items(),
+                )
                 messages.success(
                     request,
                     f"Table {table.number}, game {game.number} is marked "
@@ -186,7 +269,10 @@ def review_game(request, tournament, day, table, game):
             conflict = clash.current[0]
             sheets = table_sheets(table)
             live = sheets.live.get(game.number)
-            form = ReviewForm(initial={"base_version": live.version if live else 0})
+            form = ReviewForm(
+                initial={"base_version": live.version if live else 0},
+                players=sheets.playing(game.number),
+            )
         except ServiceError as error:
             form.add_error(None, str(error))
         else:
@@ -264,15 +350,31 @@ def history(request, tournament, day, table):
             "tournament": tournament,
             "day": table.day,
             "table": table,
-            "events": table_history(table),
+            "events": history_rows(table_history(table)),
         },
     )
 
 
+# Closing a day and renewing a link cannot be taken back by the tables: both pages ask first,
+# and a post that did not come from the question (no "sure") only shows the question again.
+SURE = "sure"
+
+
 @organiser_view
-@require_POST
 def close_day(request, tournament, day):
     day = _day(tournament, day)
+    if request.method != "POST" or request.POST.get(SURE) != "yes":
+        counts = day_grid(day, day_games(day))["counts"]
+        return render(
+            request,
+            "scoring/close_day.html",
+            {
+                "tournament": tournament,
+                "day": day,
+                "not_entered": counts["empty"],
+                "not_confirmed": counts[SheetState.ENTERED],
+            },
+        )
     try:
         services.close_day(day, request.user)
     except ServiceError as error:
@@ -307,9 +409,14 @@ def reopen_day(request, tournament, day):
 
 
 @organiser_view
-@require_POST
 def regenerate_link(request, tournament, day, table):
     table = _table(tournament, day, table)
+    if request.method != "POST" or request.POST.get(SURE) != "yes":
+        return render(
+            request,
+            "scoring/new_link.html",
+            {"tournament": tournament, "day": table.day, "table": table},
+        )
     services.regenerate_table_link(table, request.user)
     messages.success(
         request,

@@ -1,5 +1,7 @@
 """The scorekeeper's private table link: no login, one table only, CSRF on."""
 
+import json
+
 from django.contrib import messages
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
@@ -20,7 +22,14 @@ from .forms import (
 from .models import SheetState, Source
 from .presenters import current_sheet, table_page_row
 from .schedule import day_games, game_numbered
-from .selectors import table_by_code, table_by_link, table_sheets
+from .selectors import (
+    local_time,
+    table_by_code,
+    table_by_link,
+    table_sheets,
+    who_label,
+    wrong_notes,
+)
 
 # Ten wrong codes from one address in ten minutes, then that address waits: guessing one of
 # the open tables' codes would take millions of tries.
@@ -75,6 +84,56 @@ def _game_to_offer(sheets, asked_number: int | None):
     return sheets.next_game()
 
 
+# What this phone saved: {game number: version} in a signed cookie per table. Every phone of a
+# table shares the table's link, so the phone's own cookie is what tells it from another; a
+# cookie, not the session, so the page every phone reloads after every save reads nothing more.
+def _saved_cookie(table) -> str:
+    return f"saved-{table.pk}"
+
+
+def saved_versions(request, table) -> dict[str, int]:
+    raw = request.get_signed_cookie(_saved_cookie(table), default="", salt="table-saves")
+    try:
+        saved = json.loads(raw) if raw else {}
+    except ValueError:
+        return {}
+    return saved if isinstance(saved, dict) else {}
+
+
+def keep_saved_versions(response, table, saved: dict[str, int]) -> None:
+    response.set_signed_cookie(
+        _saved_cookie(table),
+        json.dumps(saved),
+        salt="table-saves",
+        max_age=60 * 60 * 24 * 3,
+        httponly=True,
+        samesite="Lax",
+    )
+
+
+def changed_since_saved(saved: dict[str, int], sheets) -> list[str]:
+    """For each game this phone saved that someone has changed since (another phone on the
+    table's link, or the desk), who and when. ``saved`` is brought up to date, so each change
+    is told once."""
+    notes = []
+    for number, live in sorted(sheets.live.items()):
+        key = str(number)
+        if key not in saved or saved[key] == live.version:
+            continue
+        notes.append(
+            f"Game {number} was changed after you saved it: by {changed_by(live)} at "
+            f"{local_time(live.entered_at)}. Check it against your card."
+        )
+        saved[key] = live.version
+    return notes
+
+
+def changed_by(live) -> str:
+    if live.source == Source.TABLE_LINK:
+        return f"another phone on the table {live.table.number} link"
+    return who_label(live)
+
+
 @never_cache
 @csrf_protect
 def table_page(request, token):
@@ -91,15 +150,24 @@ def _table_page(request, token):
         return _save(request, token, table, games)
     sheets = table_sheets(table, games)
     game = _game_to_offer(sheets, _game_number(request.GET.get("game")))
+    notes = wrong_notes(sheets)
     form, kept = None, {}
     if game is not None:
         form, kept = refused_form(request.session, token, sheets, game)
         if form is None:
             form = submit_game_form(
-                request, table, game, games=games, sheets=sheets, source=Source.TABLE_LINK
+                request,
+                table,
+                game,
+                games=games,
+                sheets=sheets,
+                source=Source.TABLE_LINK,
+                wrong=notes.get(game.number),
             ).form
     conflict = kept.get("conflict") or request.session.pop(SHOWN_CONFLICT, None)
-    return render(
+    saved = saved_versions(request, table)
+    changed = changed_since_saved(saved, sheets)
+    response = render(
         request,
         "scoring/table_page.html",
         {
@@ -107,15 +175,20 @@ def _table_page(request, token):
             "day": sheets.day,
             "tournament": sheets.day.tournament,
             "sheets": sheets,
-            "rows": [table_page_row(row) for row in sheets.rows()],
+            "rows": [table_page_row(row, notes) for row in sheets.rows()],
+            "wrong": notes.get(game.number) if game is not None else None,
             "game": game,
             "form": form,
             "to_check": bool(kept.get("to_check")),
             "conflict": conflict,
+            "changed": changed,
             "token": token,
             "hand_size": sheets.rules.hand_size(len(sheets.seats)),
         },
     )
+    if changed:
+        keep_saved_versions(response, table, saved)
+    return response
 
 
 # The header of a save the table page's script sends in the background.
@@ -143,8 +216,15 @@ def _save(request, token, table, games):
         messages.success(
             request, f"Game {game.number} is saved. The desk will check it against your card."
         )
-        return redirect("scorekeeper:table", token=token)
-    conflict = current_sheet(submission.conflict)
+        response = redirect("scorekeeper:table", token=token)
+        if submission.version is not None:
+            saved = saved_versions(request, table)
+            saved[str(game.number)] = submission.version
+            keep_saved_versions(response, table, saved)
+        return response
+    # Beside what it says now, what this phone typed: a second phone sees what it would
+    # overwrite and chooses.
+    conflict = current_sheet(submission.conflict, request.POST)
     live = submission.sheets.live.get(game.number)
     if conflict is not None and submission.conflict.state == SheetState.CONFIRMED:
         drop_refused(request.session)  # the desk has it now: nothing left to fix here

@@ -1,11 +1,13 @@
 """The day's score workbook, handed out for entry: one row per seated player per game.
 
-Columns (HEADER): Day, Table, Game, Engine, Player ID, Player, Score, Out. Player ID is the
-player's number in the tournament. Out states every played game's outcome: OUT_WENT ("yes") for
-the player who went out, or OUT_BLOCKED ("blocked") on one row of a game nobody went out of.
-Every live score is already filled in, and each game not played yet names the engine it is
-expected to start on, so the file read back by scoring.workbook_import changes only what was
-typed.
+Columns (HEADER): Day, Table, Game, Engine, Player ID, Player, Score, Out, State. Player ID is
+the player's number in the tournament. Out states every played game's outcome: OUT_WENT ("yes")
+for the player who went out, or OUT_BLOCKED ("blocked") on one row of a game nobody went out of.
+Only confirmed games come filled in: a game a table entered from its phone is left blank, its
+State saying so, for the desk to key from the paper card; the upload confirms it only when the
+keyed numbers match. So the file read back untouched by scoring.workbook_import changes nothing.
+The Engine column holds the expected double (the confirmed one for a confirmed game). State is for
+reading only.
 """
 
 from __future__ import annotations
@@ -16,15 +18,25 @@ from core.cells import keep_as_text
 from core.spreadsheet_print import set_page_layout
 from tournaments.models import Day
 
+from .models import SheetState
 from .selectors import day_workbook_rows
 
-HEADER = ["Day", "Table", "Game", "Engine", "Player ID", "Player", "Score", "Out"]
+HEADER = ["Day", "Table", "Game", "Engine", "Player ID", "Player", "Score", "Out", "State"]
 # The words of the Out column; workbook_import reads them back (and a few spellings more).
 OUT_WENT = "yes"
 OUT_BLOCKED = "blocked"
-COLUMN_WIDTHS = (6, 7, 7, 8, 10, 28, 8, 6)
+COLUMN_WIDTHS = (6, 7, 7, 8, 10, 28, 8, 8, 12)
 PLAYER_COLUMN = HEADER.index("Player")
 MAX_PLAYER_WIDTH = 45
+
+# The State column, in the words the desk's grid uses.
+# Short enough that the sheet still prints portrait, one table a page; the upload page says
+# what "phone only" asks of the desk (key it from the card).
+STATE_WORDS = {
+    SheetState.CONFIRMED: "confirmed",
+    SheetState.ENTERED: "phone only",
+    "empty": "not entered",
+}
 
 
 def _values(row: dict) -> list:
@@ -37,6 +49,7 @@ def _values(row: dict) -> list:
         row["player"],
         row["score"],
         _out_word(row),
+        STATE_WORDS[row["state"]],
     ]
 
 
@@ -55,7 +68,7 @@ def _out_word(row: dict) -> str | None:
 
 
 def export_day(day: Day) -> bytes:
-    """The day's entry sheet as .xlsx bytes, with every live score already filled in.
+    """The day's entry sheet as .xlsx bytes, with the confirmed scores filled in.
 
     Printed, each table starts a page of its own, as its paper card does, so a desk volunteer
     keys a card from one page with the header repeated on it.

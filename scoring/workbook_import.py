@@ -130,7 +130,8 @@ def _sheet_rows(ws) -> list[tuple[int, tuple]]:
 
 
 def _check_header(header: list[str]) -> None:
-    if header != HEADER:
+    # State is written for the desk to read; a file saved before it existed has no State column.
+    if header != HEADER and header != HEADER[:-1] + [""]:
         raise WorkbookRefused(
             [
                 "Row 1: the columns must be "
@@ -156,9 +157,12 @@ class ImportReport:
     not_played: int = 0
 
     def summary(self) -> str:
+        # In the grid's words: every game saved from a workbook ends up confirmed.
         return (
-            f"{self.entered} games entered, {self.confirmed} confirmed, {self.corrected} "
-            f"corrected, {self.unchanged} unchanged, {self.not_played} not played yet."
+            f"{self.entered} games keyed in and confirmed (the table had not entered them), "
+            f"{self.confirmed} confirmed: the card keyed matched what the table entered, "
+            f"{self.corrected} confirmed games corrected, {self.unchanged} unchanged, "
+            f"{self.not_played} left blank (not entered)."
         )
 
 
@@ -224,7 +228,7 @@ def _check_row(
     number: int, values: tuple, event: WorkbookEvent, lines: list[str]
 ) -> tuple[GameKey, _Row] | None:
     """The row's game and what it says, or None with the problem added to ``lines``."""
-    day_no, table_no, game_no, engine, player_id, _name, score, out = values
+    day_no, table_no, game_no, engine, player_id, _name, score, out, _state = values
     day_n = _whole(day_no, "Day", number, lines)
     table_n = _whole(table_no, "Table", number, lines)
     game_n = _whole(game_no, "Game", number, lines)

@@ -2,7 +2,7 @@
 
 import pytest
 from django.utils import timezone
-from scoring_factories import organiser_url as url, register, stored_sheet
+from scoring_factories import organiser_url as url, register, snapshot, stored_sheet
 
 from core.errors import ServiceError
 from scoring.models import SheetState
@@ -376,7 +376,9 @@ def test_withdrawal_mid_day_records_the_last_game_the_table_played(tournament):
     withdraw_entry(other_seat.entry)
     other_seat.refresh_from_db()
     assert other_seat.left_after_game == 0 and not other_seat.plays_game(1)
-    with pytest.raises(ServiceError, match="cannot come back"):
+    # Once the table enters a later game without them, the withdrawal stands.
+    stored_sheet(table, build_schedule(day)[2], out=out, version=2)
+    with pytest.raises(ServiceError, match="cannot be undone now"):
         reinstate_entry(leaving)
 
 
@@ -435,3 +437,110 @@ def test_the_migration_moves_each_players_contact_to_their_entries_and_back():
     executor = MigrationExecutor(connection)
     executor.loader.build_graph()
     executor.migrate(executor.loader.graph.leaf_nodes())
+
+
+def scored_sheet(table, game_number, *, without=()):
+    """A confirmed sheet with a score for every seated player except ``without``."""
+    seats = [s for s in table.seats.select_related("entry") if s.entry not in without]
+    points = {s.entry: 5 for s in seats[1:]}
+    points[seats[0].entry] = 0
+    game = build_schedule(table.day)[game_number - 1]
+    return stored_sheet(table, game, points, out=seats[0].entry)
+
+
+def test_the_organiser_chooses_after_which_game_a_player_left(tournament, organiser_client):
+    day, table, entries = start_day_one(tournament)
+    table.sheets.all().delete()
+    scored_sheet(table, 1)
+    scored_sheet(table, 2)
+    leaving = table.seats.order_by("position").last().entry
+    page_url = url(tournament, f"players/{leaving.number}/withdraw/")
+    page = organiser_client.get(page_url).content.decode()
+    assert "Table 1 has entered up to game 2." in page
+    assert '<option value="2" selected>game 2</option>' in page
+    assert "Later games will not expect a score from them." in page
+
+    # Game 2 already holds their score: leaving after game 1 is refused beside the field.
+    before = snapshot(Entry, Seat)
+    response = organiser_client.post(page_url, {"after_game": "1"})
+    assert "Game 2 at table 1 already has a score for" in response.content.decode()
+    assert snapshot(Entry, Seat) == before
+    # A number out of range is refused too.
+    response = organiser_client.post(page_url, {"after_game": "99"})
+    assert response.status_code == 200 and snapshot(Entry, Seat) == before
+
+    # The paper card has their game 3: record that they left after it.
+    organiser_client.post(page_url, {"after_game": "3"})
+    seat = Seat.objects.get(day=day, entry=leaving)
+    assert seat.left_after_game == 3 and seat.plays_game(3) and not seat.plays_game(4)
+
+    # Undo works until the table enters a later game.
+    edit = url(tournament, f"players/{leaving.number}/")
+    assert 'id="undo-refusal"' not in organiser_client.get(edit).content.decode()
+    reinstate_entry(leaving)
+    seat.refresh_from_db()
+    assert seat.left_after_game is None
+    assert Entry.objects.get(pk=leaving.pk).status == Entry.CHECKED_IN
+
+
+def test_a_withdrawal_stands_once_the_table_plays_on(tournament, organiser_client):
+    day, table, entries = start_day_one(tournament)
+    table.sheets.all().delete()
+    scored_sheet(table, 1)
+    leaving = table.seats.order_by("position").last().entry
+    withdraw_entry(leaving, after_game=1)
+    scored_sheet(table, 2, without=(leaving,))
+    page = organiser_client.get(url(tournament, f"players/{leaving.number}/")).content.decode()
+    assert 'disabled aria-describedby="undo-refusal">Undo the withdrawal' in page
+    assert "Table 1 has entered game 2 since" in page
+    before = snapshot(Entry, Seat)
+    organiser_client.post(url(tournament, f"players/{leaving.number}/reinstate/"))
+    assert snapshot(Entry, Seat) == before
+    # Choosing a game the table entered without the player is refused.
+    third = table.seats.order_by("position")[1].entry
+    scored_sheet(table, 3, without=(leaving, third))
+    with pytest.raises(ServiceError, match="Game 3 at table 1 was entered without"):
+        withdraw_entry(third, after_game=3)
+    assert Entry.objects.get(pk=third.pk).status != Entry.WITHDRAWN
+
+
+def test_after_play_starts_the_refused_buttons_are_disabled_with_the_reason(
+    tournament, organiser_client
+):
+    day, table, entries = start_day_one(tournament)
+    reason = "Day 1 already has scores: nobody joins once play has started"
+    for page_url in ("players/", "players/add/", "players/import/"):
+        page = organiser_client.get(url(tournament, page_url)).content.decode()
+        assert reason in page, page_url
+        assert 'disabled aria-describedby="joining-closed"' in page, page_url
+    page = organiser_client.get(url(tournament, "check-in/")).content.decode()
+    assert 'disabled aria-describedby="checkin-closed"' in page
+    assert "nobody can be checked in or out now" in page
+    # ...and the server still refuses what a disabled button would have sent.
+    before = snapshot(Entry, Player, Seat)
+    organiser_client.post(url(tournament, "players/add/"), {"name": "Late Comer"})
+    organiser_client.post(url(tournament, f"check-in/{entries[0].number}/"), {"here": "0"})
+    assert snapshot(Entry, Player, Seat) == before
+
+
+def test_a_players_page_shows_their_tables_and_games(tournament, organiser_client):
+    day, table, entries = start_day_one(tournament)
+    table.sheets.all().delete()
+    scored_sheet(table, 1)
+    player = table.seats.order_by("position").first().entry
+    page = organiser_client.get(url(tournament, f"players/{player.number}/")).content.decode()
+    text = " ".join(page.split())
+    assert "Tables and games" in text
+    assert "game 1: 0 (out)" in text
+    assert "<td>1</td><td>1</td>" in page.replace("\n", "").replace("    ", "")
+
+
+def test_the_seating_page_marks_pinned_and_kept_apart_players(tournament, organiser_client):
+    entries = register(tournament, *[f"P{i}" for i in range(1, 9)])
+    Entry.objects.filter(pk=entries[0].pk).update(pinned_table=1)
+    KeepApart.objects.create(tournament=tournament, first=entries[1], second=entries[2])
+    seat_day(tournament.days.get(number=1), seed=3)
+    page = organiser_client.get(url(tournament, "seating/1/")).content.decode()
+    assert '<span class="badge mark">pinned to table 1</span>' in page
+    assert '<span class="badge mark">kept apart from P3</span>' in page
+    assert '<span class="badge mark">kept apart from P2</span>' in page

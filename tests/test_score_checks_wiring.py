@@ -285,34 +285,38 @@ def test_after_a_fallback_the_phone_names_the_double_the_rules_expect(fell_back,
     assert "Double 10 (expected)" in html
 
 
-def test_after_a_fallback_the_desk_card_sheets_and_workbook_agree(fell_back, tmp_path):
+def test_after_a_fallback_the_sheets_follow_the_table_and_the_desk_plans_blind(fell_back, tmp_path):
+    """One rule (planned_engines) everywhere. The table's own sheet plans from what it entered;
+    the desk's card and workbook plan from what the desk has confirmed, so a card keyed blind
+    never shows the table's entry. Keyed from the card, the fallback is confirmed as played."""
     w = fell_back
-    card = client_for(w.desk).get(card_url(w)).content.decode()
-    assert re.search(r'name="g4-engine" value="10"', card)
-    assert re.search(r'name="g5-engine" value="8"', card)
     text = " ".join(PdfReader(io.BytesIO(score_sheets_pdf(w.day))).pages[0].extract_text().split())
     assert "3 9-9 4 10-10 5 8-8 6 7-7" in text
+    card = client_for(w.desk).get(card_url(w)).content.decode()
+    assert re.search(r'name="g3-engine" value="10"', card)  # nothing confirmed yet
+    assert re.search(r'name="g4-engine" value="9"', card)
     path = tmp_path / "day1.xlsx"
     call_command("export_scores", w.tournament.slug, str(path), "--day", "1")
     engines = {
         (r[1], r[2]): r[3]
         for r in load_workbook(path, read_only=True).active.iter_rows(min_row=2, values_only=True)
     }
-    assert [engines[(1, n)] for n in range(1, 7)] == [12, 11, 9, 10, 8, 7]
-    # The untouched file is accepted: the table's three games match it, so they are confirmed
-    # as entered, and the games not played yet are skipped.
+    assert [engines[(1, n)] for n in range(1, 7)] == [12, 11, 10, 9, 8, 7]
+    # Untouched, the file changes nothing: the table's games wait for the desk to key them.
     call_command("import_scores", w.tournament.slug, str(path))
-    live = GameSheet.objects.filter(state=SheetState.CONFIRMED).order_by("game__number")
-    assert [s.engine_used for s in live] == [12, 11, 9]
-    # Game 4 filled in with its engine as the file gives it: accepted on double 10.
+    assert not GameSheet.objects.filter(state=SheetState.CONFIRMED).exists()
+    # Keyed from the card (game 3 on double 9, game 4 on double 10): the three games the table
+    # entered match and are confirmed, and game 4 is stored on double 10.
     wb = load_workbook(path)
     for row in wb.active.iter_rows(min_row=2):
-        if (row[1].value, row[2].value) == (1, 4):
+        if row[1].value == 1 and row[2].value in (1, 2, 3, 4):
+            row[3].value = {3: 9, 4: 10}.get(row[2].value, row[3].value)
             row[6].value = T1[row[5].value]
             row[7].value = "yes" if row[5].value == "Ann Lee" else None
     wb.save(path)
     call_command("import_scores", w.tournament.slug, str(path))
-    assert GameSheet.objects.get(table=w.tables[0], game=w.games[4]).engine_used == 10
+    live = GameSheet.objects.filter(table=w.tables[0], state=SheetState.CONFIRMED)
+    assert [s.engine_used for s in live.order_by("game__number")] == [12, 11, 9, 10]
 
 
 # ---------------------------------------------------------------------------

@@ -491,9 +491,16 @@ def test_the_day_grid_takes_the_same_queries_for_a_bigger_event():
 def test_close_and_reopen_buttons(world, client):
     boss = client_for(world.boss)
     url = reverse("organiser:close_day", args=[world.tournament.slug, 1])
-    assert client_for(world.desk).post(url).status_code == 403
-    assert boss.get(url).status_code == 405
+    assert client_for(world.desk).post(url, {"sure": "yes"}).status_code == 403
+    # The page asks first, and a post that skipped the question closes nothing.
+    question = text_of(boss.get(url))
+    assert "Every table link of day 1 stops working at once." in question
+    assert "12 games are not entered yet." in question
+    assert "0 games entered by the tables are not confirmed yet." in question
     boss.post(url)
+    world.day.refresh_from_db()
+    assert world.day.closed_at is None
+    boss.post(url, {"sure": "yes"})
     world.day.refresh_from_db()
     assert world.day.closed_at is not None
     assert client.get(link(world.tables[0])).status_code == 404
@@ -512,7 +519,11 @@ def test_the_table_links_page_and_a_new_link(world, client):
     assert f"http://testserver/table/{world.tables[0].link_token}/" in page
     assert "data:image/svg+xml" in page
     old = link(world.tables[0])
-    boss.post(reverse("organiser:regenerate_link", args=[world.tournament.slug, 1, 1]))
+    url = reverse("organiser:regenerate_link", args=[world.tournament.slug, 1, 1])
+    assert "The old link of table 1 stops working at once." in text_of(boss.get(url))
+    boss.post(url)
+    assert client.get(old).status_code == 200  # not asked: nothing changed
+    boss.post(url, {"sure": "yes"})
     world.tables[0].refresh_from_db()
     assert client.get(old).status_code == 404
     assert client.get(link(world.tables[0])).status_code == 200

@@ -73,6 +73,15 @@ def test_export_writes_one_row_per_seated_player_per_game(world, tmp_path):
         0,
         source=Source.TABLE_LINK,
     )
+    services.submit_game(
+        world.tables[1],
+        world.games[1],
+        typed(world, 1, T2, out="Flo Ng", engine=11),
+        0,
+        source=Source.TABLE_LINK,
+    )
+    sheet = GameSheet.objects.get(table=world.tables[1])
+    services.confirm_game(world.tables[1], world.games[1], sheet.version, world.desk)
     ws = load_workbook(export(world, tmp_path), read_only=True).active
     rows = list(ws.iter_rows(values_only=True))
     assert list(rows[0]) == [
@@ -84,15 +93,70 @@ def test_export_writes_one_row_per_seated_player_per_game(world, tmp_path):
         "Player",
         "Score",
         "Out",
+        "State",
     ]
     assert len(rows) - 1 == (4 + 3) * 6
-    assert rows[1] == (1, 1, 1, 11, 1, "Ann Lee", 0, "yes")  # the live entry, its engine used
-    assert rows[2] == (1, 1, 1, 11, 2, "Bob Roe", 12, None)
-    # Game 2 is blank, with the engine it is expected to start on: the first double of the
-    # engine order not used yet at this table (12: nobody held it in game 1).
-    assert rows[5] == (1, 1, 2, 12, 1, "Ann Lee", None, None)
-    assert rows[9] == (1, 1, 3, 10, 1, "Ann Lee", None, None)
-    assert rows[-1] == (1, 2, 6, 7, 7, "Gus Ray", None, None)
+    # Table 1's game 1 is only entered by its phone: blank for the desk to key, at the expected
+    # double, not the table's own engine.
+    waiting = "phone only"
+    assert rows[1] == (1, 1, 1, 12, 1, "Ann Lee", None, None, waiting)
+    assert rows[2] == (1, 1, 1, 12, 2, "Bob Roe", None, None, waiting)
+    assert rows[5] == (1, 1, 2, 11, 1, "Ann Lee", None, None, "not entered")
+    # Table 2's game 1 is confirmed: its numbers and engine shown, and marked confirmed; the
+    # next game expects the double after the ones used.
+    t2 = [r for r in rows[1:] if r[1] == 2]
+    assert t2[0] == (1, 2, 1, 11, 5, "Ed Poe", 5, None, "confirmed")
+    assert t2[1] == (1, 2, 1, 11, 6, "Flo Ng", 0, "yes", "confirmed")
+    # Game 2 at table 2 expects the first double of the engine order not used there yet: 12,
+    # which nobody held in game 1; then 10 down to 7.
+    assert t2[3][3] == 12
+    assert rows[-1] == (1, 2, 6, 7, 7, "Gus Ray", None, None, "not entered")
+
+
+def test_an_untouched_workbook_confirms_nothing(world, tmp_path):
+    for table, scores, out in ((0, T1, "Ann Lee"), (1, T2, "Flo Ng")):
+        services.submit_game(
+            world.tables[table],
+            world.games[1],
+            typed(world, 1, scores, out=out),
+            0,
+            source=Source.TABLE_LINK,
+        )
+    before = snapshot()
+    path = export(world, tmp_path)
+    report = workbook_import.import_workbook(world.tournament, path.read_bytes(), user=world.desk)
+    assert (report.entered, report.confirmed, report.corrected) == (0, 0, 0)
+    assert snapshot() == before
+
+
+def test_a_keyed_difference_is_listed_by_row_with_both_values(world, tmp_path):
+    services.submit_game(
+        world.tables[0],
+        world.games[1],
+        typed(world, 1, T1, out="Ann Lee"),
+        0,
+        source=Source.TABLE_LINK,
+    )
+    before = snapshot()
+    keyed = {(1, 1, n): (s, n == "Ann Lee") for n, s in T1.items()}
+    keyed[(1, 1, "Bob Roe")] = (21, False)  # row 3: the card says 21, the phone said 12
+    path = fill(export(world, tmp_path), keyed)
+    with pytest.raises(workbook_import.WorkbookRefused) as refused:
+        workbook_import.import_workbook(world.tournament, path.read_bytes(), user=world.desk)
+    assert (
+        "Row 3 (table 1, game 1): The table entered 12 for Bob Roe; you typed 21."
+        in refused.value.lines
+    )
+    assert snapshot() == before
+
+
+def test_a_workbook_saved_before_the_state_column_still_reads(world, tmp_path):
+    path = fill(export(world, tmp_path), {(1, 1, n): (s, n == "Ann Lee") for n, s in T1.items()})
+    wb = load_workbook(path)
+    wb.active.delete_cols(9)
+    wb.save(path)
+    report = workbook_import.import_workbook(world.tournament, path.read_bytes(), user=world.desk)
+    assert report.entered == 1
 
 
 def test_names_that_look_like_formulas_are_written_as_text(tmp_path):
@@ -114,8 +178,9 @@ def test_round_trip_reproduces_the_totals_and_a_second_import_changes_nothing(
     path = fill(export(world, tmp_path), filled_values())
     call_command("import_scores", world.tournament.slug, str(path))
     assert (
-        "4 games entered, 0 confirmed, 0 corrected, 0 unchanged, 8 not played yet."
-        in capsys.readouterr().out
+        "4 games keyed in and confirmed (the table had not entered them), 0 confirmed: the card "
+        "keyed matched what the table entered, 0 confirmed games corrected, 0 unchanged, "
+        "8 left blank (not entered)." in capsys.readouterr().out
     )
     expected = {}
     for game in (T1, GAME2_T1, T2, GAME3_T2_BLOCKED):
@@ -128,7 +193,8 @@ def test_round_trip_reproduces_the_totals_and_a_second_import_changes_nothing(
 
     before = snapshot()
     call_command("import_scores", world.tournament.slug, str(path))
-    assert "0 games entered, 0 confirmed, 0 corrected, 4 unchanged" in capsys.readouterr().out
+    assert "0 games keyed in and confirmed" in (out := capsys.readouterr().out)
+    assert "0 confirmed games corrected, 4 unchanged" in out
     assert snapshot() == before
 
     # Export again: the scores come back filled in, and reading that file changes nothing either.

@@ -147,3 +147,28 @@ class WifiForm(forms.Form):
                 "A Wi-Fi password has at least 8 characters: check it on the router or hotspot."
             )
         return password
+
+
+class WithdrawForm(forms.Form):
+    """After which game a player who leaves during a day stops playing (0: before the first)."""
+
+    after_game = forms.TypedChoiceField(
+        label="They left after game", coerce=int, required=False, empty_value=None
+    )
+
+    def __init__(self, *args, leaving=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.leaving = leaving
+        if leaving is None:
+            del self.fields["after_game"]
+            return
+        choices = [(0, "before their first game")]
+        choices += [(n, f"game {n}") for n in range(1, leaving["games"] + 1)]
+        field = self.fields["after_game"]
+        field.choices = choices
+        field.initial = leaving["last_entered"]
+        field.help_text = (
+            f"Table {leaving['table']} has entered up to game {leaving['last_entered']}. Choose a "
+            "later game if the paper card has their score for it. Later games will not expect a "
+            "score from them."
+        )

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 
 from django.db.models import CharField
 
+from core.search import search_key
 from core.spreadsheet_files import MAX_SHEET_ROWS, UnreadableFile, open_xlsx, refuse_if_too_big
 
 from .models import Entry, Player
@@ -87,8 +88,9 @@ class ParsedImport:
 
 
 def name_key(name: str) -> str:
-    """Names compare without regard to case or repeated spaces: "ann  LEE" is "Ann Lee"."""
-    return " ".join(name.split()).casefold()
+    """Names compare by the search rule (core.search): "ann  LEE" is "Ann Lee", and "Jose
+    O’Neil" is "José O'Neil", so the same person typed two ways is caught as a duplicate."""
+    return search_key(name)
 
 
 def _header_key(cell: str) -> str:

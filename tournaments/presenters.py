@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from core.search import matches, search_key
+
 from .models import Entry, StaffRole
 
 
@@ -44,11 +46,12 @@ def with_status(entries):
 
 
 def entries_named(entries, query: str) -> list:
-    """The entries whose name contains ``query`` (any case); all of them for no query."""
-    if not query:
-        return list(entries)
-    needle = query.casefold()
-    return [entry for entry in entries if needle in entry.player.name.casefold()]
+    """The entries whose name contains ``query`` by the search rule (core.search), each with
+    ``search_key`` for the page's list filter; all of them for no query."""
+    shown = [entry for entry in entries if matches(query, entry.player.name)]
+    for entry in shown:
+        entry.search_key = search_key(entry.player.name)
+    return shown
 
 
 def chart_tables(tables) -> list[tuple[int, list[tuple[int, str]]]]:
@@ -128,3 +131,14 @@ def withdrawal_notes(name: str, outcome) -> list[tuple[str, str]]:
             )
         )
     return notes
+
+
+def joining_closed(started_day: int | None) -> str:
+    """Why adding, importing and checking players in are refused once play has started (the
+    services refuse them; the pages show the buttons disabled with this beside them), or ""."""
+    if started_day is None:
+        return ""
+    return (
+        f"Day {started_day} already has scores: nobody joins once play has started and there "
+        "are no substitutes. Mark a player who leaves as withdrawn on their player page."
+    )

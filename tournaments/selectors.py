@@ -4,6 +4,9 @@ from dataclasses import dataclass, field
 
 from django.db.models import Count, Exists, OuterRef, Prefetch, Q
 
+from core.search import matches, search_key
+
+from .hooks import entry_games, last_game_entered
 from .models import Day, Entry, KeepApart, Player, Seat, StaffRole, Table, Tournament
 from .player_import import name_key
 from .seating import club_groups, club_spread, keep_apart_set, meeting_pairs, table_conflicts
@@ -108,9 +111,7 @@ def entry_list(tournament, *, query: str = "") -> list[Entry]:
     entries = (
         Entry.objects.filter(tournament=tournament).select_related("player").order_by("number")
     )
-    if query:
-        entries = entries.filter(player__name__icontains=query)
-    listed = list(entries)
+    listed = [entry for entry in entries if matches(query, entry.player.name)]
     partners = keep_apart_partners(tournament)
     for entry in listed:
         entry.keep_apart = partners.get(entry.pk, [])
@@ -142,13 +143,16 @@ def directory_for(user):
 
 def directory_matches(tournament, query: str, user, limit: int = 20) -> list[Player]:
     """Players in ``user``'s directory (:func:`directory_for`) whose name contains ``query``,
-    each with ``entry_number`` (their number in this event, or None). Two queries."""
+    by the search rule (core.search), each with ``entry_number`` (their number in this event, or
+    None). Two queries: the directory's names, then the players found."""
     query = " ".join(query.split())
-    if len(query) < 2:
+    if len(search_key(query)) < 2:
         return []
+    named = [
+        pk for pk, name in directory_for(user).values_list("pk", "name") if matches(query, name)
+    ]
     players = list(
-        directory_for(user)
-        .filter(name__icontains=query)
+        Player.objects.filter(pk__in=named)
         .prefetch_related(
             Prefetch(
                 "entries",
@@ -216,6 +220,8 @@ class SeatView:
     entry: Entry
     # plain-words notes: "met Bob Ray on an earlier day", "must sit apart from Ann Lee"
     notes: list[str] = field(default_factory=list)
+    # badges that are not problems: "pinned to table 3", "kept apart from Ann Lee"
+    marks: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -264,7 +270,10 @@ def day_seating(day) -> dict:
             pin = view.entry.pinned_table
             if pin is not None and pin != table.number:
                 view.notes.append(f"pinned to table {pin}")
+            elif pin is not None:
+                view.marks.append(f"pinned to table {pin}")
         views.append(TableView(table=table, seats=seat_views))
+    _mark_kept_apart(views, apart)
     return {
         "day": day,
         "tables": views,
@@ -283,6 +292,18 @@ def _club_spread(views) -> tuple[int, int] | None:
     return club_spread([[v.entry.pk for v in t.seats] for t in views], clubs)
 
 
+def _mark_kept_apart(views: list[TableView], apart: set[tuple[int, int]]) -> None:
+    """Mark each seated player who has a keep-apart partner seated that day, wherever."""
+    names = {v.entry.pk: v.entry.player.name for t in views for v in t.seats}
+    for table in views:
+        for view in table.seats:
+            for pair in apart:
+                if view.entry.pk in pair:
+                    other = pair[1] if pair[0] == view.entry.pk else pair[0]
+                    if other in names:
+                        view.marks.append(f"kept apart from {names[other]}")
+
+
 def seating_days(tournament) -> list[Day]:
     """The tournament's days with table and seat counts and ``playing`` (scores started: the
     same rule as :meth:`Day.scores_started`, asked for every day at once). One query."""
@@ -298,14 +319,22 @@ def seating_days(tournament) -> list[Day]:
 
 
 def find_your_table(tournament, query: str, limit: int = 30) -> dict:
-    """Entries whose name contains ``query`` with their table on each day. Three queries."""
+    """Entries whose name contains ``query`` by the search rule (core.search), with their table
+    on each day. Four queries."""
     query = " ".join(query.split())
     days = list(Day.objects.filter(tournament=tournament).order_by("number"))
-    if len(query) < 2:
+    if len(search_key(query)) < 2:
         return {"days": days, "results": [], "query": query, "too_short": bool(query)}
     seats = Seat.objects.select_related("table", "day")
+    found = [
+        pk
+        for pk, name in Entry.objects.filter(tournament=tournament).values_list(
+            "pk", "player__name"
+        )
+        if matches(query, name)
+    ]
     entries = list(
-        Entry.objects.filter(tournament=tournament, player__name__icontains=query)
+        Entry.objects.filter(pk__in=found)
         .select_related("player")
         .prefetch_related(Prefetch("seats", queryset=seats))
         .order_by("player__name", "number")[:limit]
@@ -362,3 +391,47 @@ def tournament_days(tournament) -> list[Day]:
 def public_tournaments():
     """The tournaments whose public pages are on, for the public home page."""
     return Tournament.objects.filter(public_pages=True)
+
+
+def leaving_mid_day(entry) -> list[dict]:
+    """The days under way where ``entry`` has a seat: day, table, the last game the table has
+    entered (the default "left after" game), the games of a day. Two queries and one per such
+    day (usually one)."""
+    seats = Seat.objects.filter(entry=entry, day__closed_at__isnull=True).select_related(
+        "day__tournament__rules", "table"
+    )
+    started = set(
+        Table.objects.with_scores()
+        .filter(day__tournament=entry.tournament_id, day__closed_at__isnull=True)
+        .values_list("day_id", flat=True)
+    )
+    rows = []
+    for seat in seats:
+        if seat.day_id not in started or seat.left_after_game is not None:
+            continue
+        rows.append(
+            {
+                "day": seat.day.number,
+                "table": seat.table.number,
+                "last_entered": last_game_entered(seat.table),
+                "games": seat.day.tournament.rules.games_per_day,
+            }
+        )
+    return rows
+
+
+def entry_days(entry) -> list[dict]:
+    """Each day the player was seated: table, when they left, their games (scores and whether
+    the desk confirmed them) and the day's total. Two queries."""
+    games = entry_games(entry)
+    seats = Seat.objects.filter(entry=entry).select_related("day", "table").order_by("day__number")
+    return [
+        {
+            "day": seat.day.number,
+            "table": seat.table.number,
+            "left_after_game": seat.left_after_game,
+            "games": games.get(seat.day.number, []),
+            "total": sum(g["points"] for g in games.get(seat.day.number, [])),
+        }
+        for seat in seats
+    ]

@@ -23,6 +23,7 @@ from .forms import (
     SeatDayForm,
     SwapForm,
     WifiForm,
+    WithdrawForm,
 )
 from .models import Day, Entry
 from .presenters import (
@@ -31,12 +32,13 @@ from .presenters import (
     entries_named,
     entry_status,
     import_summary,
+    joining_closed,
     seating_summary,
     with_day_status,
     with_status,
     withdrawal_notes,
 )
-from .selectors import tournament_days
+from .selectors import leaving_mid_day, tournament_days
 from .services import importing, registration, seating as seating_service
 
 
@@ -88,7 +90,7 @@ def players(request, tournament):
             "search": search,
             "query": query,
             "entries": with_status(selectors.entry_list(tournament, query=query)),
-            "play_started": selectors.play_started(tournament),
+            "joining_closed": joining_closed(selectors.first_started_day(tournament)),
         },
     )
 
@@ -138,7 +140,7 @@ def player_add(request, tournament):
             "query": query,
             "form": form,
             "matches": selectors.directory_matches(tournament, query, request.user),
-            "play_started": selectors.play_started(tournament),
+            "joining_closed": joining_closed(selectors.first_started_day(tournament)),
         },
     )
 
@@ -175,6 +177,10 @@ def player_edit(request, tournament, number):
             "entry": detail,
             "form": form,
             "keep_apart_form": KeepApartForm(entry=entry),
+            "days_played": selectors.entry_days(entry),
+            "undo_refusal": registration.reinstate_refusal(entry)
+            if entry.status == Entry.WITHDRAWN
+            else "",
         },
     )
 
@@ -217,19 +223,26 @@ def keep_apart_remove(request, tournament, number, other):
 @organiser_view
 def player_withdraw(request, tournament, number):
     entry = _entry(tournament, number)
-    if request.method == "POST":
+    under_way = leaving_mid_day(entry)
+    data = request.POST if request.method == "POST" else None
+    form = WithdrawForm(data, leaving=under_way[0] if under_way else None)
+    if request.method == "POST" and form.is_valid():
         try:
-            outcome = registration.withdraw_entry(entry)
+            outcome = registration.withdraw_entry(
+                entry, after_game=form.cleaned_data.get("after_game")
+            )
         except ServiceError as error:
-            messages.error(request, str(error))
+            form.add_error(error.field if error.field in form.fields else None, str(error))
         else:
             name = entry.player.name
             messages.success(request, f"{name} is withdrawn.")
             for level, note in withdrawal_notes(name, outcome):
                 getattr(messages, level)(request, note)
-        return redirect("organiser:players", tournament.slug)
+            return redirect("organiser:players", tournament.slug)
     return render(
-        request, "tournaments/player_withdraw.html", {"tournament": tournament, "entry": entry}
+        request,
+        "tournaments/player_withdraw.html",
+        {"tournament": tournament, "entry": entry, "form": form, "under_way": under_way},
     )
 
 
@@ -273,6 +286,7 @@ def import_players(request, tournament):
             "tournament": tournament,
             "form": form,
             "problems": problems,
+            "joining_closed": joining_closed(selectors.first_started_day(tournament)),
         },
     )
 

@@ -8,7 +8,7 @@ from django.db.models import Max
 
 from core.errors import ServiceError
 from tournaments.access import account_of
-from tournaments.hooks import last_game_entered
+from tournaments.hooks import last_game_entered, scores_by_game
 from tournaments.models import Day, Entry, KeepApart, Player, Seat, StaffRole, Table, Tournament
 from tournaments.player_import import CLUB_MAX, CONTACT_MAX, NAME_MAX, name_key
 from tournaments.selectors import directory_for, entered_names, first_started_day
@@ -182,9 +182,11 @@ class WithdrawOutcome:
 
 
 @transaction.atomic
-def withdraw_entry(entry) -> WithdrawOutcome:
+def withdraw_entry(entry, after_game: int | None = None) -> WithdrawOutcome:
     """Mark a player withdrawn. On a day in progress the player's table plays on without them
-    after the last game it has entered; on a seated day not yet started the seat is removed."""
+    after game ``after_game`` (by default the last game the table has entered: the organiser
+    may choose a later one when the paper card has their score, or an earlier one); on a seated
+    day not yet started the seat is removed."""
     entry = Entry.objects.select_for_update().select_related("player").get(pk=entry.pk)
     if entry.status == Entry.WITHDRAWN:
         raise ServiceError(f"{entry.player.name} has already withdrawn.")
@@ -192,12 +194,12 @@ def withdraw_entry(entry) -> WithdrawOutcome:
     entry.save(update_fields=["status"])
     left_during, unseated = [], []
     seats = Seat.objects.filter(entry=entry, day__closed_at__isnull=True).select_related(
-        "day", "table"
+        "day__tournament__rules", "table"
     )
     for held in seats:
         if Table.objects.with_scores().filter(pk=held.table_id).exists():
             if held.left_after_game is None:
-                held.left_after_game = last_game_entered(held.table)
+                held.left_after_game = _leaving_game(entry, held, after_game)
                 held.save(update_fields=["left_after_game"])
             left_during.append((held.day.number, held.left_after_game))
         elif not held.day.scores_started():
@@ -205,23 +207,88 @@ def withdraw_entry(entry) -> WithdrawOutcome:
             held.delete()
         else:
             # Other tables have started but this one has not entered a game yet.
-            held.left_after_game = 0
+            held.left_after_game = _leaving_game(entry, held, after_game or 0)
             held.save(update_fields=["left_after_game"])
-            left_during.append((held.day.number, 0))
+            left_during.append((held.day.number, held.left_after_game))
     if unseated:
         refresh_repeat_counts(entry.tournament, min(unseated))
     return WithdrawOutcome(entry=entry, left_during=left_during, unseated_days=sorted(unseated))
 
 
+def _leaving_game(entry, seat, after_game: int | None) -> int:
+    """The last game ``entry`` plays at ``seat``'s table: ``after_game`` checked against what
+    the table has entered (every game up to it has their score, none after it does), or the
+    last game the table has entered."""
+    if after_game is None:
+        return last_game_entered(seat.table)
+    games = seat.day.tournament.rules.games_per_day
+    if not 0 <= after_game <= games:
+        raise ServiceError(
+            f"Choose a game from 0 (before the first game) to {games}.", field="after_game"
+        )
+    name, table = entry.player.name, seat.table.number
+    for number, scored in sorted(scores_by_game(seat.table).items()):
+        if number > after_game and entry.pk in scored:
+            raise ServiceError(
+                f"Game {number} at table {table} already has a score for {name}: choose game "
+                f"{number} or later, or have the desk mark game {number} wrong first.",
+                field="after_game",
+            )
+        if number <= after_game and entry.pk not in scored:
+            raise ServiceError(
+                f"Game {number} at table {table} was entered without {name}, so they left "
+                f"before it: choose game {number - 1} or earlier.",
+                field="after_game",
+            )
+    return after_game
+
+
+def _left_seats(entry) -> list[Seat]:
+    return list(
+        Seat.objects.filter(
+            entry=entry, day__closed_at__isnull=True, left_after_game__isnull=False
+        ).select_related("table", "day")
+    )
+
+
+def reinstate_refusal(entry, left: list[Seat] | None = None) -> str:
+    """Why a withdrawal can no longer be undone, or "" while it can: the one rule the service
+    applies and the player's page shows beside its disabled button."""
+    left = _left_seats(entry) if left is None else left
+    if not left:
+        started = first_started_day(entry.tournament)
+        if started is not None:
+            return (
+                f"Day {started} already has scores, so {entry.player.name} cannot come back: "
+                "nobody joins once play has started and there are no substitutes."
+            )
+    for seat in left:
+        later = [n for n in scores_by_game(seat.table) if n > (seat.left_after_game or 0)]
+        if later:
+            return (
+                f"Table {seat.table.number} has entered game {min(later)} since "
+                f"{entry.player.name} left after game {seat.left_after_game}, so the withdrawal "
+                "cannot be undone now: the table played on without them."
+            )
+    return ""
+
+
 @transaction.atomic
 def reinstate_entry(entry) -> Entry:
-    """Undo a withdrawal made by mistake, while play has not started."""
+    """Undo a withdrawal made by mistake: while play has not started, or, for a player who left
+    during a day, until their table enters a game after the one they left after."""
     entry = Entry.objects.select_for_update().select_related("player").get(pk=entry.pk)
     if entry.status != Entry.WITHDRAWN:
         raise ServiceError(f"{entry.player.name} has not withdrawn.")
-    refuse_if_play_started(entry.tournament, f"{entry.player.name} cannot come back")
+    left = _left_seats(entry)
+    refusal = reinstate_refusal(entry, left)
+    if refusal:
+        raise ServiceError(refusal)
     _refuse_duplicate_name(entry.tournament, entry.player.name, exclude_entry=entry)
-    entry.status = Entry.REGISTERED
+    for seat in left:
+        seat.left_after_game = None
+        seat.save(update_fields=["left_after_game"])
+    entry.status = Entry.CHECKED_IN if left else Entry.REGISTERED
     entry.save(update_fields=["status"])
     return entry
 

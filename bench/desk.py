@@ -1,0 +1,254 @@
+"""Benchmark for the desk's work on a 43-table day -- run as ``.venv/bin/python bench/desk.py``.
+
+Counts, not times: the page loads and form posts a desk volunteer makes to confirm a whole day
+whose paper cards all match what the tables entered from their phones, by the two ways the desk
+has: confirm from the card (hold the paper beside the table's entry, one press per table with
+"Confirm and next table") and blind keying (type each card, "Save and next table"; the desk
+never sees the table's numbers and the save confirms what matches). Each is walked through the
+real pages with Django's test client, following the links and forms the pages give, and the
+result is checked in the database. The floor is one form post per table; the ratio to it is
+printed for both. One PASS/FAIL line per target.
+
+With no DATABASE_URL the event goes in a throwaway SQLite file; with DATABASE_URL set a
+throwaway test database is created beside it and dropped at the end.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import re
+import sys
+import tempfile
+from html import unescape
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+_tmp = None
+if not os.environ.get("DATABASE_URL"):
+    _tmp = tempfile.TemporaryDirectory(prefix="bench-desk-")
+    os.environ["DATABASE_URL"] = f"sqlite:///{_tmp.name}/bench.sqlite3"
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+os.environ.setdefault("DJANGO_ALLOWED_HOSTS", "testserver")
+
+import django  # noqa: E402
+
+django.setup()
+
+from django.contrib.auth import get_user_model  # noqa: E402
+from django.core.management import call_command  # noqa: E402
+from django.db import connection  # noqa: E402
+from django.test import Client  # noqa: E402
+from django.test.utils import setup_test_environment  # noqa: E402
+from django.urls import reverse  # noqa: E402
+from django.utils import timezone  # noqa: E402
+
+from scoring.models import GameSheet, Score, SheetState, Source  # noqa: E402
+from scoring.schedule import build_schedule  # noqa: E402
+from tournaments.models import Entry, Player, Seat, StaffRole, Table  # noqa: E402
+from tournaments.seating import table_sizes  # noqa: E402
+from tournaments.services.events import create_tournament  # noqa: E402
+
+TABLES = 43
+PLAYERS = 300  # 42 tables of 7 and one of 6 at the tournament preset's table size
+results: list[tuple[str, bool, str]] = []
+
+
+def build_day(slug: str, seed: int):
+    """A seated day with every game entered from the tables' phones: the 'paper cards' are
+    returned as {table number: {game number: (engine, {entry id: points}, went out id)}}."""
+    rng = random.Random(seed)
+    tournament = create_tournament(slug=slug, name=f"Bench {slug}", preset_key="tournament")
+    people = Player.objects.bulk_create(
+        Player(name=f"Player {slug} {i:03}") for i in range(1, PLAYERS + 1)
+    )
+    entries = Entry.objects.bulk_create(
+        Entry(tournament=tournament, player=p, number=i, status=Entry.CHECKED_IN)
+        for i, p in enumerate(people, start=1)
+    )
+    day = tournament.days.get(number=1)
+    games = build_schedule(day)
+    sizes = table_sizes(PLAYERS, tournament.rules.max_table_size)
+    assert len(sizes) == TABLES, sizes
+    cards, start = {}, 0
+    now = timezone.now()
+    plan = []
+    for number, size in enumerate(sizes, start=1):
+        table = Table.objects.create(day=day, number=number)
+        group = entries[start : start + size]
+        start += size
+        Seat.objects.bulk_create(
+            Seat(day=day, table=table, entry=e, position=i) for i, e in enumerate(group, 1)
+        )
+        cards[number] = {}
+        for game in games:
+            out = rng.choice(group)
+            points = {e.pk: (0 if e is out else rng.randint(1, 60)) for e in group}
+            cards[number][game.number] = (game.scheduled_engine, points, out.pk)
+            plan.append((table, game, out, points))
+    # What the phones entered, written in bulk (the desk's side is what is counted): every
+    # game waiting for the desk, as a table link's save leaves it.
+    sheets = GameSheet.objects.bulk_create(
+        GameSheet(
+            table=table,
+            game=game,
+            state=SheetState.ENTERED,
+            engine_used=game.scheduled_engine,
+            went_out=out,
+            blocked=False,
+            source=Source.TABLE_LINK,
+            entered_at=now,
+        )
+        for table, game, out, _ in plan
+    )
+    Score.objects.bulk_create(
+        Score(sheet=sheet, entry_id=entry_id, points=value)
+        for sheet, (_, _, _, points) in zip(sheets, plan, strict=True)
+        for entry_id, value in points.items()
+    )
+    desk = get_user_model().objects.create(username=f"desk-{slug}")
+    StaffRole.objects.create(tournament=tournament, user=desk, role=StaffRole.DESK)
+    return tournament, day, cards, desk
+
+
+class Desk:
+    """The desk volunteer's browser: counts every page load (GET, redirects followed) and post."""
+
+    def __init__(self, user):
+        self.client = Client()
+        self.client.force_login(user)
+        self.loads = 0
+        self.posts = 0
+
+    def _follow(self, response):
+        while response.status_code in (301, 302):
+            self.loads += 1
+            response = self.client.get(response["Location"])
+        assert response.status_code == 200, response.status_code
+        return response
+
+    def get(self, url):
+        self.loads += 1
+        return self._follow(self.client.get(url))
+
+    def post(self, url, data):
+        self.posts += 1
+        return self._follow(self.client.post(url, data))
+
+
+def hidden_fields(html: str) -> dict[str, str]:
+    return {
+        name: unescape(value)
+        for name, value in re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)"', html)
+        + re.findall(r'<input[^>]*name="([^"]+)"[^>]*type="hidden"[^>]*value="([^"]*)"', html)
+        if name != "csrfmiddlewaretoken"
+    }
+
+
+def table_of(url: str) -> int:
+    return int(re.search(r"/table/(\d+)/", url).group(1))
+
+
+def by_confirm_from_card(tournament, day, cards, user) -> Desk:
+    desk = Desk(user)
+    grid = desk.get(reverse("organiser:scores_day", args=[tournament.slug, day.number]))
+    first = re.search(r'href="([^"]+/check/)"', grid.content.decode()).group(1)
+    page = desk.get(first)
+    seen = set()
+    while True:
+        html = page.content.decode()
+        url = page.request["PATH_INFO"]
+        if not re.search(r"/table/\d+/check/$", url):
+            return desk
+        if url in seen:  # the post was refused: say why instead of trying again
+            raise SystemExit(f"{url} was refused: {re.findall(r'<li>([^<]+)</li>', html)}")
+        seen.add(url)
+        # The desk holds the paper card beside the page: every game matches, so every box
+        # stays ticked as the page drew it.
+        data = hidden_fields(html)
+        for name in re.findall(r'<input type="checkbox" name="(confirm-\d+)"[^>]* checked', html):
+            data[name] = "on"
+        data["next"] = "1"
+        page = desk.post(url, data)
+
+
+def by_blind_keying(tournament, day, cards, user) -> Desk:
+    desk = Desk(user)
+    grid = desk.get(reverse("organiser:scores_day", args=[tournament.slug, day.number]))
+    first = re.search(r'href="([^"]+/card/)"', grid.content.decode()).group(1)
+    page = desk.get(first)
+    keyed = set()
+    while True:
+        url = page.request["PATH_INFO"]
+        number = table_of(url)
+        if number in keyed:
+            return desk  # no table left waiting: the save came back to the same card
+        keyed.add(number)
+        html = page.content.decode()
+        data = hidden_fields(html)
+        for game, (engine, points, out) in cards[number].items():
+            prefilled = re.search(rf'name="g{game}-engine" value="(\d*)"', html).group(1)
+            assert prefilled == str(engine), (number, game, prefilled)  # nothing to type
+            data[f"g{game}-engine"] = prefilled
+            data[f"g{game}-out"] = str(out)
+            for entry_id, value in points.items():
+                data[f"g{game}-score-{entry_id}"] = str(value)
+        data["next"] = "1"
+        page = desk.post(url, data)
+
+
+def check(name: str, desk: Desk, day) -> None:
+    waiting = GameSheet.objects.filter(table__day=day, state=SheetState.ENTERED).count()
+    confirmed = GameSheet.objects.filter(table__day=day, state=SheetState.CONFIRMED).count()
+    per_table = desk.posts / TABLES
+    print(
+        f"{name}: {desk.loads} page loads and {desk.posts} form posts for {TABLES} tables "
+        f"({confirmed} games confirmed, {waiting} left waiting); posts per table "
+        f"{per_table:.2f} (floor 1.00, ratio {per_table:.2f}x); page loads per table "
+        f"{desk.loads / TABLES:.2f}"
+    )
+    results.append(
+        (
+            f"{name}: every game confirmed with one post per table",
+            waiting == 0 and desk.posts == TABLES,
+            f"{desk.posts} posts, {desk.loads} page loads, {waiting} games left waiting",
+        )
+    )
+
+
+def run() -> None:
+    print(f"database: {connection.vendor}; {TABLES} tables, {PLAYERS} players, 6 games each")
+    a = build_day("by-card", 1)
+    b = build_day("by-keying", 2)
+    print("both days built; the desk starts")
+    confirm = by_confirm_from_card(*a)
+    check("confirm from the card", confirm, a[1])
+    blind = by_blind_keying(*b)
+    check("blind keying", blind, b[1])
+    ratio = (blind.loads + blind.posts) / (confirm.loads + confirm.posts)
+    print(f"blind keying takes {ratio:.2f}x the requests of confirming from the card")
+
+
+def main() -> None:
+    setup_test_environment(debug=False)
+    test_db = None
+    if _tmp is None:
+        test_db = connection.creation.create_test_db(verbosity=0, autoclobber=True)
+    else:
+        call_command("migrate", verbosity=0)
+    try:
+        run()
+    finally:
+        if test_db is not None:
+            connection.creation.destroy_test_db(test_db, verbosity=0)
+    print()
+    for name, ok, detail in results:
+        print(f"{'PASS' if ok else 'FAIL'}  {name}: {detail}")
+    if not all(ok for _, ok, _ in results):
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()

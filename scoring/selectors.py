@@ -19,16 +19,19 @@ from .validation import SheetRules
 
 def sheet_rules(rules) -> SheetRules:
     """The parts of a tournament's RuleSet that the score-sheet checks need."""
+    engines = rules.scheduled_engines()
     return SheetRules(
         top_double=rules.top_double,
         double_blank_value=rules.double_blank_value,
-        highest_engine=rules.first_engine,
-        lowest_engine=rules.lowest_engine,
+        highest_engine=max(engines),
+        lowest_engine=min(engines),
+        engines=tuple(engines),
     )
 
 
 def engines_in_range(rules) -> list[int]:
-    return list(range(rules.first_engine, rules.lowest_engine - 1, -1))
+    """The doubles that may start a game, in the event's engine order."""
+    return rules.scheduled_engines()
 
 
 def default_engine(scheduled: int, available: list[int]) -> int | None:

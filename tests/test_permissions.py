@@ -41,6 +41,11 @@ EXPECTED = {
     "organiser:home": ANY_LOGIN,
     "organiser:tournament": DESK_PAGE,
     "organiser:connect_phones": DESK_PAGE,
+    # Creating events takes the "can create tournaments" permission, which none of these has;
+    # superusers have it (tested in test_event_rules).
+    "organiser:tournament_new": {"anonymous": 302, "outsider": 403, "desk": 403, "organiser": 403},
+    "organiser:settings": ORGANISER_PAGE,
+    "organiser:rules": ORGANISER_PAGE,
     "organiser:players": ORGANISER_PAGE,
     "organiser:player_add": ORGANISER_PAGE,
     "organiser:import_players": ORGANISER_PAGE,

@@ -3,6 +3,7 @@ from urllib.parse import urlencode
 import segno
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
@@ -18,9 +19,12 @@ from .forms import (
     ImportForm,
     KeepApartForm,
     MoveForm,
+    NewTournamentForm,
     PlayerDetailsForm,
     PlayerSearchForm,
+    RulesForm,
     SeatDayForm,
+    SettingsForm,
     SwapForm,
     WifiForm,
 )
@@ -31,19 +35,32 @@ from .presenters import (
     entries_named,
     entry_status,
     import_summary,
+    rule_change_notes,
+    rule_rows,
     seating_summary,
     with_day_status,
     with_status,
     withdrawal_notes,
 )
 from .selectors import tournament_days
-from .services import importing, registration, seating as seating_service
+from .services import (
+    events,
+    importing,
+    registration,
+    rules as rules_service,
+    seating as seating_service,
+)
 
 
 @login_required
 def home(request):
     return render(
-        request, "tournaments/organiser_home.html", {"tournaments": tournaments_for(request.user)}
+        request,
+        "tournaments/organiser_home.html",
+        {
+            "tournaments": tournaments_for(request.user),
+            "may_create": events.may_create_events(request.user),
+        },
     )
 
 
@@ -544,5 +561,87 @@ def connect_phones(request, tournament):
             "site_qr": _qr(address.base_url),
             "form": form,
             "wifi": wifi,
+        },
+    )
+
+
+# ---------------------------------------------------------------------------
+# The event: a new one, its settings, its rules
+# ---------------------------------------------------------------------------
+
+
+@login_required
+def tournament_new(request):
+    if not events.may_create_events(request.user):
+        raise PermissionDenied("Ask an administrator for the right to create tournaments.")
+    form = NewTournamentForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            tournament = events.create_tournament(
+                slug=data["slug"] or events.slug_from_name(data["name"]),
+                name=data["name"],
+                preset_key=data["preset"],
+                start_date=data["start_date"],
+                venue=data["venue"],
+                organiser=request.user,
+            )
+        except ServiceError as error:
+            _form_error(form, error)
+        else:
+            messages.success(request, f"{tournament.name} is created. Check its rules below.")
+            return redirect("organiser:rules", tournament.slug)
+    return render(request, "tournaments/tournament_new.html", {"form": form})
+
+
+@organiser_view
+def tournament_settings(request, tournament):
+    form = SettingsForm(
+        request.POST or None,
+        initial={
+            "name": tournament.name,
+            "start_date": tournament.start_date,
+            "venue": tournament.venue,
+            "public_pages": tournament.public_pages,
+        },
+    )
+    if request.method == "POST" and form.is_valid():
+        try:
+            events.update_settings(tournament, **form.cleaned_data)
+        except ServiceError as error:
+            _form_error(form, error)
+        else:
+            messages.success(request, "Settings saved.")
+            return redirect("organiser:settings", tournament.slug)
+    return render(request, "tournaments/settings.html", {"tournament": tournament, "form": form})
+
+
+@organiser_view
+def tournament_rules(request, tournament):
+    fixed = rules_service.play_started_reason(tournament)
+    form = RulesForm(
+        None if fixed else request.POST or None, initial=RulesForm.initial_from(tournament.rules)
+    )
+    if request.method == "POST" and not fixed and form.is_valid():
+        try:
+            change = rules_service.change_rules(tournament, form.cleaned_data, by=request.user)
+        except rules_service.RuleProblems as refusal:
+            for field, problems in refusal.problems.items():
+                for problem in problems:
+                    form.add_error(field if field in form.fields else None, problem)
+        except ServiceError as error:
+            _form_error(form, error)
+        else:
+            for level, text in rule_change_notes(change):
+                getattr(messages, level)(request, text)
+            return redirect("organiser:rules", tournament.slug)
+    return render(
+        request,
+        "tournaments/rules.html",
+        {
+            "tournament": tournament,
+            "form": form,
+            "fixed": fixed,
+            "rows": rule_rows(tournament.rules, tournament.preset),
         },
     )

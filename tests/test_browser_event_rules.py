@@ -1,0 +1,78 @@
+"""End to end in Chromium: create an event on the web, change its rules (an impossible one
+first), seat it, and read the new schedule and hand sizes on the phone page and the sheets."""
+
+import io
+
+import pytest
+from playwright.sync_api import expect
+from pypdf import PdfReader
+
+pytestmark = pytest.mark.browser
+
+NAMES = ["Ann Lee", "Bob Roe", "Cy Doe", "Di Fox", "Ed Poe", "Flo Ng", "Gus Ray", "Hal Ito"]
+
+
+def test_create_an_event_change_its_rules_seat_it_and_print(
+    transactional_db, organiser, login_page, live_server, quick_seating
+):
+    from scoring_factories import register, snapshot
+
+    from scoring.models import Game
+    from tournaments.models import Day, RuleSet, Table, Tournament
+
+    page = login_page(organiser)
+    page.get_by_role("link", name="New tournament").click()
+    page.get_by_label("Name", exact=True).fill("Lakeside Rally")
+    page.get_by_label("Venue").fill("Lakeside RV Park")
+    page.get_by_label("Rules to start from").select_option("good-sam")
+    page.get_by_role("button", name="Create the tournament").click()
+    expect(page.get_by_role("heading", name="Rules", exact=True)).to_be_visible()
+    expect(page.locator('tr[data-rule="games_per_day"]')).to_contain_text(
+        "our assumption: the rule sheet does not say"
+    )
+    expect(page.locator('tr[data-rule="first_engine"]')).to_contain_text(
+        "from the organisers' rule sheet"
+    )
+
+    # An impossible hand chart: refused beside its field, nothing stored.
+    before = snapshot(Tournament, RuleSet, Day, Game)
+    page.get_by_label("Games a day").fill("8")
+    page.get_by_label("Hand sizes").fill("2-4: 12")
+    page.get_by_role("button", name="Save the rules").click()
+    expect(page.locator(".field.has-error")).to_contain_text("Tables of 5 have no hand size")
+    assert snapshot(Tournament, RuleSet, Day, Game) == before
+
+    page.get_by_label("Hand sizes").fill("2-4: 13, 5-6: 11")
+    page.get_by_role("button", name="Save the rules").click()
+    expect(page.get_by_role("status").first).to_contain_text("Rules saved")
+    expect(page.locator('tr[data-rule="games_per_day"]')).to_contain_text("set for this event")
+
+    # Players entered, then the day seated from the seating page.
+    tournament = Tournament.objects.get(slug="lakeside-rally")
+    register(tournament, *NAMES)
+    page.get_by_role("link", name="Seating").click()
+    page.get_by_role("link", name="Day 1").first.click()
+    page.get_by_role("button", name="Seat day 1").click()
+    expect(page.get_by_role("status").first).to_contain_text("Day 1 is seated at 2 tables")
+
+    # The schedule follows the rules: 8 games from double 9 down to double 2.
+    day = Day.objects.get(tournament=tournament, number=1)
+    engines = list(Game.objects.filter(day=day).values_list("scheduled_engine", flat=True))
+    assert engines == [9, 8, 7, 6, 5, 4, 3, 2]
+
+    # The phone page: the hand size and the games to play.
+    table = Table.objects.filter(day=day).order_by("number").first()
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(f"{live_server.url}/table/{table.link_token}/")
+    expect(page.get_by_text("each player draws 13 tiles")).to_be_visible()
+    expect(page.get_by_role("heading", name="Game 1")).to_contain_text("engine double 9")
+    expect(page.locator("table.card-view tbody tr")).to_have_count(8)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+
+    # The printed sheets.
+    response = page.request.get(
+        f"{live_server.url}/organiser/t/lakeside-rally/day/1/score-sheets.pdf"
+    )
+    text = " ".join(PdfReader(io.BytesIO(response.body())).pages[0].extract_text().split())
+    assert "4 players: each draws 13 tiles." in text
+    assert "2-2" in text and "1-1" not in text and "10-10" not in text

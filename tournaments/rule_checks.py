@@ -117,7 +117,7 @@ def parse_flag(text: str) -> bool:
 
 
 def parse_tie_breaks(text: str) -> list[str]:
-    return [word for word in text.replace(",", " ").split()]
+    return text.replace(",", " ").split()
 
 
 def parse_rule(field: str, text: str) -> object:

@@ -50,7 +50,7 @@ class Command(BaseCommand):
             try:
                 changes["engine_order"] = parse_engine_order(options["engines"])
             except ValueError as error:
-                raise CommandError(f"--engines: {error}")
+                raise CommandError(f"--engines: {error}") from error
             changes.setdefault("games_per_day", len(changes["engine_order"]))
         try:
             tournament = create_tournament(

@@ -45,14 +45,14 @@ class Command(BaseCommand):
             try:
                 values[field.strip()] = parse_rule(field.strip(), text)
             except ValueError as error:
-                raise CommandError(f"{field.strip()}: {error}")
+                raise CommandError(f"{field.strip()}: {error}") from error
         try:
             outcome = change_rules(tournament, values, by=COMMAND_LINE)
         except RuleProblems as refusal:
             raise CommandError(
                 "\n".join(f"{field}: {m}" for field, ms in refusal.problems.items() for m in ms)
-            )
+            ) from refusal
         except ServiceError as error:
-            raise CommandError(str(error))
+            raise CommandError(str(error)) from error
         for _level, text in rule_change_notes(outcome):
             self.stdout.write(text)

@@ -12,9 +12,21 @@ from django.utils import timezone
 
 from tournaments.models import Day, Entry, Seat, Table
 
-from .models import LIVE_STATES, AuditEvent, Game, GameSheet, Score, SheetState, Source
+from .models import (
+    LIVE_STATES,
+    AuditEvent,
+    Game,
+    GameSheet,
+    Score,
+    SheetState,
+    Source,
+    UnplayedGame,
+)
 from .schedule import game_numbered
 from .validation import SheetRules
+
+# A day-grid cell of a game the table did not play (scoring.unplayed).
+NOT_PLAYED = "not_played"
 
 
 def sheet_rules(rules) -> SheetRules:
@@ -84,6 +96,8 @@ class TableSheets:
     latest: dict[int, GameSheet] = field(
         default_factory=dict
     )  # game number -> last version, any state
+    # game number -> the mark of a game this table did not play
+    unplayed: dict[int, UnplayedGame] = field(default_factory=dict)
 
     @property
     def day(self) -> Day:
@@ -116,8 +130,12 @@ class TableSheets:
         return default_engine(game.scheduled_engine, self.free_engines(game.number))
 
     def next_game(self) -> Game | None:
-        """The first game of the day with no live sheet at this table."""
-        return next((g for g in self.games if g.number not in self.live), None)
+        """The first game of the day with no live sheet at this table and not marked not
+        played."""
+        return next(
+            (g for g in self.games if g.number not in self.live and g.number not in self.unplayed),
+            None,
+        )
 
     def totals(self) -> dict[int, int]:
         sums = dict.fromkeys(self.names, 0)
@@ -146,6 +164,7 @@ class TableSheets:
                 {
                     "game": game,
                     "sheet": sheet,
+                    "unplayed": self.unplayed.get(game.number),
                     "cells": [
                         {
                             "seat": seat,
@@ -169,9 +188,9 @@ TABLE_WITH_RULES = ("day__tournament__rules",)
 
 
 def table_sheets(table: Table, games: list[Game] | None = None) -> TableSheets:
-    """Everything a page about one table needs: at most 4 queries (seats, games, sheets, the
-    live sheets' scores); none for the games when they are given, none for scores before any
-    sheet.
+    """Everything a page about one table needs: at most 5 queries (seats, games, sheets, the
+    games marked not played, the live sheets' scores); none for the games when they are
+    given, none for scores before any sheet.
 
     ``table`` comes with its day, tournament and rules loaded (TABLE_WITH_RULES), as every
     caller has just read it; they are not read again here.
@@ -199,6 +218,9 @@ def table_sheets(table: Table, games: list[Game] | None = None) -> TableSheets:
             scores[score.sheet_id].append(score)
     for sheet in live.values():
         sheet.attach_scores(scores[sheet.pk])
+    unplayed = {
+        by_game[mark.game_id].number: mark for mark in UnplayedGame.objects.filter(table=table)
+    }
     return TableSheets(
         table=table,
         seats=seats,
@@ -207,6 +229,7 @@ def table_sheets(table: Table, games: list[Game] | None = None) -> TableSheets:
         rules=table.day.tournament.rules,
         names={s.entry_id: s.entry.player.name for s in seats},
         latest=latest,
+        unplayed=unplayed,
     )
 
 
@@ -256,8 +279,8 @@ def current_day(tournament) -> Day | None:
 
 
 def day_grid(day: Day, games: list[Game] | None = None) -> dict:
-    """Tables down, games across: empty, entered or confirmed, with times. 2 queries, and one
-    more for the games when they are not given."""
+    """Tables down, games across: empty, entered, confirmed or not played, with times. 3
+    queries, and one more for the games when they are not given."""
     if games is None:
         games = list(Game.objects.filter(day=day).order_by("number"))
     tables = list(
@@ -271,19 +294,22 @@ def day_grid(day: Day, games: list[Game] | None = None) -> dict:
             "table_id", "game_id", "state", "entered_at", "confirmed_at", "source"
         )
     }
+    unplayed = set(UnplayedGame.objects.filter(table__day=day).values_list("table_id", "game_id"))
     rows = []
-    counts = {"empty": 0, SheetState.ENTERED: 0, SheetState.CONFIRMED: 0}
+    counts = {"empty": 0, SheetState.ENTERED: 0, SheetState.CONFIRMED: 0, NOT_PLAYED: 0}
     for table in tables:
         cells = []
         for game in games:
             sheet = live.get((table.pk, game.pk))
             state = sheet["state"] if sheet else "empty"
+            if sheet is None and (table.pk, game.pk) in unplayed:
+                state = NOT_PLAYED
             counts[state] += 1
             moment = None
             if sheet:
                 moment = sheet["confirmed_at"] or sheet["entered_at"]
             cells.append({"game": game, "state": state, "time": local_time(moment)})
-        done = all(c["state"] == SheetState.CONFIRMED for c in cells)
+        done = all(c["state"] in (SheetState.CONFIRMED, NOT_PLAYED) for c in cells)
         rows.append(
             {
                 "table": table,
@@ -322,7 +348,7 @@ def table_history(table: Table) -> list[AuditEvent]:
 
 
 def day_workbook_rows(day: Day) -> list[dict]:
-    """One row per seated player per game, in table, game, seat order: 4 queries."""
+    """One row per seated player per game, in table, game, seat order: 5 queries."""
     games = list(Game.objects.filter(day=day).order_by("number"))
     seats = list(
         Seat.objects.filter(day=day)
@@ -339,6 +365,7 @@ def day_workbook_rows(day: Day) -> list[dict]:
         for key, sheet in sheets.items()
         for score in sheet.score_rows()
     }
+    unplayed = set(UnplayedGame.objects.filter(table__day=day).values_list("table_id", "game_id"))
     by_table: dict[int, list[Seat]] = {}
     for seat in seats:
         by_table.setdefault(seat.table.number, []).append(seat)
@@ -361,6 +388,7 @@ def day_workbook_rows(day: Day) -> list[dict]:
                         "player": seat.entry.player.name,
                         "score": points.get(((table.pk, game.pk), seat.entry_id)),
                         "out": bool(live_sheet and live_sheet.went_out_id == seat.entry_id),
+                        "not_played": (table.pk, game.pk) in unplayed,
                     }
                 )
     return rows

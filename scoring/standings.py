@@ -16,6 +16,7 @@ from django.db import connections
 from django.db.models import Max
 
 from tournaments.models import Entry, Seat, Tournament
+from tournaments.rule_checks import UNPLAYED_AVERAGE
 
 from .models import LIVE_STATES, GameSheet, Score, SheetState
 from .ranking import ClubRow, PlayerRecord, RankedRow, rank_clubs, rank_players
@@ -195,22 +196,27 @@ def standings(tournament: Tournament, cut: Cut = Cut()) -> Standings:
     days = len(day_numbers)
     # With no day seated there is nothing to add up (and SQL cannot say "IN ()").
     totals = _totals_by_entry(progress, day_numbers, cut, rules) if progress else []
-    day_ids = [day_id for _, _, day_id in progress.values()]
+    day_ids = [day_id for _, _, day_id, _ in progress.values()]
     entries = {row[0]: row for row in _entries(tournament, day_ids)}
+    credit = _unplayed_credit(progress, day_numbers, cut, rules, totals)
 
     withdrawn = Entry.WITHDRAWN
     records = []
-    for row in totals:  # (entry, points per day..., played, worst game, outs)
+    for row in totals:  # (entry, points per day..., played, worst game, outs, played per day...)
         entry = entries.pop(row[0], None)
         if entry is not None:
             entry_id, number, status, name, club, _ = entry
+            extra = credit.get(entry_id, (0,) * days)
             records.append(
                 PlayerRecord(
                     entry_id,
                     number,
                     name,
                     club,
-                    row[1 : days + 1],
+                    tuple(
+                        p if not e else (p or 0) + e
+                        for p, e in zip(row[1 : days + 1], extra, strict=True)
+                    ),
                     row[days + 1],
                     row[days + 3],
                     row[days + 2],
@@ -230,12 +236,13 @@ def standings(tournament: Tournament, cut: Cut = Cut()) -> Standings:
     rows = rank_players(records, rules.tie_breaks or ())
 
     expected = confirmed = 0
-    for number, (tables, confirmed_here, _) in progress.items():
+    for number, (tables, confirmed_here, _, unplayed_here) in progress.items():
         games = rules.games_per_day
         if number == cut.last_day(rules.days) and cut.game is not None:
             games = min(games, cut.game)
         expected += tables * games
-        confirmed += confirmed_here
+        # A game marked not played is settled: the standings need not wait for it.
+        confirmed += confirmed_here + unplayed_here
     return Standings(
         tournament=tournament,
         cut=cut,
@@ -314,9 +321,9 @@ def last_changed(tournament: Tournament):
 # They are plain SQL that PostgreSQL and SQLite (3.30 or later, for FILTER) run alike.
 
 
-def _progress_by_day(tournament, cut: Cut, rules) -> dict[int, tuple[int, int, int]]:
-    """{day number: (tables seated, (table, game) sheets confirmed, day id)} for seated days
-    in scope."""
+def _progress_by_day(tournament, cut: Cut, rules) -> dict[int, tuple[int, int, int, int]]:
+    """{day number: (tables seated, (table, game) sheets confirmed, day id, (table, game)
+    marked not played)} for seated days in scope."""
     # Two counts per day rather than one join of every table with every sheet: counting the
     # distinct tables of that join meant sorting all of its rows. Sheets are counted by the
     # day of their game, as the scores are (a table plays only the games of its own day).
@@ -333,14 +340,19 @@ def _progress_by_day(tournament, cut: Cut, rules) -> dict[int, tuple[int, int, i
                (SELECT COUNT(*) FROM tournaments_table t WHERE t.day_id = d.id),
                (SELECT COUNT(*) FROM scoring_gamesheet g
                 JOIN scoring_game gm ON gm.id = g.game_id
-                WHERE gm.day_id = d.id AND g.state = %s {game_cut})
+                WHERE gm.day_id = d.id AND g.state = %s {game_cut}),
+               (SELECT COUNT(*) FROM scoring_unplayedgame u
+                JOIN scoring_game gm ON gm.id = u.game_id
+                WHERE gm.day_id = d.id {game_cut})
         FROM tournaments_day d
         WHERE d.tournament_id = %s {day_cut}
         """,
-        [SheetState.CONFIRMED, *game_params, tournament.pk, *day_params],
+        [SheetState.CONFIRMED, *game_params, *game_params, tournament.pk, *day_params],
     )
     return {
-        number: (tables, confirmed, day_id) for number, day_id, tables, confirmed in rows if tables
+        number: (tables, confirmed, day_id, unplayed)
+        for number, day_id, tables, confirmed, unplayed in rows
+        if tables
     }
 
 
@@ -356,16 +368,20 @@ def _totals_by_entry(progress, day_numbers, cut: Cut, rules) -> list[tuple]:
     and records that arrive in order (ties by entry id, which mostly follows the player
     number) sort in about one pass.
     """
-    day_ids = {number: day_id for number, (_, _, day_id) in progress.items()}
-    columns, params = [], []
+    day_ids = {number: day_id for number, (_, _, day_id, _) in progress.items()}
+    columns, counts, params, count_params = [], [], [], []
     for number in day_numbers:
         if number in day_ids:
             # NULL, not 0, for a player with no counted game that day: an unplayed day prints
             # as a dash, because where the lowest score wins a 0 reads as a perfect day.
             columns.append("SUM(s.points) FILTER (WHERE gm.day_id = %s)")
             params.append(day_ids[number])
+            counts.append("COUNT(*) FILTER (WHERE gm.day_id = %s)")
+            count_params.append(day_ids[number])
         else:
             columns.append("NULL")  # a day with no tables yet has no scores
+            counts.append("0")
+    params += count_params
     params += [SheetState.CONFIRMED, *day_ids.values()]
     game_cut = ""
     last_day_id = day_ids.get(cut.last_day(rules.days))
@@ -375,7 +391,7 @@ def _totals_by_entry(progress, day_numbers, cut: Cut, rules) -> list[tuple]:
     return sql_rows(
         f"""
         SELECT s.entry_id, {", ".join(columns)}, COUNT(*), MAX(s.points),
-               COUNT(*) FILTER (WHERE g.went_out_id = s.entry_id)
+               COUNT(*) FILTER (WHERE g.went_out_id = s.entry_id), {", ".join(counts)}
         FROM scoring_score s
         JOIN scoring_gamesheet g ON g.id = s.sheet_id
         JOIN scoring_game gm ON gm.id = g.game_id
@@ -385,6 +401,42 @@ def _totals_by_entry(progress, day_numbers, cut: Cut, rules) -> list[tuple]:
         """,
         params,
     )
+
+
+def _unplayed_credit(progress, day_numbers, cut: Cut, rules, totals) -> dict[int, tuple]:
+    """{entry id: points per day} that games marked not played count under the event's rule:
+    nothing (no query), or each player's average over the games they played that day,
+    rounded half up, once for every such game they sat down for (one query)."""
+    if rules.unplayed_counts != UNPLAYED_AVERAGE or not any(p[3] for p in progress.values()):
+        return {}
+    days = len(day_numbers)
+    column = {day_id: day_numbers.index(number) for number, (_, _, day_id, _) in progress.items()}
+    played = {row[0]: (row[1 : days + 1], row[days + 4 : 2 * days + 4]) for row in totals}
+    game_cut, params = "", [*column]
+    last_day_id = next((p[2] for n, p in progress.items() if n == cut.last_day(rules.days)), None)
+    if cut.game is not None and last_day_id is not None:
+        game_cut, params = (
+            "AND (gm.day_id <> %s OR gm.number <= %s)",
+            [*params, last_day_id, cut.game],
+        )
+    rows = sql_rows(
+        f"""
+        SELECT st.entry_id, gm.day_id
+        FROM scoring_unplayedgame u
+        JOIN scoring_game gm ON gm.id = u.game_id
+        JOIN tournaments_seat st ON st.table_id = u.table_id
+        WHERE gm.day_id IN ({", ".join(["%s"] * len(column))}) {game_cut}
+          AND (st.left_after_game IS NULL OR st.left_after_game >= gm.number)
+        """,
+        params,
+    )
+    credit: dict[int, list[int]] = {}
+    for entry_id, day_id in rows:
+        points, counts = played.get(entry_id, ((0,) * days, (0,) * days))
+        i = column[day_id]
+        average = (2 * (points[i] or 0) + counts[i]) // (2 * counts[i]) if counts[i] else 0
+        credit.setdefault(entry_id, [0] * days)[i] += average
+    return {entry_id: tuple(days_credit) for entry_id, days_credit in credit.items()}
 
 
 def _entries(tournament, day_ids: list[int]) -> list[tuple]:

@@ -17,9 +17,9 @@ from tournaments.access import desk_view, organiser_view
 from tournaments.presenters import can_manage
 from tournaments.selectors import tournament_days
 
-from . import services
+from . import services, unplayed
 from .devices import device_mark
-from .forms import CardForm, ReviewForm, WorkbookUploadForm, submit_game_form
+from .forms import CardForm, NotPlayedForm, ReviewForm, WorkbookUploadForm, submit_game_form
 from .models import SheetState, Source
 from .presenters import current_sheet, grid_cell, is_provisional, review_scores
 from .schedule import day_games
@@ -153,8 +153,50 @@ def score_card(request, tournament, day, table):
             "form": form,
             "conflicts": conflicts,
             "can_manage": can_manage(request),
+            "not_played_form": NotPlayedForm(sheets=sheets),
+            "unplayed": sorted(sheets.unplayed.items()),
         },
     )
+
+
+@desk_view
+@require_POST
+def mark_not_played(request, tournament, day, table):
+    """The organiser or the desk marks one of the table's games not played, with why."""
+    table = _table(tournament, day, table)
+    sheets = table_sheets(table, day_games(table.day))
+    form = NotPlayedForm(request.POST, sheets=sheets)
+    if not form.is_valid():
+        for errors in form.errors.values():
+            for error in errors:
+                messages.error(request, f"Not marked: {error}")
+    else:
+        number = form.cleaned_data["game"]
+        try:
+            unplayed.mark_not_played(
+                table, _game(sheets, number), reason=form.cleaned_data["reason"], user=request.user
+            )
+        except ServiceError as error:
+            messages.error(request, f"Not marked: {error}")
+        else:
+            messages.success(
+                request, f"Game {number} at table {table.number} is marked not played."
+            )
+    return redirect("organiser:score_card", tournament.slug, day, table.number)
+
+
+@desk_view
+@require_POST
+def undo_not_played(request, tournament, day, table, game):
+    table = _table(tournament, day, table)
+    sheets = table_sheets(table, day_games(table.day))
+    try:
+        unplayed.undo_not_played(table, _game(sheets, game), user=request.user)
+    except ServiceError as error:
+        messages.error(request, str(error))
+    else:
+        messages.success(request, f"Game {game} at table {table.number} can be entered again.")
+    return redirect("organiser:score_card", tournament.slug, day, table.number)
 
 
 @desk_view

@@ -1,7 +1,8 @@
 """The day's score workbook, handed out for entry: one row per seated player per game.
 
 Columns (HEADER): Day, Table, Game, Engine, Player ID, Player, Score, Out. Player ID is the
-player's number in the tournament; Out is "yes" for the player who went out. Every live score is
+player's number in the tournament; Out is "yes" for the player who went out, and "not played"
+on every row of a game the table did not play (its scores blank). Every live score is
 already filled in, so the file read back by scoring.workbook_import changes only what was typed.
 """
 
@@ -16,9 +17,10 @@ from tournaments.models import Day
 from .selectors import day_workbook_rows
 
 HEADER = ["Day", "Table", "Game", "Engine", "Player ID", "Player", "Score", "Out"]
-COLUMN_WIDTHS = (6, 7, 7, 8, 10, 28, 8, 6)
+COLUMN_WIDTHS = (6, 7, 7, 8, 10, 28, 8, 11)
 PLAYER_COLUMN = HEADER.index("Player")
 MAX_PLAYER_WIDTH = 45
+OUT_NOT_PLAYED = "not played"
 
 
 def _values(row: dict) -> list:
@@ -30,7 +32,7 @@ def _values(row: dict) -> list:
         row["player_id"],
         row["player"],
         row["score"],
-        "yes" if row["out"] else None,
+        OUT_NOT_PLAYED if row.get("not_played") else "yes" if row["out"] else None,
     ]
 
 

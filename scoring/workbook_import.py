@@ -33,6 +33,9 @@ NOT_A_WORKBOOK = (
 )
 OUT_YES = {"yes", "y", "x", "out", "true", "1"}
 OUT_NO = {"", "no", "n", "false", "0"}
+# The export writes this on the rows of a game marked not played; its scores are blank, so the
+# game is skipped like any game not entered.
+OUT_NOT_PLAYED = {"not played"}
 
 GameKey = tuple[int, int, int]  # (day number, table number, game number)
 
@@ -205,7 +208,7 @@ def _check_row(
         lines.append(f"Row {number}: {problem}")
         return None
     out_text = "" if out is None else str(out).strip().lower()
-    if out_text not in OUT_YES | OUT_NO:
+    if out_text not in OUT_YES | OUT_NO | OUT_NOT_PLAYED:
         lines.append(f'Row {number}: Out must be "yes" or left blank (it says "{out}").')
         return None
     entry = event.entries[player_n]

@@ -72,6 +72,8 @@ EXPECTED = {
     "organiser:reopen_day": ORGANISER_POST_ONLY,
     "organiser:table_links": ORGANISER_PAGE,
     "organiser:score_card": DESK_PAGE,
+    "organiser:mark_not_played": DESK_POST_ONLY,
+    "organiser:undo_not_played": DESK_POST_ONLY,
     "organiser:table_history": ORGANISER_PAGE,
     "organiser:regenerate_link": ORGANISER_POST_ONLY,
     "organiser:review_game": DESK_PAGE,

@@ -7,6 +7,7 @@ from core.forms import CappedUploadForm
 from .models import TIE_BREAK_CHOICES, TILE_SETS, Entry, RulePreset, Tournament
 from .player_import import CLUB_MAX, CONTACT_MAX, NAME_MAX
 from .rule_checks import (
+    UNPLAYED_CHOICES,
     format_engine_order,
     format_hand_chart,
     parse_engine_order,
@@ -237,6 +238,12 @@ class RulesForm(forms.Form):
         choices=list(TIE_BREAK_CHOICES.items()),
         widget=forms.CheckboxSelectMultiple,
         help_text="Unticked: tied players share a rank.",
+    )
+
+    unplayed_counts = forms.ChoiceField(
+        label="A game not played counts",
+        choices=list(UNPLAYED_CHOICES.items()),
+        help_text="For each player at a table whose game the desk marks not played.",
     )
 
     def clean_engine_order(self):

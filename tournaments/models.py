@@ -44,6 +44,13 @@ class RuleFields(models.Model):
         blank=True,
         help_text="In order, from " + " and ".join(f'"{key}"' for key in TIE_BREAK_KEYS) + ".",
     )
+    unplayed_counts = models.CharField(
+        "a game not played counts",
+        max_length=10,
+        choices=list(rule_checks.UNPLAYED_CHOICES.items()),
+        default=rule_checks.UNPLAYED_NOTHING,
+        help_text="For each player at a table whose game was marked not played.",
+    )
     reshuffle_each_day = models.BooleanField(
         default=True, help_text="Reseat everyone from day 2 onward so players meet new opponents."
     )

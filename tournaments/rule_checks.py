@@ -23,7 +23,15 @@ RULE_FIELDS = (
     "double_blank_value",
     "reshuffle_each_day",
     "tie_breaks",
+    "unplayed_counts",
 )
+
+# What a game marked "not played" counts for each player at that table.
+UNPLAYED_NOTHING, UNPLAYED_AVERAGE = "nothing", "average"
+UNPLAYED_CHOICES = {
+    UNPLAYED_NOTHING: "Nothing",
+    UNPLAYED_AVERAGE: "The player's average that day, rounded",
+}
 
 RULE_LABELS = {
     "top_double": "Set",
@@ -36,6 +44,7 @@ RULE_LABELS = {
     "double_blank_value": "Double blank",
     "reshuffle_each_day": "Reseat each day",
     "tie_breaks": "Tie-breaks",
+    "unplayed_counts": "A game not played counts",
 }
 
 
@@ -132,6 +141,8 @@ def parse_rule(field: str, text: str) -> object:
         return parse_flag(text)
     if field == "tie_breaks":
         return parse_tie_breaks(text)
+    if field == "unplayed_counts":
+        return text.strip().lower()
     if not text.strip().isdigit():
         raise ValueError("Type a whole number, 0 or more.")
     return int(text)
@@ -148,6 +159,8 @@ def format_rule(field: str, value: object) -> str:
         return " ".join(value) if value else "none"  # type: ignore[arg-type]
     if field == "top_double":
         return set_label(value)  # type: ignore[arg-type]
+    if field == "unplayed_counts":
+        return UNPLAYED_CHOICES.get(value, str(value))  # type: ignore[call-overload]
     return str(value)
 
 
@@ -203,6 +216,8 @@ def _number_problems(rules: Mapping) -> dict[str, str]:
         found["games_per_day"] = "A day has at least 1 game."
     if not _is_int(rules["double_blank_value"]) or rules["double_blank_value"] < 0:
         found["double_blank_value"] = "The double blank counts 0 points or more."
+    if rules.get("unplayed_counts", UNPLAYED_NOTHING) not in UNPLAYED_CHOICES:
+        found["unplayed_counts"] = 'Choose "nothing" or "average".'
     size = rules["max_table_size"]
     if not _is_int(size) or not MIN_TABLE <= size <= MAX_TABLE:
         found["max_table_size"] = f"A table seats from {MIN_TABLE} to {MAX_TABLE} players at most."

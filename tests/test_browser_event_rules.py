@@ -76,3 +76,40 @@ def test_create_an_event_change_its_rules_seat_it_and_print(
     text = " ".join(PdfReader(io.BytesIO(response.body())).pages[0].extract_text().split())
     assert "4 players: each draws 13 tiles." in text
     assert "2-2" in text and "1-1" not in text and "10-10" not in text
+
+
+def test_the_desk_marks_a_game_not_played_and_every_page_shows_it(
+    transactional_db, login_page, live_server, make_user
+):
+    from scoring_factories import seated_day, snapshot
+
+    from scoring.models import GameSheet, UnplayedGame
+    from tournaments.models import StaffRole
+
+    w = seated_day()
+    desk = make_user("desk1")
+    StaffRole.objects.create(tournament=w.tournament, user=desk, role=StaffRole.DESK)
+    page = login_page(desk)
+    page.goto(f"{live_server.url}/organiser/t/cup/day/1/table/1/card/")
+
+    # Without a reason nothing is marked.
+    before = snapshot(GameSheet, UnplayedGame)
+    page.get_by_label("Game", exact=True).select_option("6")
+    page.get_by_role("button", name="Mark not played").click()
+    assert snapshot(GameSheet, UnplayedGame) == before
+
+    page.get_by_label("Game", exact=True).select_option("6")
+    page.get_by_label("Why it was not played").fill("time ran out")
+    page.get_by_role("button", name="Mark not played").click()
+    expect(page.get_by_role("status").first).to_contain_text(
+        "Game 6 at table 1 is marked not played."
+    )
+    expect(page.get_by_text("Game 6: not played time ran out")).to_be_visible()
+
+    page.goto(f"{live_server.url}/organiser/t/cup/day/1/scores/")
+    expect(page.locator(".day-grid .cell-not_played")).to_have_count(1)
+
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(f"{live_server.url}/table/{w.tables[0].link_token}/")
+    expect(page.locator("table.card-view tbody tr").nth(5)).to_contain_text("not played")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390

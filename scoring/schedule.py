@@ -37,7 +37,9 @@ def build_schedule(day) -> list[Game]:
 
 
 def build_schedule_for_seated_day(sender, *, day, **kwargs) -> None:
-    build_schedule(day)
+    # A day seated again after a rule change (or after its seating was cleared) plays the
+    # schedule the rules call for now.
+    rebuild_schedule(day, day.tournament.rules.scheduled_engines())
 
 
 def rebuild_schedule(day, engines: list[int]) -> None:

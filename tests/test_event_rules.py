@@ -366,3 +366,45 @@ def test_rules_page_is_read_only_after_the_first_score(client, make_user):
 @pytest.mark.django_db
 def test_preset_rows_in_the_database_carry_their_sources():
     assert RulePreset.objects.get(key="puremco-d9").sources["hand_sizes"] == "published"
+
+
+@pytest.mark.django_db
+def test_a_cleared_day_can_be_removed_and_a_reseated_day_plays_the_new_schedule(
+    quick_seating, capsys
+):
+    from tournaments.services.seating import clear_seating, seat_day
+
+    w = seated_day(day_number=2)
+    call_command("seat", "cup", "--day", "2", "--clear")
+    assert "day 2: seating cleared" in capsys.readouterr().out
+    change_rules(w.tournament, {"days": 1}, by=COMMAND_LINE)
+    assert list(Day.objects.filter(tournament=w.tournament).values_list("number", flat=True)) == [1]
+    day1 = Day.objects.get(tournament=w.tournament, number=1)
+    seat_day(day1)
+    change_rules(w.tournament, {"games_per_day": 3}, by=COMMAND_LINE)
+    clear_seating(day1)
+    assert not Game.objects.filter(day=day1).exclude(number__lte=3).exists()
+    change_rules(w.tournament, {"games_per_day": 5}, by=COMMAND_LINE)
+    seat_day(Day.objects.get(pk=day1.pk))
+    assert list(Game.objects.filter(day=day1).values_list("scheduled_engine", flat=True)) == [
+        12,
+        11,
+        10,
+        9,
+        8,
+    ]
+
+
+@pytest.mark.django_db
+def test_clearing_a_day_with_scores_is_refused_and_changes_nothing():
+    from tournaments.models import Seat, Table
+    from tournaments.services.seating import clear_seating
+
+    w = seated_day()
+    stored_sheet(w.tables[0], w.games[1])
+    before = snapshot(Day, Table, Seat, Game)
+    with pytest.raises(ServiceError, match="already has scores"):
+        clear_seating(w.day)
+    with pytest.raises(CommandError, match="already has scores"):
+        call_command("seat", "cup", "--day", "1", "--clear")
+    assert snapshot(Day, Table, Seat, Game) == before

@@ -39,6 +39,11 @@ urlpatterns = [
     path("t/<slug:slug>/seating/<int:day_number>/", views.seating, name="seating"),
     path("t/<slug:slug>/seating/<int:day_number>/seat/", views.seat_day, name="seat_day"),
     path("t/<slug:slug>/seating/<int:day_number>/move/", views.move_player, name="move_player"),
+    path(
+        "t/<slug:slug>/seating/<int:day_number>/clear/",
+        views.clear_seating,
+        name="clear_seating",
+    ),
     path("t/<slug:slug>/seating/<int:day_number>/swap/", views.swap_players, name="swap_players"),
     path(
         "t/<slug:slug>/seating/<int:day_number>/chart.pdf",

@@ -411,6 +411,19 @@ def seat_day(request, tournament, day_number):
     return _seating_page(request, tournament, day, seat_form=form, status=400)
 
 
+@organiser_view
+@require_POST
+def clear_seating(request, tournament, day_number):
+    day = _day(tournament, day_number)
+    try:
+        seating_service.clear_seating(day, organiser=request.user)
+    except ServiceError as error:
+        messages.error(request, str(error))
+    else:
+        messages.success(request, f"Day {day.number}'s seating is cleared: it has no tables now.")
+    return redirect("organiser:seating", tournament.slug, day.number)
+
+
 def _seated_entry(tournament, pk) -> Entry:
     return get_object_or_404(Entry.objects.select_related("player"), tournament=tournament, pk=pk)
 

@@ -87,7 +87,8 @@ def _adjust_days(tournament: Tournament, old: int, new: int) -> tuple[list[int],
             raise RuleProblems(
                 {
                     "days": [
-                        f"{listed.capitalize()} is seated: clear its seating before removing it."
+                        f"{listed.capitalize()} is seated: clear its seating first (Seating, "
+                        f'day {seated[0]}, "Clear") to remove it.'
                     ]
                 }
             )

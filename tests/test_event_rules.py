@@ -408,3 +408,13 @@ def test_clearing_a_day_with_scores_is_refused_and_changes_nothing():
     with pytest.raises(CommandError, match="already has scores"):
         call_command("seat", "cup", "--day", "1", "--clear")
     assert snapshot(Day, Table, Seat, Game) == before
+
+
+@pytest.mark.django_db
+def test_the_admin_shows_rules_but_changes_them_only_through_the_rules_page(
+    organiser_client, tournament
+):
+    assert organiser_client.get("/admin/tournaments/tournament/add/").status_code == 403
+    page = organiser_client.get(f"/admin/tournaments/tournament/{tournament.pk}/change/")
+    assert page.status_code == 200
+    assert 'name="rules-0-days"' not in page.content.decode()

@@ -32,6 +32,7 @@ def outputs(w, client) -> dict:
     page = client.get(f"/table/{w.tables[0].link_token}/").content.decode()
     pdf = " ".join(PdfReader(io.BytesIO(score_sheets_pdf(day))).pages[0].extract_text().split())
     first = w.tables[0].seats.first().entry.number
+    hand = rules.hand_size(4)
     return {
         "schedule": list(Game.objects.filter(day=day).values_list("scheduled_engine", flat=True)),
         "rules": rules.scheduled_engines(),
@@ -40,9 +41,9 @@ def outputs(w, client) -> dict:
         "scoring": engine_choices(sheet_rules(rules), []),
         "pdf": [e for e in range(rules.top_double, -1, -1) if f"{e}-{e} " in pdf + " "],
         "hand": (
-            rules.hand_size(4),
-            "each player draws %d tiles" % rules.hand_size(4) in page,
-            "4 players: each draws %d tiles." % rules.hand_size(4) in pdf,
+            hand,
+            f"each player draws {hand} tiles" in page,
+            f"4 players: each draws {hand} tiles." in pdf,
         ),
     }
 

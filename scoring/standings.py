@@ -16,7 +16,7 @@ from django.db import connections
 from django.db.models import Max
 
 from tournaments.models import Entry, Seat, Tournament
-from tournaments.rule_checks import UNPLAYED_AVERAGE
+from tournaments.rule_checks import SUB_OWN, SUB_SHARED, UNPLAYED_AVERAGE
 
 from .models import LIVE_STATES, GameSheet, Score, SheetState
 from .ranking import ClubRow, PlayerRecord, RankedRow, rank_clubs, rank_players
@@ -26,7 +26,10 @@ from .ranking import ClubRow, PlayerRecord, RankedRow, rank_clubs, rank_players
 TIE_MARK = "="
 TIE_LEGEND = "=2 means a shared rank: the players tied and share 2nd place."
 WITHDRAWN_MARK = "W"
-WITHDRAWN_LEGEND = f"{WITHDRAWN_MARK}: withdrawn, not ranked."
+SUBSTITUTE_MARK = "S"
+WITHDRAWN_LEGEND = (
+    f"{WITHDRAWN_MARK}: withdrawn, not ranked. {SUBSTITUTE_MARK}: a substitute, not ranked."
+)
 # The banner's three states; pages colour them by these names.
 FINAL, COMPLETE, PROVISIONAL = "final", "complete", "provisional"
 
@@ -172,7 +175,7 @@ class Standings:
 def rank_label(row: RankedRow) -> str:
     """Rank as printed: "3", "=2" for a shared rank, "" for a withdrawn player."""
     if row.rank is None:
-        return ""
+        return SUBSTITUTE_MARK if row.record.substitute else ""
     return f"{TIE_MARK}{row.rank}" if row.tied else str(row.rank)
 
 
@@ -201,11 +204,12 @@ def standings(tournament: Tournament, cut: Cut = Cut()) -> Standings:
     credit = _unplayed_credit(progress, day_numbers, cut, rules, totals)
 
     withdrawn = Entry.WITHDRAWN
+    replaced_by = {row[0]: row[6] for row in entries.values() if row[6] is not None}
     records = []
     for row in totals:  # (entry, points per day..., played, worst game, outs, played per day...)
         entry = entries.pop(row[0], None)
         if entry is not None:
-            entry_id, number, status, name, club, _ = entry
+            entry_id, number, status, name, club, _, _ = entry
             extra = credit.get(entry_id, (0,) * days)
             records.append(
                 PlayerRecord(
@@ -226,13 +230,14 @@ def standings(tournament: Tournament, cut: Cut = Cut()) -> Standings:
     # Left in ``entries``: players without a counted game. Registered but never at a table (a
     # no-show): a total of 0 is not a score, so once tables are seated those without a seat
     # are left out.
-    for entry_id, number, status, name, club, seated in entries.values():
+    for entry_id, number, status, name, club, seated, _ in entries.values():
         if seated:
             records.append(
                 PlayerRecord(
                     entry_id, number, name, club, (None,) * days, 0, 0, None, status == withdrawn
                 )
             )
+    records = _apply_substitute_rule(records, replaced_by, rules.substitute_ranking)
     rows = rank_players(records, rules.tie_breaks or ())
 
     expected = confirmed = 0
@@ -427,6 +432,7 @@ def _unplayed_credit(progress, day_numbers, cut: Cut, rules, totals) -> dict[int
         JOIN tournaments_seat st ON st.table_id = u.table_id
         WHERE gm.day_id IN ({", ".join(["%s"] * len(column))}) {game_cut}
           AND (st.left_after_game IS NULL OR st.left_after_game >= gm.number)
+          AND (st.joined_at_game IS NULL OR st.joined_at_game <= gm.number)
         """,
         params,
     )
@@ -439,10 +445,39 @@ def _unplayed_credit(progress, day_numbers, cut: Cut, rules, totals) -> dict[int
     return {entry_id: tuple(days_credit) for entry_id, days_credit in credit.items()}
 
 
+def _apply_substitute_rule(records, replaced_by: dict[int, int], rule: str) -> list:
+    """Substitutes (``replaced_by``: substitute entry id -> the entry they replaced) under the
+    event's rule: ranked on their own ("own"), shown without a rank ("not_ranked"), or their
+    games added to the player they replaced, who is then ranked for the seat ("shared")."""
+    if not replaced_by or rule == SUB_OWN:
+        return records
+    if rule != SUB_SHARED:
+        return [replace(r, substitute=r.entry_id in replaced_by) for r in records]
+    by_id = {r.entry_id: r for r in records}
+    for sub_id, replaced_id in replaced_by.items():
+        sub, held = by_id.pop(sub_id, None), by_id.get(replaced_id)
+        if sub is None or held is None:
+            continue
+        worst = [w for w in (held.worst_game, sub.worst_game) if w is not None]
+        by_id[replaced_id] = replace(
+            held,
+            day_totals=tuple(
+                None if a is None and b is None else (a or 0) + (b or 0)
+                for a, b in zip(held.day_totals, sub.day_totals, strict=True)
+            ),
+            games_played=held.games_played + sub.games_played,
+            games_out=held.games_out + sub.games_out,
+            worst_game=max(worst) if worst else None,
+            withdrawn=False,
+        )
+    return list(by_id.values())
+
+
 def _entries(tournament, day_ids: list[int]) -> list[tuple]:
-    """(entry id, player number, status, name, club, seated) of every entry, in no particular
-    order (the ranking sets it). ``seated``: at a table on one of ``day_ids``, the seated days
-    in scope; with none seated yet, everyone counts as seated."""
+    """(entry id, player number, status, name, club, seated, entry replaced as a substitute or
+    None) of every entry, in no particular order (the ranking sets it). ``seated``: at a table
+    on one of ``day_ids``, the seated days in scope; with none seated yet, everyone counts as
+    seated."""
     seated, params = "1", []
     if day_ids:
         seated = (
@@ -452,7 +487,8 @@ def _entries(tournament, day_ids: list[int]) -> list[tuple]:
         params = list(day_ids)
     return sql_rows(
         f"""
-        SELECT e.id, e.number, e.status, p.name, p.club, {seated}
+        SELECT e.id, e.number, e.status, p.name, p.club, {seated},
+               (SELECT MAX(r.replaces_id) FROM tournaments_seat r WHERE r.entry_id = e.id)
         FROM tournaments_entry e JOIN tournaments_player p ON p.id = e.player_id
         WHERE e.tournament_id = %s
         """,

@@ -340,6 +340,7 @@ def test_rules_page_refuses_an_impossible_rule_beside_the_field(organiser_client
         "hand_sizes": "2-4: 15",
         "double_blank_value": "50",
         "unplayed_counts": "nothing",
+        "substitute_ranking": "not_ranked",
     }
     page = organiser_client.post("/organiser/t/spring/rules/", form).content.decode()
     assert "4 players drawing 15 tiles take 60 of the 55 tiles" in page

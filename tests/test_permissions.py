@@ -61,6 +61,8 @@ EXPECTED = {
     "organiser:seat_day": ORGANISER_POST_ONLY,
     "organiser:move_player": ORGANISER_POST_ONLY,
     "organiser:clear_seating": ORGANISER_POST_ONLY,
+    "organiser:late_join": ORGANISER_POST_ONLY,
+    "organiser:substitute": ORGANISER_POST_ONLY,
     "organiser:swap_players": ORGANISER_POST_ONLY,
     "organiser:seating_chart_pdf": DESK_PAGE,
     "organiser:find_table_pdf": DESK_PAGE,

@@ -7,6 +7,7 @@ from core.forms import CappedUploadForm
 from .models import TIE_BREAK_CHOICES, TILE_SETS, Entry, RulePreset, Tournament
 from .player_import import CLUB_MAX, CONTACT_MAX, NAME_MAX
 from .rule_checks import (
+    SUBSTITUTE_CHOICES,
     UNPLAYED_CHOICES,
     format_engine_order,
     format_hand_chart,
@@ -246,6 +247,20 @@ class RulesForm(forms.Form):
         help_text="For each player at a table whose game the desk marks not played.",
     )
 
+    late_joins = forms.BooleanField(
+        label="Late players may join",
+        required=False,
+        help_text="Seated at the smallest table for the games still to come.",
+    )
+    substitutes = forms.BooleanField(
+        label="Substitutes allowed",
+        required=False,
+        help_text="Someone takes a withdrawn player's seat from a given game on.",
+    )
+    substitute_ranking = forms.ChoiceField(
+        label="A substitute's games count", choices=list(SUBSTITUTE_CHOICES.items())
+    )
+
     def clean_engine_order(self):
         return _parsed(parse_engine_order, self.cleaned_data["engine_order"])
 
@@ -258,3 +273,31 @@ class RulesForm(forms.Form):
         values["engine_order"] = format_engine_order(values["engine_order"])
         values["hand_sizes"] = format_hand_chart(values["hand_sizes"])
         return values
+
+
+class LateJoinForm(forms.Form):
+    entry = forms.TypedChoiceField(label="Late player", coerce=int)
+
+    def __init__(self, *args, waiting, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["entry"].choices = [(e.pk, f"{e.player.name} (#{e.number})") for e in waiting]
+
+
+class SubstituteForm(forms.Form):
+    replaced = forms.TypedChoiceField(label="Replaces", coerce=int)
+    substitute = forms.TypedChoiceField(label="Substitute", coerce=int)
+    from_game = forms.IntegerField(label="From game", min_value=1, max_value=99)
+
+    def __init__(self, *args, waiting, replaceable, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["replaced"].choices = [
+            (
+                s.entry_id,
+                f"{s.entry.player.name}, table {s.table.number}, left after game "
+                f"{s.left_after_game}",
+            )
+            for s in replaceable
+        ]
+        self.fields["substitute"].choices = [
+            (e.pk, f"{e.player.name} (#{e.number})") for e in waiting
+        ]

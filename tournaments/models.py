@@ -51,6 +51,21 @@ class RuleFields(models.Model):
         default=rule_checks.UNPLAYED_NOTHING,
         help_text="For each player at a table whose game was marked not played.",
     )
+    late_joins = models.BooleanField(
+        default=False,
+        help_text="A player who arrives after play has started is seated at the smallest table "
+        "for the games still to come.",
+    )
+    substitutes = models.BooleanField(
+        default=False,
+        help_text="Someone may take a withdrawn player's seat from a given game on.",
+    )
+    substitute_ranking = models.CharField(
+        "a substitute's games count",
+        max_length=10,
+        choices=list(rule_checks.SUBSTITUTE_CHOICES.items()),
+        default=rule_checks.SUB_NOT_RANKED,
+    )
     reshuffle_each_day = models.BooleanField(
         default=True, help_text="Reseat everyone from day 2 onward so players meet new opponents."
     )
@@ -352,6 +367,19 @@ class Seat(models.Model):
     left_after_game = models.PositiveSmallIntegerField(
         null=True, blank=True, help_text="Withdrew mid-day: plays no game after this one."
     )
+    joined_at_game = models.PositiveSmallIntegerField(
+        null=True,
+        blank=True,
+        help_text="Joined after play started (late, or as a substitute): plays from this game.",
+    )
+    replaces = models.ForeignKey(
+        Entry,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        help_text="The withdrawn player whose seat this substitute took.",
+    )
 
     class Meta:
         ordering = ["table_id", "position"]
@@ -364,4 +392,5 @@ class Seat(models.Model):
         return f"{self.entry} at {self.table}"
 
     def plays_game(self, game_number: int) -> bool:
-        return self.left_after_game is None or game_number <= self.left_after_game
+        joined = self.joined_at_game is None or game_number >= self.joined_at_game
+        return joined and (self.left_after_game is None or game_number <= self.left_after_game)

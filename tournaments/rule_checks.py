@@ -24,6 +24,9 @@ RULE_FIELDS = (
     "reshuffle_each_day",
     "tie_breaks",
     "unplayed_counts",
+    "late_joins",
+    "substitutes",
+    "substitute_ranking",
 )
 
 # What a game marked "not played" counts for each player at that table.
@@ -32,6 +35,15 @@ UNPLAYED_CHOICES = {
     UNPLAYED_NOTHING: "Nothing",
     UNPLAYED_AVERAGE: "The player's average that day, rounded",
 }
+
+# How a substitute's games count in the standings.
+SUB_NOT_RANKED, SUB_OWN, SUB_SHARED = "not_ranked", "own", "shared"
+SUBSTITUTE_CHOICES = {
+    SUB_NOT_RANKED: "Not ranked (shown, without a rank)",
+    SUB_OWN: "Ranked on their own total",
+    SUB_SHARED: "Added to the player they replaced",
+}
+FLAGS = ("reshuffle_each_day", "late_joins", "substitutes")
 
 RULE_LABELS = {
     "top_double": "Set",
@@ -45,6 +57,9 @@ RULE_LABELS = {
     "reshuffle_each_day": "Reseat each day",
     "tie_breaks": "Tie-breaks",
     "unplayed_counts": "A game not played counts",
+    "late_joins": "Late players may join",
+    "substitutes": "Substitutes allowed",
+    "substitute_ranking": "A substitute's games count",
 }
 
 
@@ -137,11 +152,11 @@ def parse_rule(field: str, text: str) -> object:
         return parse_engine_order(text)
     if field == "hand_sizes":
         return parse_hand_chart(text)
-    if field == "reshuffle_each_day":
+    if field in FLAGS:
         return parse_flag(text)
     if field == "tie_breaks":
         return parse_tie_breaks(text)
-    if field == "unplayed_counts":
+    if field in ("unplayed_counts", "substitute_ranking"):
         return text.strip().lower()
     if not text.strip().isdigit():
         raise ValueError("Type a whole number, 0 or more.")
@@ -153,7 +168,7 @@ def format_rule(field: str, value: object) -> str:
         return format_engine_order(value) if value else "counting down"  # type: ignore[arg-type]
     if field == "hand_sizes":
         return format_hand_chart(value)  # type: ignore[arg-type]
-    if field == "reshuffle_each_day":
+    if field in FLAGS:
         return "yes" if value else "no"
     if field == "tie_breaks":
         return " ".join(value) if value else "none"  # type: ignore[arg-type]
@@ -161,6 +176,8 @@ def format_rule(field: str, value: object) -> str:
         return set_label(value)  # type: ignore[arg-type]
     if field == "unplayed_counts":
         return UNPLAYED_CHOICES.get(value, str(value))  # type: ignore[call-overload]
+    if field == "substitute_ranking":
+        return SUBSTITUTE_CHOICES.get(value, str(value))  # type: ignore[call-overload]
     return str(value)
 
 
@@ -218,6 +235,8 @@ def _number_problems(rules: Mapping) -> dict[str, str]:
         found["double_blank_value"] = "The double blank counts 0 points or more."
     if rules.get("unplayed_counts", UNPLAYED_NOTHING) not in UNPLAYED_CHOICES:
         found["unplayed_counts"] = 'Choose "nothing" or "average".'
+    if rules.get("substitute_ranking", SUB_NOT_RANKED) not in SUBSTITUTE_CHOICES:
+        found["substitute_ranking"] = 'Choose "not_ranked", "own" or "shared".'
     size = rules["max_table_size"]
     if not _is_int(size) or not MIN_TABLE <= size <= MAX_TABLE:
         found["max_table_size"] = f"A table seats from {MIN_TABLE} to {MAX_TABLE} players at most."

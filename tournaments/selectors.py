@@ -362,3 +362,22 @@ def tournament_days(tournament) -> list[Day]:
 def public_tournaments():
     """The tournaments whose public pages are on, for the public home page."""
     return Tournament.objects.filter(public_pages=True)
+
+
+def late_seating_choices(day) -> dict:
+    """Who may still be seated on a started day (entered, not withdrawn, not at a table that
+    day) and whose seat a substitute may take (withdrawn during the day): 2 queries."""
+    seated = Seat.objects.filter(day=day)
+    waiting = list(
+        Entry.objects.filter(tournament_id=day.tournament_id)
+        .exclude(status=Entry.WITHDRAWN)
+        .exclude(pk__in=seated.values("entry_id"))
+        .select_related("player")
+        .order_by("player__name")
+    )
+    replaceable = list(
+        seated.filter(left_after_game__isnull=False, entry__status=Entry.WITHDRAWN)
+        .select_related("entry__player", "table")
+        .order_by("table__number", "position")
+    )
+    return {"waiting": waiting, "replaceable": replaceable}

@@ -39,6 +39,12 @@ urlpatterns = [
     path("t/<slug:slug>/seating/<int:day_number>/", views.seating, name="seating"),
     path("t/<slug:slug>/seating/<int:day_number>/seat/", views.seat_day, name="seat_day"),
     path("t/<slug:slug>/seating/<int:day_number>/move/", views.move_player, name="move_player"),
+    path("t/<slug:slug>/seating/<int:day_number>/late/", views.late_join, name="late_join"),
+    path(
+        "t/<slug:slug>/seating/<int:day_number>/substitute/",
+        views.substitute,
+        name="substitute",
+    ),
     path(
         "t/<slug:slug>/seating/<int:day_number>/clear/",
         views.clear_seating,

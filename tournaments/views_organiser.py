@@ -1,6 +1,7 @@
 from urllib.parse import urlencode
 
 import segno
+from django import forms as forms_module
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
@@ -18,6 +19,7 @@ from .forms import (
     ExistingPlayerForm,
     ImportForm,
     KeepApartForm,
+    LateJoinForm,
     MoveForm,
     NewTournamentForm,
     PlayerDetailsForm,
@@ -25,6 +27,7 @@ from .forms import (
     RulesForm,
     SeatDayForm,
     SettingsForm,
+    SubstituteForm,
     SwapForm,
     WifiForm,
 )
@@ -46,6 +49,7 @@ from .selectors import tournament_days
 from .services import (
     events,
     importing,
+    late as late_service,
     registration,
     rules as rules_service,
     seating as seating_service,
@@ -383,6 +387,7 @@ def _seating_page(
             "move_form": move_form or MoveForm(tables=data["tables"]),
             "swap_form": swap_form or SwapForm(tables=data["tables"]),
             "to_seat": len(selectors.players_to_seat(tournament)) if can_change else None,
+            **(_late_forms(day) if can_manage(request) else {}),
         },
         status=status,
     )
@@ -421,6 +426,77 @@ def clear_seating(request, tournament, day_number):
         messages.error(request, str(error))
     else:
         messages.success(request, f"Day {day.number}'s seating is cleared: it has no tables now.")
+    return redirect("organiser:seating", tournament.slug, day.number)
+
+
+def _late_forms(day, data=None) -> dict:
+    rules = day.tournament.rules
+    if not (rules.late_joins or rules.substitutes) or day.is_closed or not day.tables.exists():
+        return {}
+    choices = selectors.late_seating_choices(day)
+    forms: dict[str, forms_module.Form | None] = {"late_form": None, "substitute_form": None}
+    if rules.late_joins and choices["waiting"]:
+        forms["late_form"] = LateJoinForm(data, waiting=choices["waiting"])
+    if rules.substitutes and choices["waiting"] and choices["replaceable"]:
+        forms["substitute_form"] = SubstituteForm(data, **choices)
+    return forms
+
+
+def _late_refused(request, form, error=None) -> None:
+    texts = [str(error)] if error else [e for errors in form.errors.values() for e in errors]
+    for text in texts:
+        messages.error(request, f"Nobody was seated: {text}")
+
+
+@organiser_view
+@require_POST
+def late_join(request, tournament, day_number):
+    day = _day(tournament, day_number)
+    form = _late_forms(day, request.POST).get("late_form")
+    if form is None:
+        messages.error(request, f"Nobody can join day {day.number} now.")
+    elif not form.is_valid():
+        _late_refused(request, form)
+    else:
+        entry = get_object_or_404(Entry, tournament=tournament, pk=form.cleaned_data["entry"])
+        try:
+            placed = late_service.seat_late_player(day, entry, by=request.user)
+        except ServiceError as error:
+            _late_refused(request, form, error)
+        else:
+            messages.success(
+                request,
+                f"{placed.seat.entry.player.name} joins table {placed.table_number} from game "
+                f"{placed.from_game}.",
+            )
+    return redirect("organiser:seating", tournament.slug, day.number)
+
+
+@organiser_view
+@require_POST
+def substitute(request, tournament, day_number):
+    day = _day(tournament, day_number)
+    form = _late_forms(day, request.POST).get("substitute_form")
+    if form is None:
+        messages.error(request, f"No substitute can be seated on day {day.number} now.")
+    elif not form.is_valid():
+        _late_refused(request, form)
+    else:
+        data = form.cleaned_data
+        replaced = get_object_or_404(Entry, tournament=tournament, pk=data["replaced"])
+        sub = get_object_or_404(Entry, tournament=tournament, pk=data["substitute"])
+        try:
+            placed = late_service.seat_substitute(
+                day, replaced, sub, from_game=data["from_game"], by=request.user
+            )
+        except ServiceError as error:
+            _late_refused(request, form, error)
+        else:
+            messages.success(
+                request,
+                f"{placed.seat.entry.player.name} takes {replaced.player.name}'s seat at table "
+                f"{placed.table_number} from game {placed.from_game}.",
+            )
     return redirect("organiser:seating", tournament.slug, day.number)
 
 

@@ -198,9 +198,11 @@ def standings(tournament: Tournament, cut: Cut = Cut()) -> Standings:
     day_numbers = tuple(sorted(set(range(1, cut.last_day(rules.days) + 1)) | set(progress)))
     days = len(day_numbers)
     # With no day seated there is nothing to add up (and SQL cannot say "IN ()").
-    totals = _totals_by_entry(progress, day_numbers, cut, rules) if progress else []
+    # Counts per day only feed the average a game not played counts under that rule.
+    day_counts = rules.unplayed_counts == UNPLAYED_AVERAGE and any(p[3] for p in progress.values())
+    totals = _totals_by_entry(progress, day_numbers, cut, rules, day_counts) if progress else []
     day_ids = [day_id for _, _, day_id, _ in progress.values()]
-    entries = {row[0]: row for row in _entries(tournament, day_ids)}
+    entries = {row[0]: row for row in _entries(tournament, day_ids, rules.substitutes)}
     credit = _unplayed_credit(progress, day_numbers, cut, rules, totals)
 
     withdrawn = Entry.WITHDRAWN
@@ -361,9 +363,10 @@ def _progress_by_day(tournament, cut: Cut, rules) -> dict[int, tuple[int, int, i
     }
 
 
-def _totals_by_entry(progress, day_numbers, cut: Cut, rules) -> list[tuple]:
-    """(entry id, points per day..., games played, worst game, games gone out) for every
-    entry with a confirmed score in scope, lowest total first.
+def _totals_by_entry(progress, day_numbers, cut: Cut, rules, day_counts: bool) -> list[tuple]:
+    """(entry id, points per day..., games played, worst game, games gone out, and with
+    ``day_counts`` games played per day...) for every entry with a confirmed score in scope,
+    lowest total first.
 
     One row per entry with the days pivoted into columns: half the rows of GROUP BY (entry,
     day). Scores are found through the seated days' ids (``progress`` holds only days up to
@@ -386,6 +389,8 @@ def _totals_by_entry(progress, day_numbers, cut: Cut, rules) -> list[tuple]:
         else:
             columns.append("NULL")  # a day with no tables yet has no scores
             counts.append("0")
+    if not day_counts:
+        counts, count_params = [], []
     params += count_params
     params += [SheetState.CONFIRMED, *day_ids.values()]
     game_cut = ""
@@ -396,7 +401,7 @@ def _totals_by_entry(progress, day_numbers, cut: Cut, rules) -> list[tuple]:
     return sql_rows(
         f"""
         SELECT s.entry_id, {", ".join(columns)}, COUNT(*), MAX(s.points),
-               COUNT(*) FILTER (WHERE g.went_out_id = s.entry_id), {", ".join(counts)}
+               COUNT(*) FILTER (WHERE g.went_out_id = s.entry_id){"".join(", " + c for c in counts)}
         FROM scoring_score s
         JOIN scoring_gamesheet g ON g.id = s.sheet_id
         JOIN scoring_game gm ON gm.id = g.game_id
@@ -473,11 +478,12 @@ def _apply_substitute_rule(records, replaced_by: dict[int, int], rule: str) -> l
     return list(by_id.values())
 
 
-def _entries(tournament, day_ids: list[int]) -> list[tuple]:
+def _entries(tournament, day_ids: list[int], substitutes: bool) -> list[tuple]:
     """(entry id, player number, status, name, club, seated, entry replaced as a substitute or
     None) of every entry, in no particular order (the ranking sets it). ``seated``: at a table
     on one of ``day_ids``, the seated days in scope; with none seated yet, everyone counts as
-    seated."""
+    seated. Substitutes are looked up only under rules that allow them (the rules are fixed
+    before anyone can be one)."""
     seated, params = "1", []
     if day_ids:
         seated = (
@@ -485,10 +491,12 @@ def _entries(tournament, day_ids: list[int]) -> list[tuple]:
             f" AND s.day_id IN ({', '.join(['%s'] * len(day_ids))}))"
         )
         params = list(day_ids)
+    replaced = "NULL"
+    if substitutes:
+        replaced = "(SELECT MAX(r.replaces_id) FROM tournaments_seat r WHERE r.entry_id = e.id)"
     return sql_rows(
         f"""
-        SELECT e.id, e.number, e.status, p.name, p.club, {seated},
-               (SELECT MAX(r.replaces_id) FROM tournaments_seat r WHERE r.entry_id = e.id)
+        SELECT e.id, e.number, e.status, p.name, p.club, {seated}, {replaced}
         FROM tournaments_entry e JOIN tournaments_player p ON p.id = e.player_id
         WHERE e.tournament_id = %s
         """,

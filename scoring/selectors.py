@@ -170,6 +170,7 @@ class TableSheets:
                             "seat": seat,
                             "points": points.get(seat.entry_id),
                             "plays": seat.plays_game(game.number),
+                            "absent": seat.absent_word(game.number),
                             "out": sheet is not None and sheet.went_out_id == seat.entry_id,
                         }
                         for seat in self.seats

@@ -104,3 +104,17 @@ def test_a_substitute_needs_the_rule_a_withdrawn_player_and_a_game_still_to_come
     with change_rules_after_play:
         change_rules(w.tournament, {"substitutes": False}, by=COMMAND_LINE)
     assert snapshot(*ROSTER) == before
+
+
+def test_sheets_say_not_yet_before_a_late_player_joined_and_left_after_a_withdrawal(client):
+    import io
+
+    from pypdf import PdfReader
+
+    from scoring.score_sheets_pdf import score_sheets_pdf
+
+    w, lou, late, sam, sub = club_session_with_a_late_player_and_a_substitute()
+    page = client.get(f"/table/{w.tables[1].link_token}/").content.decode()
+    assert page.count("not yet") == 2  # Lou Late, games 1 and 2
+    text = PdfReader(io.BytesIO(score_sheets_pdf(w.day))).pages[0].extract_text()
+    assert text.count("not yet") == 4 and text.count("left") == 8  # Sam 1-4, Bob 5-12

@@ -391,6 +391,15 @@ class Seat(models.Model):
     def __str__(self):
         return f"{self.entry} at {self.table}"
 
+    def absent_word(self, game_number: int) -> str:
+        """What a sheet shows for this seat in a game it does not play: "" when it plays,
+        "not yet" before a late player or substitute joined, "left" after a withdrawal."""
+        if self.plays_game(game_number):
+            return ""
+        if self.joined_at_game is not None and game_number < self.joined_at_game:
+            return "not yet"
+        return "left"
+
     def plays_game(self, game_number: int) -> bool:
         joined = self.joined_at_game is None or game_number >= self.joined_at_game
         return joined and (self.left_after_game is None or game_number <= self.left_after_game)

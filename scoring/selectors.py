@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from django.db.models import Count, Max
+from django.db.models import Count, Max, Q
 from django.utils import timezone
 
 from tournaments.models import Day, Entry, Seat, Table
@@ -346,6 +346,34 @@ def table_history(table: Table) -> list[AuditEvent]:
         .select_related("game", "sheet", "actor")
         .order_by("at", "pk")
     )
+
+
+def table_roster_changes(table: Table) -> list[str]:
+    """Who joined the table after play started (late, or as a substitute) and who left, in
+    plain words for its history page; the games marked not played too. 2 queries."""
+    notes = []
+    for seat in (
+        Seat.objects.filter(table=table)
+        .filter(Q(joined_at_game__isnull=False) | Q(left_after_game__isnull=False))
+        .select_related("entry__player", "replaces__player")
+        .order_by("position")
+    ):
+        name = seat.entry.player.name
+        if seat.replaces is not None:
+            notes.append(
+                f"{name} substitutes for {seat.replaces.player.name} from game "
+                f"{seat.joined_at_game}."
+            )
+        elif seat.joined_at_game is not None:
+            notes.append(f"{name} joined late, from game {seat.joined_at_game}.")
+        if seat.left_after_game is not None:
+            notes.append(f"{name} left after game {seat.left_after_game}.")
+    for mark in UnplayedGame.objects.filter(table=table).select_related("game"):
+        notes.append(
+            f"Game {mark.game.number} not played: {mark.reason} (marked by "
+            f"{mark.marked_by_label} at {local_time(mark.marked_at)})."
+        )
+    return notes
 
 
 def day_workbook_rows(day: Day) -> list[dict]:

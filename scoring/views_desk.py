@@ -34,6 +34,7 @@ from .selectors import (
     not_seated,
     table_for,
     table_history,
+    table_roster_changes,
     table_sheets,
 )
 from .workbook_export import export_day
@@ -303,6 +304,7 @@ def history(request, tournament, day, table):
             "day": table.day,
             "table": table,
             "events": table_history(table),
+            "roster_changes": table_roster_changes(table),
         },
     )
 

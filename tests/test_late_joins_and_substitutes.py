@@ -118,3 +118,15 @@ def test_sheets_say_not_yet_before_a_late_player_joined_and_left_after_a_withdra
     assert page.count("not yet") == 2  # Lou Late, games 1 and 2
     text = PdfReader(io.BytesIO(score_sheets_pdf(w.day))).pages[0].extract_text()
     assert text.count("not yet") == 4 and text.count("left") == 8  # Sam 1-4, Bob 5-12
+
+
+def test_the_table_history_records_the_late_player_the_substitute_and_the_withdrawal(
+    client, organiser
+):
+    w, lou, late, sam, sub = club_session_with_a_late_player_and_a_substitute()
+    client.force_login(organiser)
+    page1 = client.get("/organiser/t/cup/day/1/table/1/history/").content.decode()
+    assert "Sam Sub substitutes for Bob Roe from game 5." in page1
+    assert "Bob Roe left after game 4." in page1
+    page2 = client.get("/organiser/t/cup/day/1/table/2/history/").content.decode()
+    assert "Lou Late joined late, from game 3." in page2

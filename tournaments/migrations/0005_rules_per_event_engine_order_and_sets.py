@@ -5,7 +5,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("tournaments", "0002_load_rule_presets"),
+        ("tournaments", "0004_table_codes"),
     ]
 
     operations = [

@@ -12,7 +12,7 @@ from scoring_factories import T1, snapshot, stored_sheet, typed
 from core.errors import ServiceError
 from scoring import services
 from scoring.models import GameSheet, UnplayedGame
-from scoring.standings import Cut, standings
+from scoring.standings import standings
 from scoring.unplayed import mark_not_played, undo_not_played
 from scoring.workbook_export import export_day
 from scoring.workbook_import import import_workbook
@@ -23,11 +23,12 @@ from tournaments.services.rules import change_rules
 pytestmark = pytest.mark.django_db
 
 SCORE_AND_MARKS = (GameSheet, UnplayedGame)
-DAY_1 = Cut(day=1)  # the preset has two days; these tests play the first
 
 
 def play_all_but_game_6_at_table_1(w):
     """Every game confirmed except game 6 at table 1: Ann goes out, the others score."""
+    # One day, so a confirmed day is the whole event and the standings can be final.
+    change_rules(w.tournament, {"days": 1}, by=COMMAND_LINE)
     for table in w.tables:
         seats = list(table.seats.order_by("position"))
         for number in range(1, 7):
@@ -43,9 +44,9 @@ def row_of(result, name):
 
 def test_a_game_not_played_lets_the_standings_become_final_and_counts_nothing(world):
     play_all_but_game_6_at_table_1(world)
-    assert not standings(world.tournament, DAY_1).is_final
+    assert not standings(world.tournament).is_final
     mark_not_played(world.tables[0], world.games[6], reason="time ran out", user=world.desk)
-    result = standings(world.tournament, DAY_1)
+    result = standings(world.tournament)
     assert result.is_final
     bob = row_of(result, "Bob Roe")  # 11 + 12 + 13 + 14 + 15 over games 1 to 5
     assert (bob.record.games_played, bob.total) == (5, 65)
@@ -58,7 +59,7 @@ def test_under_the_average_rule_a_game_not_played_counts_the_players_rounded_ave
     mark_not_played(world.tables[0], world.games[6], reason="time ran out", user=world.boss)
     world.tournament.refresh_from_db()
     world.tournament.rules = RuleSet.objects.get(tournament=world.tournament)
-    result = standings(world.tournament, DAY_1)
+    result = standings(world.tournament)
     cy = row_of(result, "Cy Doe")  # 21..25: 115 over 5 games, average 23
     assert (cy.record.games_played, cy.total) == (5, 115 + 23)
     di = row_of(result, "Di Fox")  # 31..35: 165, average 33

@@ -233,6 +233,11 @@ class RulesForm(forms.Form):
     )
     double_blank_value = forms.IntegerField(label="Double blank counts", min_value=0)
     reshuffle_each_day = forms.BooleanField(label="Reseat everyone each day", required=False)
+    spread_clubs = forms.BooleanField(
+        label="Spread the clubs on day 1",
+        required=False,
+        help_text="Each club across the tables as evenly as the numbers allow.",
+    )
     tie_breaks = forms.MultipleChoiceField(
         label="Tie-breaks",
         required=False,

@@ -22,6 +22,7 @@ RULE_FIELDS = (
     "hand_sizes",
     "double_blank_value",
     "reshuffle_each_day",
+    "spread_clubs",
     "tie_breaks",
     "unplayed_counts",
     "late_joins",
@@ -43,7 +44,7 @@ SUBSTITUTE_CHOICES = {
     SUB_OWN: "Ranked on their own total",
     SUB_SHARED: "Added to the player they replaced",
 }
-FLAGS = ("reshuffle_each_day", "late_joins", "substitutes")
+FLAGS = ("reshuffle_each_day", "spread_clubs", "late_joins", "substitutes")
 
 RULE_LABELS = {
     "top_double": "Set",
@@ -55,6 +56,7 @@ RULE_LABELS = {
     "hand_sizes": "Hand sizes",
     "double_blank_value": "Double blank",
     "reshuffle_each_day": "Reseat each day",
+    "spread_clubs": "Spread the clubs on day 1",
     "tie_breaks": "Tie-breaks",
     "unplayed_counts": "A game not played counts",
     "late_joins": "Late players may join",

@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
     dependencies = [
         ("scoring", "0003_table_submissions"),
-        ("tournaments", "0006_presets_with_sources_and_double_nine"),
+        ("tournaments", "0007_presets_with_sources_and_double_nine"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

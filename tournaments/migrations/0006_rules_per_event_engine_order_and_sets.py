@@ -5,7 +5,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("tournaments", "0004_table_codes"),
+        ("tournaments", "0005_ruleset_spread_clubs"),
     ]
 
     operations = [

@@ -14,7 +14,7 @@ def refresh_presets(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournaments', '0006_presets_with_sources_and_double_nine'),
+        ('tournaments', '0007_presets_with_sources_and_double_nine'),
     ]
 
     operations = [

@@ -13,5 +13,5 @@ def remove_double_nine(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-    dependencies = [("tournaments", "0005_rules_per_event_engine_order_and_sets")]
+    dependencies = [("tournaments", "0006_rules_per_event_engine_order_and_sets")]
     operations = [migrations.RunPython(load_presets, remove_double_nine)]

@@ -27,9 +27,8 @@ TIE_MARK = "="
 TIE_LEGEND = "=2 means a shared rank: the players tied and share 2nd place."
 WITHDRAWN_MARK = "W"
 SUBSTITUTE_MARK = "S"
-WITHDRAWN_LEGEND = (
-    f"{WITHDRAWN_MARK}: withdrawn, not ranked. {SUBSTITUTE_MARK}: a substitute, not ranked."
-)
+WITHDRAWN_LEGEND = f"{WITHDRAWN_MARK}: withdrawn, not ranked."
+SUBSTITUTE_LEGEND = f"{SUBSTITUTE_MARK}: a substitute, not ranked."
 # The banner's three states; pages colour them by these names.
 FINAL, COMPLETE, PROVISIONAL = "final", "complete", "provisional"
 
@@ -170,6 +169,15 @@ class Standings:
     def title(self) -> str:
         label = self.cut_label
         return f"Standings {label}" if label else "Standings"
+
+
+def marks_legend(result: Standings) -> str:
+    """What the rank marks mean: shared ranks and withdrawals always, substitutes when the
+    standings show one (the projector has no room for words it does not need)."""
+    legend = f"{TIE_LEGEND} {WITHDRAWN_LEGEND}"
+    if any(row.record.substitute for row in result.rows):
+        legend += f" {SUBSTITUTE_LEGEND}"
+    return legend
 
 
 def rank_label(row: RankedRow) -> str:

@@ -8,7 +8,7 @@ from scoring_factories import seated_day, snapshot, stored_sheet
 
 from core.errors import ServiceError
 from scoring.selectors import day_workbook_rows, table_sheets
-from scoring.standings import Cut, rank_label, standings
+from scoring.standings import Cut, marks_legend, rank_label, standings
 from tournaments.access import COMMAND_LINE
 from tournaments.models import Entry, Seat
 from tournaments.services.late import seat_late_player, seat_substitute
@@ -63,7 +63,9 @@ def test_a_substitute_is_ranked_under_the_events_rule(rule):
     w, lou, late, sam, sub = club_session_with_a_late_player_and_a_substitute()
     rules = w.tournament.rules
     rules.substitute_ranking = rule
-    rows = {r.record.name: r for r in standings(w.tournament, Cut(day=1)).rows}
+    result = standings(w.tournament, Cut(day=1))
+    rows = {r.record.name: r for r in result.rows}
+    assert ("S: a substitute, not ranked." in marks_legend(result)) == (rule == "not_ranked")
     if rule == "not_ranked":
         assert rows["Sam Sub"].rank is None and rank_label(rows["Sam Sub"]) == "S"
         assert rows["Bob Roe"].rank is None  # withdrawn

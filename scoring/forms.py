@@ -739,3 +739,23 @@ class TableCodeForm(forms.Form):
                 "Check the card on your table."
             )
         return code
+
+
+class NotPlayedForm(forms.Form):
+    """Mark one of a table's games "not played": the games it may be are those with no live
+    sheet that are not marked already."""
+
+    game = forms.TypedChoiceField(label="Game", coerce=int)
+    reason = forms.CharField(
+        label="Why it was not played",
+        max_length=200,
+        help_text="Like \u201ctime ran out\u201d. Shown on the table's page and in its history.",
+    )
+
+    def __init__(self, *args, sheets, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["game"].choices = [
+            (g.number, f"Game {g.number} (double {g.scheduled_engine})")
+            for g in sheets.games
+            if g.number not in sheets.live and g.number not in sheets.unplayed
+        ]

@@ -133,6 +133,31 @@ class Score(models.Model):
         return f"{self.entry}: {self.points}"
 
 
+class UnplayedGame(models.Model):
+    """A table's game the organiser or the desk marked "not played" (time ran out, say), with
+    why, who and when. It has no scores: the event's rule (``unplayed_counts``) says what it
+    counts in the standings, and the day can be final without it."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="unplayed_games")
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="unplayed")
+    reason = models.TextField()
+    marked_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    marked_by_label = models.CharField(max_length=150)
+    marked_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["table_id", "game_id"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "game"], name="game_unplayed_once"),
+            models.CheckConstraint(condition=~Q(reason=""), name="unplayed_has_reason"),
+        ]
+
+    def __str__(self):
+        return f"{self.table}, game {self.game.number} not played"
+
+
 class AuditEvent(models.Model):
     """Append-only record of every change to a score: who, when, from what, to what, why, how."""
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 
 from .models import AuditEvent, SheetState, Source
+from .selectors import NOT_PLAYED
 from .services import own_entry_refusal
 
 
@@ -21,18 +22,21 @@ GRID_BADGES = {
     SheetState.CONFIRMED: Badge("confirmed", "confirmed"),
 }
 GRID_EMPTY = Badge("empty", "empty")
+GRID_NOT_PLAYED = Badge("not played", "not-played")
 
 # The scorekeeper's table page: one row per game.
 TABLE_PAGE_CONFIRMED = Badge("confirmed", "confirmed")
 TABLE_PAGE_WAITING = Badge("waiting for the desk", "entered")
 TABLE_PAGE_EMPTY = Badge("not entered", "empty")
+TABLE_PAGE_NOT_PLAYED = Badge("not played", "not-played")
 
 
 def grid_cell(cell: dict, review_url) -> dict:
     """A day-grid cell with its ``badge`` and ``css_class``; a game waiting for the desk also
     gets ``review_url`` (``review_url(game number)`` gives it)."""
     state = cell["state"]
-    shown = {**cell, "badge": GRID_BADGES.get(state, GRID_EMPTY), "css_class": f"cell-{state}"}
+    badge = GRID_NOT_PLAYED if state == NOT_PLAYED else GRID_BADGES.get(state, GRID_EMPTY)
+    shown = {**cell, "badge": badge, "css_class": f"cell-{state}"}
     if state == SheetState.ENTERED:
         shown["review_url"] = review_url(cell["game"].number)
     return shown
@@ -46,6 +50,8 @@ def table_page_row(row: dict, wrong: dict | None = None) -> dict:
     change it (entered, not yet confirmed by the desk, or marked wrong: ``wrong`` holds the
     desk's notes by game number, see selectors.wrong_notes)."""
     sheet = row["sheet"]
+    if sheet is None and row.get("unplayed") is not None:
+        return {**row, "badge": TABLE_PAGE_NOT_PLAYED, "fixable": False}
     note = (wrong or {}).get(row["game"].number)
     if sheet is None and note is not None:
         return {**row, "badge": TABLE_PAGE_WRONG, "fixable": True, "wrong": note}

@@ -45,6 +45,7 @@ class PlayerRecord:
     games_out: int
     worst_game: int | None
     withdrawn: bool = False
+    substitute: bool = False  # a substitute the event's rule leaves unranked
 
     @property
     def total(self) -> int:
@@ -89,8 +90,8 @@ def rank_players(
     """
     chosen = resolve_tie_breaks(tie_breaks)
     records = list(records)
-    active = [r for r in records if not r.withdrawn]
-    gone = [r for r in records if r.withdrawn]
+    active = [r for r in records if not (r.withdrawn or r.substitute)]
+    gone = [r for r in records if r.withdrawn or r.substitute]
 
     # Each key is computed once: a 2,000-player field is ranked on every standings request.
     keyed = sorted(

@@ -8,7 +8,7 @@ from django.db import transaction
 
 from tournaments.models import Day
 
-from .models import Game
+from .models import Game, GameSheet
 
 
 def day_games(day) -> list[Game]:
@@ -37,11 +37,34 @@ def build_schedule(day) -> list[Game]:
 
 
 def build_schedule_for_seated_day(sender, *, day, **kwargs) -> None:
-    build_schedule(day)
+    # A day seated again after a rule change (or after its seating was cleared) plays the
+    # schedule the rules call for now.
+    rebuild_schedule(day, day.tournament.rules.scheduled_engines())
+
+
+def rebuild_schedule(day, engines: list[int]) -> None:
+    """Make a day with no score sheets play ``engines``: games past the new count go, kept
+    games take their new engine, missing ones are added. A day with sheets keeps its games
+    (the rules page refuses changes once play has started)."""
+    Day.objects.select_for_update().filter(pk=day.pk).exists()
+    if GameSheet.objects.filter(game__day=day).exists():
+        build_schedule(day)
+        return
+    Game.objects.filter(day=day, number__gt=len(engines)).delete()
+    games = {g.number: g for g in Game.objects.filter(day=day)}
+    for number, engine in enumerate(engines, start=1):
+        game = games.get(number)
+        if game is None:
+            Game.objects.create(day=day, number=number, scheduled_engine=engine)
+        elif game.scheduled_engine != engine:
+            Game.objects.filter(pk=game.pk).update(scheduled_engine=engine)
 
 
 def build_schedules_for_rules(sender, *, instance, **kwargs) -> None:
-    """A rule set saved (the admin, say): every seated day gets the games its rules now call for."""
+    """A rule set saved (the rules page, the command, the admin): every seated day without
+    scores plays the schedule the rules now call for."""
     seated = Day.objects.filter(tournament_id=instance.tournament_id, tables__isnull=False)
-    for day in seated.distinct():
-        build_schedule(day)
+    engines = instance.scheduled_engines()
+    with transaction.atomic():
+        for day in seated.distinct():
+            rebuild_schedule(day, engines)

@@ -202,8 +202,8 @@ def _draw_column_heads(canvas: Canvas, grid: _Grid, seats) -> None:
 
 def _draw_game_rows(canvas: Canvas, grid: _Grid, seats, games, engines: dict) -> None:
     """Each game's number and the engine it is expected to start on (the one it started on,
-    when reprinted after it was entered), "left" under a player who has left, and the totals
-    row's label."""
+    when reprinted after it was entered), "left" under a player who has left ("not yet" before
+    a late player or substitute joined), and the totals row's label."""
     xs, row_h = grid.xs, grid.row_h
     y = grid.top - grid.header_h
     for game in games:
@@ -215,9 +215,10 @@ def _draw_game_rows(canvas: Canvas, grid: _Grid, seats, games, engines: dict) ->
         if engine is not None:
             canvas.drawCentredString((xs[1] + xs[2]) / 2, y - row_h / 2 - 5, f"{engine}-{engine}")
         for i, seat in enumerate(seats):
-            if not seat.plays_game(game.number):
+            absent = seat.absent_word(game.number)
+            if absent:
                 canvas.setFont(pdf_fonts().regular, 9)
-                canvas.drawCentredString((xs[3 + i] + xs[4 + i]) / 2, y - row_h / 2 - 3, "left")
+                canvas.drawCentredString((xs[3 + i] + xs[4 + i]) / 2, y - row_h / 2 - 3, absent)
         y -= row_h
     canvas.setFont(pdf_fonts().bold, 12)
     canvas.drawCentredString((xs[0] + xs[2]) / 2, grid.bottom + row_h / 2 - 4, "Totals")

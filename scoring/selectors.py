@@ -12,7 +12,16 @@ from django.utils import timezone
 
 from tournaments.models import Day, Entry, Seat, Table
 
-from .models import LIVE_STATES, AuditEvent, Game, GameSheet, Score, SheetState, Source
+from .models import (
+    LIVE_STATES,
+    AuditEvent,
+    Game,
+    GameSheet,
+    Score,
+    SheetState,
+    Source,
+    UnplayedGame,
+)
 from .schedule import game_numbered
 from .validation import SheetRules, engine_choices, expected_engine
 
@@ -24,6 +33,9 @@ from .validation import SheetRules, engine_choices, expected_engine
 # never refuses a true score.
 ENGINE_SET_ASIDE_PRESETS = frozenset({"good-sam", "puremco"})
 
+# A day-grid cell of a game the table did not play (scoring.unplayed).
+NOT_PLAYED = "not_played"
+
 
 def sheet_rules(rules, tournament=None) -> SheetRules:
     """The parts of a tournament's RuleSet that the score-sheet checks need.
@@ -33,11 +45,13 @@ def sheet_rules(rules, tournament=None) -> SheetRules:
     """
     tournament = tournament if tournament is not None else rules.tournament
     preset = tournament.preset if tournament.preset_id else None
+    engines = rules.scheduled_engines()
     return SheetRules(
         top_double=rules.top_double,
         double_blank_value=rules.double_blank_value,
-        highest_engine=rules.first_engine,
-        lowest_engine=rules.lowest_engine,
+        highest_engine=max(engines),
+        lowest_engine=min(engines),
+        engines=tuple(engines),
         hand_sizes=rules.hand_sizes,
         engine_set_aside=preset is not None and preset.key in ENGINE_SET_ASIDE_PRESETS,
     )
@@ -109,6 +123,8 @@ class TableSheets:
         default_factory=dict
     )  # game number -> last version, any state
     _sheet_rules: SheetRules | None = field(default=None, repr=False)
+    # game number -> the mark of a game this table did not play
+    unplayed: dict[int, UnplayedGame] = field(default_factory=dict)
 
     @property
     def day(self) -> Day:
@@ -153,8 +169,12 @@ class TableSheets:
         return self.planned_engines().get(game.number)
 
     def next_game(self) -> Game | None:
-        """The first game of the day with no live sheet at this table."""
-        return next((g for g in self.games if g.number not in self.live), None)
+        """The first game of the day with no live sheet at this table and not marked not
+        played."""
+        return next(
+            (g for g in self.games if g.number not in self.live and g.number not in self.unplayed),
+            None,
+        )
 
     def totals(self) -> dict[int, int]:
         sums = dict.fromkeys(self.names, 0)
@@ -186,11 +206,13 @@ class TableSheets:
                     "game": game,
                     "sheet": sheet,
                     "engine": engines.get(game.number),
+                    "unplayed": self.unplayed.get(game.number),
                     "cells": [
                         {
                             "seat": seat,
                             "points": points.get(seat.entry_id),
                             "plays": seat.plays_game(game.number),
+                            "absent": seat.absent_word(game.number),
                             "out": sheet is not None and sheet.went_out_id == seat.entry_id,
                         }
                         for seat in self.seats
@@ -209,9 +231,9 @@ TABLE_WITH_RULES = ("day__tournament__rules", "day__tournament__preset")
 
 
 def table_sheets(table: Table, games: list[Game] | None = None) -> TableSheets:
-    """Everything a page about one table needs: at most 4 queries (seats, games, sheets, the
-    live sheets' scores); none for the games when they are given, none for scores before any
-    sheet.
+    """Everything a page about one table needs: at most 5 queries (seats, games, sheets, the
+    games marked not played, the live sheets' scores); none for the games when they are
+    given, none for scores before any sheet.
 
     ``table`` comes with its day, tournament and rules loaded (TABLE_WITH_RULES), as every
     caller has just read it; they are not read again here.
@@ -239,6 +261,9 @@ def table_sheets(table: Table, games: list[Game] | None = None) -> TableSheets:
             scores[score.sheet_id].append(score)
     for sheet in live.values():
         sheet.attach_scores(scores[sheet.pk])
+    unplayed = {
+        by_game[mark.game_id].number: mark for mark in UnplayedGame.objects.filter(table=table)
+    }
     return TableSheets(
         table=table,
         seats=seats,
@@ -247,6 +272,7 @@ def table_sheets(table: Table, games: list[Game] | None = None) -> TableSheets:
         rules=table.day.tournament.rules,
         names={s.entry_id: s.entry.player.name for s in seats},
         latest=latest,
+        unplayed=unplayed,
     )
 
 
@@ -325,8 +351,8 @@ def current_day(tournament) -> Day | None:
 
 
 def day_grid(day: Day, games: list[Game] | None = None) -> dict:
-    """Tables down, games across: empty, entered or confirmed, with times. 2 queries, and one
-    more for the games when they are not given."""
+    """Tables down, games across: empty, entered, confirmed or not played, with times. 3
+    queries, and one more for the games when they are not given."""
     if games is None:
         games = list(Game.objects.filter(day=day).order_by("number"))
     tables = list(
@@ -345,19 +371,22 @@ def day_grid(day: Day, games: list[Game] | None = None) -> dict:
             "table_id", "game_id", "state", "entered_at", "confirmed_at", "source"
         )
     }
+    unplayed = set(UnplayedGame.objects.filter(table__day=day).values_list("table_id", "game_id"))
     rows = []
-    counts = {"empty": 0, SheetState.ENTERED: 0, SheetState.CONFIRMED: 0}
+    counts = {"empty": 0, SheetState.ENTERED: 0, SheetState.CONFIRMED: 0, NOT_PLAYED: 0}
     for table in tables:
         cells = []
         for game in games:
             sheet = live.get((table.pk, game.pk))
             state = sheet["state"] if sheet else "empty"
+            if sheet is None and (table.pk, game.pk) in unplayed:
+                state = NOT_PLAYED
             counts[state] += 1
             moment = None
             if sheet:
                 moment = sheet["confirmed_at"] or sheet["entered_at"]
             cells.append({"game": game, "state": state, "time": local_time(moment)})
-        done = all(c["state"] == SheetState.CONFIRMED for c in cells)
+        done = all(c["state"] in (SheetState.CONFIRMED, NOT_PLAYED) for c in cells)
         rows.append(
             {
                 "table": table,
@@ -412,13 +441,42 @@ def table_history(table: Table) -> list[AuditEvent]:
     )
 
 
+def table_roster_changes(table: Table) -> list[str]:
+    """Who joined the table after play started (late, or as a substitute) and who left, in
+    plain words for its history page; the games marked not played too. 2 queries."""
+    notes = []
+    for seat in (
+        Seat.objects.filter(table=table)
+        .filter(Q(joined_at_game__isnull=False) | Q(left_after_game__isnull=False))
+        .select_related("entry__player", "replaces__player")
+        .order_by("position")
+    ):
+        name = seat.entry.player.name
+        if seat.replaces is not None:
+            notes.append(
+                f"{name} substitutes for {seat.replaces.player.name} from game "
+                f"{seat.joined_at_game}."
+            )
+        elif seat.joined_at_game is not None:
+            notes.append(f"{name} joined late, from game {seat.joined_at_game}.")
+        if seat.left_after_game is not None:
+            notes.append(f"{name} left after game {seat.left_after_game}.")
+    for mark in UnplayedGame.objects.filter(table=table).select_related("game"):
+        notes.append(
+            f"Game {mark.game.number} not played: {mark.reason} (marked by "
+            f"{mark.marked_by_label} at {local_time(mark.marked_at)})."
+        )
+    return notes
+
+
 def day_workbook_rows(day: Day) -> list[dict]:
-    """One row per seated player per game, in table, game, seat order: 4 queries, and one for
+    """One row per seated player per game, in table, game, seat order: 5 queries, and one for
     the tournament's preset when it is not loaded.
 
     A played game says its outcome: ``out`` on the row of the player who went out, ``blocked``
-    on the first row of a game nobody went out of. A game not played yet names the engine it is
-    expected to start on (planned_engines), so the file read back unchanged is accepted.
+    on the first row of a game nobody went out of, ``not_played`` on every row of a game the
+    table did not play. A game not played yet names the engine it is expected to start on
+    (planned_engines), so the file read back unchanged is accepted.
     """
     games = list(Game.objects.filter(day=day).order_by("number"))
     seats = list(
@@ -431,6 +489,7 @@ def day_workbook_rows(day: Day) -> list[dict]:
         "scores"
     ):
         sheets[(sheet.table_id, sheet.game_id)] = sheet
+    unplayed = set(UnplayedGame.objects.filter(table__day=day).values_list("table_id", "game_id"))
     by_table: dict[int, list[Seat]] = {}
     for seat in seats:
         by_table.setdefault(seat.table.number, []).append(seat)
@@ -443,7 +502,10 @@ def day_workbook_rows(day: Day) -> list[dict]:
         engines = planned_engines(rules, games, confirmed_engines(live))
         for game in games:
             engine = engines.get(game.number)
-            rows += _workbook_game_rows(day, table_number, game, engine, table_seats, live)
+            game_rows = _workbook_game_rows(day, table_number, game, engine, table_seats, live)
+            for row in game_rows:
+                row["not_played"] = (table.pk, game.pk) in unplayed
+            rows += game_rows
     return rows
 
 

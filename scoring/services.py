@@ -498,9 +498,25 @@ def _clean_from_sheet(sheet: GameSheet) -> CleanGame:
     )
 
 
+def _marked_not_played(sheets, n: int) -> list[Problem]:
+    mark = sheets.unplayed.get(n)
+    if mark is None:
+        return []
+    return [
+        Problem(
+            "",
+            f"Game {n} was marked not played ({mark.reason}). Ask the desk to take the mark "
+            "back before entering it.",
+        )
+    ]
+
+
 def _decide(sheets, game, clean, source, who, role, reason) -> tuple[_Plan | None, list[Problem]]:
     """What saving ``clean`` means given the live sheet: a plan, nothing, or refusals."""
     n = game.number
+    refused = _marked_not_played(sheets, n)
+    if refused:
+        return None, refused
     live = sheets.live.get(n)
     new = Values.of_clean(clean)
     same = live is not None and values_of_sheet(live) == new

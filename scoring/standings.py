@@ -16,6 +16,7 @@ from django.db import connections
 from django.db.models import Max
 
 from tournaments.models import Entry, Seat, Tournament
+from tournaments.rule_checks import SUB_OWN, SUB_SHARED, UNPLAYED_AVERAGE
 
 from .models import LIVE_STATES, GameSheet, Score, SheetState
 from .ranking import ClubRow, PlayerRecord, RankedRow, rank_clubs, rank_players
@@ -25,7 +26,9 @@ from .ranking import ClubRow, PlayerRecord, RankedRow, rank_clubs, rank_players
 TIE_MARK = "="
 TIE_LEGEND = "=2 means a shared rank: the players tied and share 2nd place."
 WITHDRAWN_MARK = "W"
+SUBSTITUTE_MARK = "S"
 WITHDRAWN_LEGEND = f"{WITHDRAWN_MARK}: withdrawn, not ranked."
+SUBSTITUTE_LEGEND = f"{SUBSTITUTE_MARK}: a substitute, not ranked."
 # The banner's three states; pages colour them by these names.
 FINAL, COMPLETE, PROVISIONAL = "final", "complete", "provisional"
 
@@ -168,10 +171,19 @@ class Standings:
         return f"Standings {label}" if label else "Standings"
 
 
+def marks_legend(result: Standings) -> str:
+    """What the rank marks mean: shared ranks and withdrawals always, substitutes when the
+    standings show one (the projector has no room for words it does not need)."""
+    legend = f"{TIE_LEGEND} {WITHDRAWN_LEGEND}"
+    if any(row.record.substitute for row in result.rows):
+        legend += f" {SUBSTITUTE_LEGEND}"
+    return legend
+
+
 def rank_label(row: RankedRow) -> str:
     """Rank as printed: "3", "=2" for a shared rank, "" for a withdrawn player."""
     if row.rank is None:
-        return ""
+        return SUBSTITUTE_MARK if row.record.substitute else ""
     return f"{TIE_MARK}{row.rank}" if row.tied else str(row.rank)
 
 
@@ -194,23 +206,31 @@ def standings(tournament: Tournament, cut: Cut = Cut()) -> Standings:
     day_numbers = tuple(sorted(set(range(1, cut.last_day(rules.days) + 1)) | set(progress)))
     days = len(day_numbers)
     # With no day seated there is nothing to add up (and SQL cannot say "IN ()").
-    totals = _totals_by_entry(progress, day_numbers, cut, rules) if progress else []
-    day_ids = [day_id for _, _, day_id in progress.values()]
-    entries = {row[0]: row for row in _entries(tournament, day_ids)}
+    # Counts per day only feed the average a game not played counts under that rule.
+    day_counts = rules.unplayed_counts == UNPLAYED_AVERAGE and any(p[3] for p in progress.values())
+    totals = _totals_by_entry(progress, day_numbers, cut, rules, day_counts) if progress else []
+    day_ids = [day_id for _, _, day_id, _ in progress.values()]
+    entries = {row[0]: row for row in _entries(tournament, day_ids, rules.substitutes)}
+    credit = _unplayed_credit(progress, day_numbers, cut, rules, totals)
 
     withdrawn = Entry.WITHDRAWN
+    replaced_by = {row[0]: row[6] for row in entries.values() if row[6] is not None}
     records = []
-    for row in totals:  # (entry, points per day..., played, worst game, outs)
+    for row in totals:  # (entry, points per day..., played, worst game, outs, played per day...)
         entry = entries.pop(row[0], None)
         if entry is not None:
-            entry_id, number, status, name, club, _ = entry
+            entry_id, number, status, name, club, _, _ = entry
+            extra = credit.get(entry_id, (0,) * days)
             records.append(
                 PlayerRecord(
                     entry_id,
                     number,
                     name,
                     club,
-                    row[1 : days + 1],
+                    tuple(
+                        p if not e else (p or 0) + e
+                        for p, e in zip(row[1 : days + 1], extra, strict=True)
+                    ),
                     row[days + 1],
                     row[days + 3],
                     row[days + 2],
@@ -220,22 +240,24 @@ def standings(tournament: Tournament, cut: Cut = Cut()) -> Standings:
     # Left in ``entries``: players without a counted game. Registered but never at a table (a
     # no-show): a total of 0 is not a score, so once tables are seated those without a seat
     # are left out.
-    for entry_id, number, status, name, club, seated in entries.values():
+    for entry_id, number, status, name, club, seated, _ in entries.values():
         if seated:
             records.append(
                 PlayerRecord(
                     entry_id, number, name, club, (None,) * days, 0, 0, None, status == withdrawn
                 )
             )
+    records = _apply_substitute_rule(records, replaced_by, rules.substitute_ranking)
     rows = rank_players(records, rules.tie_breaks or ())
 
     expected = confirmed = 0
-    for number, (tables, confirmed_here, _) in progress.items():
+    for number, (tables, confirmed_here, _, unplayed_here) in progress.items():
         games = rules.games_per_day
         if number == cut.last_day(rules.days) and cut.game is not None:
             games = min(games, cut.game)
         expected += tables * games
-        confirmed += confirmed_here
+        # A game marked not played is settled: the standings need not wait for it.
+        confirmed += confirmed_here + unplayed_here
     return Standings(
         tournament=tournament,
         cut=cut,
@@ -314,9 +336,9 @@ def last_changed(tournament: Tournament):
 # They are plain SQL that PostgreSQL and SQLite (3.30 or later, for FILTER) run alike.
 
 
-def _progress_by_day(tournament, cut: Cut, rules) -> dict[int, tuple[int, int, int]]:
-    """{day number: (tables seated, (table, game) sheets confirmed, day id)} for seated days
-    in scope."""
+def _progress_by_day(tournament, cut: Cut, rules) -> dict[int, tuple[int, int, int, int]]:
+    """{day number: (tables seated, (table, game) sheets confirmed, day id, (table, game)
+    marked not played)} for seated days in scope."""
     # Two counts per day rather than one join of every table with every sheet: counting the
     # distinct tables of that join meant sorting all of its rows. Sheets are counted by the
     # day of their game, as the scores are (a table plays only the games of its own day).
@@ -333,20 +355,26 @@ def _progress_by_day(tournament, cut: Cut, rules) -> dict[int, tuple[int, int, i
                (SELECT COUNT(*) FROM tournaments_table t WHERE t.day_id = d.id),
                (SELECT COUNT(*) FROM scoring_gamesheet g
                 JOIN scoring_game gm ON gm.id = g.game_id
-                WHERE gm.day_id = d.id AND g.state = %s {game_cut})
+                WHERE gm.day_id = d.id AND g.state = %s {game_cut}),
+               (SELECT COUNT(*) FROM scoring_unplayedgame u
+                JOIN scoring_game gm ON gm.id = u.game_id
+                WHERE gm.day_id = d.id {game_cut})
         FROM tournaments_day d
         WHERE d.tournament_id = %s {day_cut}
         """,
-        [SheetState.CONFIRMED, *game_params, tournament.pk, *day_params],
+        [SheetState.CONFIRMED, *game_params, *game_params, tournament.pk, *day_params],
     )
     return {
-        number: (tables, confirmed, day_id) for number, day_id, tables, confirmed in rows if tables
+        number: (tables, confirmed, day_id, unplayed)
+        for number, day_id, tables, confirmed, unplayed in rows
+        if tables
     }
 
 
-def _totals_by_entry(progress, day_numbers, cut: Cut, rules) -> list[tuple]:
-    """(entry id, points per day..., games played, worst game, games gone out) for every
-    entry with a confirmed score in scope, lowest total first.
+def _totals_by_entry(progress, day_numbers, cut: Cut, rules, day_counts: bool) -> list[tuple]:
+    """(entry id, points per day..., games played, worst game, games gone out, and with
+    ``day_counts`` games played per day...) for every entry with a confirmed score in scope,
+    lowest total first.
 
     One row per entry with the days pivoted into columns: half the rows of GROUP BY (entry,
     day). Scores are found through the seated days' ids (``progress`` holds only days up to
@@ -356,16 +384,22 @@ def _totals_by_entry(progress, day_numbers, cut: Cut, rules) -> list[tuple]:
     and records that arrive in order (ties by entry id, which mostly follows the player
     number) sort in about one pass.
     """
-    day_ids = {number: day_id for number, (_, _, day_id) in progress.items()}
-    columns, params = [], []
+    day_ids = {number: day_id for number, (_, _, day_id, _) in progress.items()}
+    columns, counts, params, count_params = [], [], [], []
     for number in day_numbers:
         if number in day_ids:
             # NULL, not 0, for a player with no counted game that day: an unplayed day prints
             # as a dash, because where the lowest score wins a 0 reads as a perfect day.
             columns.append("SUM(s.points) FILTER (WHERE gm.day_id = %s)")
             params.append(day_ids[number])
+            counts.append("COUNT(*) FILTER (WHERE gm.day_id = %s)")
+            count_params.append(day_ids[number])
         else:
             columns.append("NULL")  # a day with no tables yet has no scores
+            counts.append("0")
+    if not day_counts:
+        counts, count_params = [], []
+    params += count_params
     params += [SheetState.CONFIRMED, *day_ids.values()]
     game_cut = ""
     last_day_id = day_ids.get(cut.last_day(rules.days))
@@ -375,7 +409,7 @@ def _totals_by_entry(progress, day_numbers, cut: Cut, rules) -> list[tuple]:
     return sql_rows(
         f"""
         SELECT s.entry_id, {", ".join(columns)}, COUNT(*), MAX(s.points),
-               COUNT(*) FILTER (WHERE g.went_out_id = s.entry_id)
+               COUNT(*) FILTER (WHERE g.went_out_id = s.entry_id){"".join(", " + c for c in counts)}
         FROM scoring_score s
         JOIN scoring_gamesheet g ON g.id = s.sheet_id
         JOIN scoring_game gm ON gm.id = g.game_id
@@ -387,10 +421,77 @@ def _totals_by_entry(progress, day_numbers, cut: Cut, rules) -> list[tuple]:
     )
 
 
-def _entries(tournament, day_ids: list[int]) -> list[tuple]:
-    """(entry id, player number, status, name, club, seated) of every entry, in no particular
-    order (the ranking sets it). ``seated``: at a table on one of ``day_ids``, the seated days
-    in scope; with none seated yet, everyone counts as seated."""
+def _unplayed_credit(progress, day_numbers, cut: Cut, rules, totals) -> dict[int, tuple]:
+    """{entry id: points per day} that games marked not played count under the event's rule:
+    nothing (no query), or each player's average over the games they played that day,
+    rounded half up, once for every such game they sat down for (one query)."""
+    if rules.unplayed_counts != UNPLAYED_AVERAGE or not any(p[3] for p in progress.values()):
+        return {}
+    days = len(day_numbers)
+    column = {day_id: day_numbers.index(number) for number, (_, _, day_id, _) in progress.items()}
+    played = {row[0]: (row[1 : days + 1], row[days + 4 : 2 * days + 4]) for row in totals}
+    game_cut, params = "", [*column]
+    last_day_id = next((p[2] for n, p in progress.items() if n == cut.last_day(rules.days)), None)
+    if cut.game is not None and last_day_id is not None:
+        game_cut, params = (
+            "AND (gm.day_id <> %s OR gm.number <= %s)",
+            [*params, last_day_id, cut.game],
+        )
+    rows = sql_rows(
+        f"""
+        SELECT st.entry_id, gm.day_id
+        FROM scoring_unplayedgame u
+        JOIN scoring_game gm ON gm.id = u.game_id
+        JOIN tournaments_seat st ON st.table_id = u.table_id
+        WHERE gm.day_id IN ({", ".join(["%s"] * len(column))}) {game_cut}
+          AND (st.left_after_game IS NULL OR st.left_after_game >= gm.number)
+          AND (st.joined_at_game IS NULL OR st.joined_at_game <= gm.number)
+        """,
+        params,
+    )
+    credit: dict[int, list[int]] = {}
+    for entry_id, day_id in rows:
+        points, counts = played.get(entry_id, ((0,) * days, (0,) * days))
+        i = column[day_id]
+        average = (2 * (points[i] or 0) + counts[i]) // (2 * counts[i]) if counts[i] else 0
+        credit.setdefault(entry_id, [0] * days)[i] += average
+    return {entry_id: tuple(days_credit) for entry_id, days_credit in credit.items()}
+
+
+def _apply_substitute_rule(records, replaced_by: dict[int, int], rule: str) -> list:
+    """Substitutes (``replaced_by``: substitute entry id -> the entry they replaced) under the
+    event's rule: ranked on their own ("own"), shown without a rank ("not_ranked"), or their
+    games added to the player they replaced, who is then ranked for the seat ("shared")."""
+    if not replaced_by or rule == SUB_OWN:
+        return records
+    if rule != SUB_SHARED:
+        return [replace(r, substitute=r.entry_id in replaced_by) for r in records]
+    by_id = {r.entry_id: r for r in records}
+    for sub_id, replaced_id in replaced_by.items():
+        sub, held = by_id.pop(sub_id, None), by_id.get(replaced_id)
+        if sub is None or held is None:
+            continue
+        worst = [w for w in (held.worst_game, sub.worst_game) if w is not None]
+        by_id[replaced_id] = replace(
+            held,
+            day_totals=tuple(
+                None if a is None and b is None else (a or 0) + (b or 0)
+                for a, b in zip(held.day_totals, sub.day_totals, strict=True)
+            ),
+            games_played=held.games_played + sub.games_played,
+            games_out=held.games_out + sub.games_out,
+            worst_game=max(worst) if worst else None,
+            withdrawn=False,
+        )
+    return list(by_id.values())
+
+
+def _entries(tournament, day_ids: list[int], substitutes: bool) -> list[tuple]:
+    """(entry id, player number, status, name, club, seated, entry replaced as a substitute or
+    None) of every entry, in no particular order (the ranking sets it). ``seated``: at a table
+    on one of ``day_ids``, the seated days in scope; with none seated yet, everyone counts as
+    seated. Substitutes are looked up only under rules that allow them (the rules are fixed
+    before anyone can be one)."""
     seated, params = "1", []
     if day_ids:
         seated = (
@@ -398,9 +499,12 @@ def _entries(tournament, day_ids: list[int]) -> list[tuple]:
             f" AND s.day_id IN ({', '.join(['%s'] * len(day_ids))}))"
         )
         params = list(day_ids)
+    replaced = "NULL"
+    if substitutes:
+        replaced = "(SELECT MAX(r.replaces_id) FROM tournaments_seat r WHERE r.entry_id = e.id)"
     return sql_rows(
         f"""
-        SELECT e.id, e.number, e.status, p.name, p.club, {seated}
+        SELECT e.id, e.number, e.status, p.name, p.club, {seated}, {replaced}
         FROM tournaments_entry e JOIN tournaments_player p ON p.id = e.player_id
         WHERE e.tournament_id = %s
         """,

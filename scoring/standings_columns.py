@@ -88,6 +88,8 @@ class ColumnSet:
 
 
 def _status(row: RankedRow) -> str:
+    if row.record.substitute:
+        return "substitute"
     if row.record.withdrawn:
         return "withdrawn"
     return "tied" if row.tied else ""

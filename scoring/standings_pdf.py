@@ -33,7 +33,7 @@ from reportlab.platypus import (
 from core.formats import date_and_time, long_date
 from core.pdf_fonts import document_settings, pdf_fonts, printable
 
-from .standings import COMPLETE, PROVISIONAL, TIE_LEGEND, WITHDRAWN_LEGEND, Standings
+from .standings import COMPLETE, PROVISIONAL, Standings, marks_legend
 from .standings_columns import (
     CLUB_COLUMNS,
     Column,
@@ -223,7 +223,7 @@ def render_standings_pdf(
         story.append(Paragraph(_markup(result.status_line), styles["complete"]))
     story.append(
         Paragraph(
-            _markup(f"{TIE_LEGEND} {WITHDRAWN_LEGEND} Totals count confirmed games only."),
+            _markup(f"{marks_legend(result)} Totals count confirmed games only."),
             styles["small"],
         )
     )

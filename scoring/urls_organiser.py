@@ -20,6 +20,12 @@ urlpatterns = [
     path(D + "table-links/", views.table_links, name="table_links"),
     path(TABLE + "card/", views.score_card, name="score_card"),
     path(TABLE + "check/", views.check_card, name="check_card"),
+    path(TABLE + "not-played/", views.mark_not_played, name="mark_not_played"),
+    path(
+        TABLE + "game/<int:game>/not-played/undo/",
+        views.undo_not_played,
+        name="undo_not_played",
+    ),
     path(TABLE + "history/", views.history, name="table_history"),
     path(TABLE + "new-link/", views.regenerate_link, name="regenerate_link"),
     path(TABLE + "game/<int:game>/review/", views.review_game, name="review_game"),

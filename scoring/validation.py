@@ -88,6 +88,9 @@ class SheetRules:
     lowest_engine: int  # e.g. 7 (engines lowest..highest inclusive)
     hand_sizes: HandSizes = ()
     engine_set_aside: bool = False
+    # The event's engine order when it is not simply highest down to lowest (an explicit list
+    # such as 9 7 5 3); empty means counting down.
+    engines: tuple[int, ...] = ()
 
     def __post_init__(self) -> None:
         if self.top_double < 0:
@@ -103,6 +106,14 @@ class SheetRules:
         if any(min(row) < 0 for row in sizes):
             raise ValueError("hand sizes must not be negative")
         object.__setattr__(self, "hand_sizes", sizes)
+        engines = tuple(int(e) for e in self.engines)
+        if engines and (
+            len(set(engines)) != len(engines)
+            or min(engines) != self.lowest_engine
+            or max(engines) != self.highest_engine
+        ):
+            raise ValueError("engines must be distinct, from lowest_engine to highest_engine")
+        object.__setattr__(self, "engines", engines)
         # Every check looks its limits up by these rules: hash them once.
         object.__setattr__(self, "_hash", hash(astuple(self)))
 
@@ -140,7 +151,13 @@ class SheetRules:
         return self.set_pips() - self.engine_pips(engine)
 
     def engine_order(self) -> list[int]:
-        """The event's engines in the order games use them, highest double first."""
+        """The event's engines in the order games use them: the explicit order when the event
+        has one, else highest double first."""
+        if self.engines:
+            return list(self.engines)
+        return list(range(self.highest_engine, self.lowest_engine - 1, -1))
+
+    def engine_order_counting_down(self) -> list[int]:
         return list(range(self.highest_engine, self.lowest_engine - 1, -1))
 
     def hand_size(self, players: int) -> int | None:
@@ -670,7 +687,7 @@ def _check_engine(
     if message is not None:
         return None, [Problem("engine", message)]
     assert engine is not None
-    if not rules.lowest_engine <= engine <= rules.highest_engine:
+    if engine not in rules.engine_order():
         return engine, [Problem("engine", _engine_range_text(rules))]
     if engine in used_engines:  # the rule of engine_choices: in range and unused
         text = f"Double {engine} was already the engine in an earlier game at this table today."
@@ -679,6 +696,9 @@ def _check_engine(
 
 
 def _engine_range_text(rules: SheetRules) -> str:
+    if rules.engines and rules.engines != tuple(rules.engine_order_counting_down()):
+        listed = ", ".join(str(e) for e in rules.engines)
+        return f"The engine must be one of this event's doubles: {listed}."
     if rules.lowest_engine == rules.highest_engine:
         return f"The engine must be double {rules.highest_engine}."
     return f"The engine must be a double from {rules.highest_engine} down to {rules.lowest_engine}."

@@ -17,9 +17,16 @@ from tournaments.access import desk_view, organiser_view
 from tournaments.presenters import can_manage
 from tournaments.selectors import tournament_days
 
-from . import services
+from . import services, unplayed
 from .devices import device_mark
-from .forms import CardForm, CheckCardForm, ReviewForm, WorkbookUploadForm, submit_game_form
+from .forms import (
+    CardForm,
+    CheckCardForm,
+    NotPlayedForm,
+    ReviewForm,
+    WorkbookUploadForm,
+    submit_game_form,
+)
 from .models import SheetState, Source
 from .presenters import (
     check_rows,
@@ -42,6 +49,7 @@ from .selectors import (
     not_seated,
     table_for,
     table_history,
+    table_roster_changes,
     table_sheets,
 )
 from .workbook_export import export_day
@@ -176,6 +184,8 @@ def score_card(request, tournament, day, table):
             "form": form,
             "conflicts": conflicts,
             "can_manage": can_manage(request),
+            "not_played_form": NotPlayedForm(sheets=sheets),
+            "unplayed": sorted(sheets.unplayed.items()),
         },
     )
 
@@ -231,6 +241,46 @@ def _after_check(request, tournament, table):
             )
         messages.info(request, "No other table has games waiting for the desk.")
     return redirect("organiser:scores_day", slug=tournament.slug, day=day.number)
+
+
+@desk_view
+@require_POST
+def mark_not_played(request, tournament, day, table):
+    """The organiser or the desk marks one of the table's games not played, with why."""
+    table = _table(tournament, day, table)
+    sheets = table_sheets(table, day_games(table.day))
+    form = NotPlayedForm(request.POST, sheets=sheets)
+    if not form.is_valid():
+        for errors in form.errors.values():
+            for error in errors:
+                messages.error(request, f"Not marked: {error}")
+    else:
+        number = form.cleaned_data["game"]
+        try:
+            unplayed.mark_not_played(
+                table, _game(sheets, number), reason=form.cleaned_data["reason"], user=request.user
+            )
+        except ServiceError as error:
+            messages.error(request, f"Not marked: {error}")
+        else:
+            messages.success(
+                request, f"Game {number} at table {table.number} is marked not played."
+            )
+    return redirect("organiser:score_card", tournament.slug, day, table.number)
+
+
+@desk_view
+@require_POST
+def undo_not_played(request, tournament, day, table, game):
+    table = _table(tournament, day, table)
+    sheets = table_sheets(table, day_games(table.day))
+    try:
+        unplayed.undo_not_played(table, _game(sheets, game), user=request.user)
+    except ServiceError as error:
+        messages.error(request, str(error))
+    else:
+        messages.success(request, f"Game {game} at table {table.number} can be entered again.")
+    return redirect("organiser:score_card", tournament.slug, day, table.number)
 
 
 @desk_view
@@ -351,6 +401,7 @@ def history(request, tournament, day, table):
             "day": table.day,
             "table": table,
             "events": history_rows(table_history(table)),
+            "roster_changes": table_roster_changes(table),
         },
     )
 

@@ -19,10 +19,9 @@ from tournaments.access import public_view
 from .player_story import player_story
 from .race import race_chart
 from .standings import (
-    TIE_LEGEND,
-    WITHDRAWN_LEGEND,
     Standings,
     last_changed,
+    marks_legend,
     rank_label,
     standings as full_standings,
 )
@@ -151,7 +150,7 @@ def projector(request, tournament):
             "screens": len(cycle),
             "seconds": seconds,
             "last_changed": last_changed(tournament),
-            "legend": f"{TIE_LEGEND} {WITHDRAWN_LEGEND}",
+            "legend": marks_legend(result),
             "next_url": screen_url(screen % len(cycle) + 1),
             "previous_url": screen_url((screen - 2) % len(cycle) + 1),
         },

@@ -2,7 +2,8 @@
 
 Columns (HEADER): Day, Table, Game, Engine, Player ID, Player, Score, Out, State. Player ID is
 the player's number in the tournament. Out states every played game's outcome: OUT_WENT ("yes")
-for the player who went out, or OUT_BLOCKED ("blocked") on one row of a game nobody went out of.
+for the player who went out, or OUT_BLOCKED ("blocked") on one row of a game nobody went out of;
+OUT_NOT_PLAYED ("not played") is on every row of a game the table did not play, its scores blank.
 Only confirmed games come filled in: a game a table entered from its phone is left blank, its
 State saying so, for the desk to key from the paper card; the upload confirms it only when the
 keyed numbers match. So the file read back untouched by scoring.workbook_import changes nothing.
@@ -25,9 +26,10 @@ HEADER = ["Day", "Table", "Game", "Engine", "Player ID", "Player", "Score", "Out
 # The words of the Out column; workbook_import reads them back (and a few spellings more).
 OUT_WENT = "yes"
 OUT_BLOCKED = "blocked"
-COLUMN_WIDTHS = (6, 7, 7, 8, 10, 28, 8, 8, 12)
+COLUMN_WIDTHS = (6, 7, 7, 7, 9, 28, 8, 11, 12)
 PLAYER_COLUMN = HEADER.index("Player")
 MAX_PLAYER_WIDTH = 45
+OUT_NOT_PLAYED = "not played"
 
 # The State column, in the words the desk's grid uses.
 # Short enough that the sheet still prints portrait, one table a page; the upload page says
@@ -62,6 +64,8 @@ def _widths(rows: list[dict]) -> list[float]:
 
 
 def _out_word(row: dict) -> str | None:
+    if row.get("not_played"):
+        return OUT_NOT_PLAYED
     if row["out"]:
         return OUT_WENT
     return OUT_BLOCKED if row["blocked"] else None

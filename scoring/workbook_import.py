@@ -29,20 +29,22 @@ from tournaments.models import Entry, Table
 from . import services
 from .selectors import WorkbookEvent, workbook_event
 from .validation import TypedSheet, parse_whole_number
-from .workbook_export import HEADER, OUT_BLOCKED, OUT_WENT
+from .workbook_export import HEADER, OUT_BLOCKED, OUT_NOT_PLAYED, OUT_WENT
 
 NOT_A_WORKBOOK = (
     "This file is not an Excel workbook (.xlsx). Save it from your spreadsheet program as "
     '"Excel Workbook (.xlsx)" and try again.'
 )
-# What the Out column may say, as the outcome it states. Another outcome (a game not played,
-# say) is one more word here and one more case in _typed_game.
+# What the Out column may say, as the outcome it states. A game marked not played says so on
+# its rows, its scores blank, so it is skipped like any game not entered.
 WENT_OUT = "went out"
 BLOCKED = "blocked"
+NOT_PLAYED = "not played"
 NOTHING = ""
 OUT_WORDS = {
     **dict.fromkeys((OUT_WENT, "y", "x", "out", "went out", "true", "1"), WENT_OUT),
     **dict.fromkeys((OUT_BLOCKED, "block"), BLOCKED),
+    **dict.fromkeys((OUT_NOT_PLAYED,), NOT_PLAYED),
     **dict.fromkeys(("", "no", "n", "false", "0"), NOTHING),
 }
 
@@ -243,7 +245,8 @@ def _check_row(
     if out_text not in OUT_WORDS:
         lines.append(
             f'Row {number}: Out must be "{OUT_WENT}" for the player who went out, '
-            f'"{OUT_BLOCKED}" for a game nobody went out of, or left blank (it says "{out}").'
+            f'"{OUT_BLOCKED}" for a game nobody went out of, "{OUT_NOT_PLAYED}" for a game the '
+            f'table did not play, or left blank (it says "{out}").'
         )
         return None
     entry = event.entries[player_n]
@@ -281,7 +284,11 @@ def _plan_games(grouped, event: WorkbookEvent, report: ImportReport, lines: list
             report.not_played += 1
             continue
         engine, problem = _one_engine(game_rows, table_n, game_n)
-        problem = problem or _no_outcome(game_rows, table_n, game_n)
+        problem = (
+            problem
+            or _scores_in_unplayed(game_rows, table_n, game_n)
+            or _no_outcome(game_rows, table_n, game_n)
+        )
         if problem:
             lines.append(problem)
             continue
@@ -304,16 +311,32 @@ def _plan_games(grouped, event: WorkbookEvent, report: ImportReport, lines: list
     return plan
 
 
+def _rows_named(game_rows: dict[int, _Row]) -> str:
+    numbers = sorted(r.number for r in game_rows.values())
+    if len(numbers) == 1:
+        return f"Row {numbers[0]}"
+    if numbers[-1] - numbers[0] + 1 != len(numbers):
+        return "Rows " + ", ".join(str(n) for n in numbers)
+    return f"Rows {numbers[0]} to {numbers[-1]}"
+
+
+def _scores_in_unplayed(game_rows: dict[int, _Row], table_n: int, game_n: int) -> str:
+    """A game whose rows say it was not played cannot also have scores."""
+    if not any(r.out == NOT_PLAYED for r in game_rows.values()):
+        return ""
+    return (
+        f"{_rows_named(game_rows)} (table {table_n}, game {game_n}): Out says "
+        f'"{OUT_NOT_PLAYED}" but the game has scores. Clear the scores, or say how it ended.'
+    )
+
+
 def _no_outcome(game_rows: dict[int, _Row], table_n: int, game_n: int) -> str:
     """A played game that does not say how it ended, with its rows named; "" when it does."""
     if any(r.out != NOTHING for r in game_rows.values()):
         return ""
-    numbers = sorted(r.number for r in game_rows.values())
-    rows = f"Rows {numbers[0]} to {numbers[-1]}" if len(numbers) > 1 else f"Row {numbers[0]}"
-    if len(numbers) > 1 and numbers[-1] - numbers[0] + 1 != len(numbers):
-        rows = "Rows " + ", ".join(str(n) for n in numbers)
     return (
-        f"{rows} (table {table_n}, game {game_n}): the game has scores but Out does not say "
+        f"{_rows_named(game_rows)} (table {table_n}, game {game_n}): the game has scores but "
+        "Out does not say "
         f'how it ended. Write "{OUT_WENT}" in Out for the player who went out, or '
         f'"{OUT_BLOCKED}" on one of its rows if nobody went out.'
     )

@@ -141,7 +141,10 @@ def test_public_and_phone_pages_have_no_violations(live_server, page, axe_script
 def test_organiser_and_desk_pages_have_no_violations(
     live_server, page, axe_script, demo_event, organiser, login_page
 ):
+    from tournaments.services.events import create_tournament
+
     tournament, sheet = demo_event
+    create_tournament(slug="fresh", name="Fresh", preset_key="jib-room", organiser=organiser)
     login_page(organiser)
     t = f"/organiser/t/{tournament.slug}"
     table = f"{t}/day/{sheet.game.day.number}/table/{sheet.table.number}"
@@ -171,5 +174,9 @@ def test_organiser_and_desk_pages_have_no_violations(
         ("history", f"{table}/history/"),
         ("review", f"{table}/game/{sheet.game.number}/review/"),
         ("correct", f"{table}/game/{confirmed.game.number}/correct/"),
+        ("new tournament", "/organiser/new/"),
+        ("settings", f"{t}/settings/"),
+        ("rules, fixed once play started", f"{t}/rules/"),
+        ("rules, open to change", "/organiser/t/fresh/rules/"),
     ]
     check_pages(page, live_server.url, axe_script, [(n, p, AA_TAGS) for n, p in pages])

@@ -573,7 +573,8 @@ def workbook_case(draw, world, spoil):
         row[7].value = value
         expected = (
             f'Row {row[0].row}: Out must be "yes" for the player who went out, "blocked" for a '
-            f'game nobody went out of, or left blank (it says "{value}").',
+            'game nobody went out of, "not played" for a game the table did not play, or left '
+            f'blank (it says "{value}").',
         )
     elif spoil == "engine":
         row[3].value = draw(

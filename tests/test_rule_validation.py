@@ -10,6 +10,7 @@ from django.forms import modelform_factory
 from django.urls import reverse
 
 from tournaments.models import TIE_BREAK_CHOICES, RulePreset, RuleSet, hand_sizes_problems
+from tournaments.presets import preset_rows
 from tournaments.tie_breaks import (
     TIE_BREAK_KEYS,
     TIE_BREAKS,
@@ -98,7 +99,7 @@ def stored_rules(tournament) -> dict:
 @pytest.mark.django_db
 def test_every_preset_passes_full_clean_and_saves():
     presets = list(RulePreset.objects.all())
-    assert len(presets) == 5
+    assert len(presets) == len(preset_rows()) == 6
     for preset in presets:
         preset.full_clean()
         preset.save()

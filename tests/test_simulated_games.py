@@ -75,9 +75,16 @@ def test_every_table_size_plays_a_day_that_is_accepted(preset):
 
 def test_the_presets_file_is_read_whole():
     keys = [p.key for p in load_presets()]
-    assert keys == ["tournament", "club-session", "good-sam", "jib-room", "puremco"]
+    assert keys == ["tournament", "club-session", "good-sam", "jib-room", "puremco", "puremco-d9"]
     sizes = {p.key: p.table_sizes[-1] for p in load_presets()}
-    assert sizes == {"tournament": 7, "club-session": 7, "good-sam": 6, "jib-room": 8, "puremco": 8}
+    assert sizes == {
+        "tournament": 7,
+        "club-session": 7,
+        "good-sam": 6,
+        "jib-room": 8,
+        "puremco": 8,
+        "puremco-d9": 4,
+    }
 
 
 @st.composite

@@ -243,7 +243,8 @@ def test_import_refusal_lists_every_bad_row_and_stores_nothing(world, tmp_path):
     assert "Row 25: there is no player with Player ID 999." in message
     assert (
         'Row 26: Out must be "yes" for the player who went out, "blocked" for a game nobody '
-        'went out of, or left blank (it says "maybe").'
+        'went out of, "not played" for a game the table did not play, or left blank (it says '
+        '"maybe").'
     ) in message
     assert snapshot() == before
     # With those two fixed, the rules themselves speak, each on its own row.

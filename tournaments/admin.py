@@ -16,7 +16,10 @@ from .models import (
 )
 
 
-class RuleSetInline(admin.StackedInline):
+class RuleSetInline(ReadOnlyAdminMixin, admin.StackedInline):
+    """Shown only: a rule change goes through the event's rules page (or the ``rules``
+    command), which adds or removes days and rebuilds the schedules with it."""
+
     model = RuleSet
     can_delete = False
 
@@ -32,6 +35,10 @@ class TournamentAdmin(admin.ModelAdmin):
     search_fields = ["name", "slug"]
     prepopulated_fields = {"slug": ["name"]}
     inlines = [RuleSetInline, StaffRoleInline]
+
+    def has_add_permission(self, request):
+        # An event needs its rules and days: "New tournament" on My tournaments makes all three.
+        return False
 
 
 @admin.register(RulePreset)

@@ -4,8 +4,16 @@ from django import forms
 
 from core.forms import CappedUploadForm
 
-from .models import Entry
+from .models import TIE_BREAK_CHOICES, TILE_SETS, Entry, RulePreset, Tournament
 from .player_import import CLUB_MAX, CONTACT_MAX, NAME_MAX
+from .rule_checks import (
+    SUBSTITUTE_CHOICES,
+    UNPLAYED_CHOICES,
+    format_engine_order,
+    format_hand_chart,
+    parse_engine_order,
+    parse_hand_chart,
+)
 
 
 class PlayerSearchForm(forms.Form):
@@ -172,3 +180,154 @@ class WithdrawForm(forms.Form):
             "later game if the paper card has their score for it. Later games will not expect a "
             "score from them."
         )
+
+
+# ---------------------------------------------------------------------------
+# The event: creating it, its settings, its rules
+# ---------------------------------------------------------------------------
+
+
+class DateInput(forms.DateInput):
+    input_type = "date"
+
+
+class EventDetailsForm(forms.Form):
+    name = forms.CharField(label="Name", max_length=Tournament._meta.get_field("name").max_length)
+    start_date = forms.DateField(label="Start date", required=False, widget=DateInput)
+    venue = forms.CharField(
+        label="Venue", required=False, max_length=Tournament._meta.get_field("venue").max_length
+    )
+
+
+class NewTournamentForm(EventDetailsForm):
+    preset = forms.ChoiceField(
+        label="Rules to start from",
+        help_text="Every rule can be changed on the event's rules page until the first score.",
+    )
+    slug = forms.CharField(
+        label="Web address name (optional)",
+        required=False,
+        max_length=Tournament._meta.get_field("slug").max_length,
+        help_text="Made from the name when left empty: small letters, digits and hyphens.",
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["preset"].choices = [
+            (p.key, f"{p.name} ({p.key})") for p in RulePreset.objects.order_by("name")
+        ]
+
+
+class SettingsForm(EventDetailsForm):
+    public_pages = forms.BooleanField(
+        label="Public pages",
+        required=False,
+        help_text="Standings and \u201cfind your table\u201d open to anyone with the address.",
+    )
+
+
+def _parsed(parse, text: str):
+    try:
+        return parse(text)
+    except ValueError as error:
+        raise forms.ValidationError(str(error)) from error
+
+
+class RulesForm(forms.Form):
+    """Every rule of an event as the organiser types it; the rules service checks them as a
+    whole and says which field is wrong."""
+
+    top_double = forms.TypedChoiceField(label="Set", coerce=int, choices=TILE_SETS)
+    days = forms.IntegerField(label="Days", min_value=1, max_value=30)
+    games_per_day = forms.IntegerField(label="Games a day", min_value=1, max_value=19)
+    first_engine = forms.IntegerField(
+        label="First engine",
+        min_value=0,
+        max_value=18,
+        help_text="The double of game 1; each later game's is one lower.",
+    )
+    engine_order = forms.CharField(
+        label="Engine order (optional)",
+        required=False,
+        help_text='Instead of counting down, list one double per game, like "9 8 7 6 5".',
+    )
+    max_table_size = forms.IntegerField(label="Most players at a table", min_value=2, max_value=10)
+    hand_sizes = forms.CharField(
+        label="Hand sizes",
+        help_text='Tiles each player draws, by players at the table: "2-4: 15, 5-6: 12".',
+    )
+    double_blank_value = forms.IntegerField(label="Double blank counts", min_value=0)
+    reshuffle_each_day = forms.BooleanField(label="Reseat everyone each day", required=False)
+    spread_clubs = forms.BooleanField(
+        label="Spread the clubs on day 1",
+        required=False,
+        help_text="Each club across the tables as evenly as the numbers allow.",
+    )
+    tie_breaks = forms.MultipleChoiceField(
+        label="Tie-breaks",
+        required=False,
+        choices=list(TIE_BREAK_CHOICES.items()),
+        widget=forms.CheckboxSelectMultiple,
+        help_text="Unticked: tied players share a rank.",
+    )
+
+    unplayed_counts = forms.ChoiceField(
+        label="A game not played counts",
+        choices=list(UNPLAYED_CHOICES.items()),
+        help_text="For each player at a table whose game the desk marks not played.",
+    )
+
+    late_joins = forms.BooleanField(
+        label="Late players may join",
+        required=False,
+        help_text="Seated at the smallest table for the games still to come.",
+    )
+    substitutes = forms.BooleanField(
+        label="Substitutes allowed",
+        required=False,
+        help_text="Someone takes a withdrawn player's seat from a given game on.",
+    )
+    substitute_ranking = forms.ChoiceField(
+        label="A substitute's games count", choices=list(SUBSTITUTE_CHOICES.items())
+    )
+
+    def clean_engine_order(self):
+        return _parsed(parse_engine_order, self.cleaned_data["engine_order"])
+
+    def clean_hand_sizes(self):
+        return _parsed(parse_hand_chart, self.cleaned_data["hand_sizes"])
+
+    @classmethod
+    def initial_from(cls, rules) -> dict:
+        values = rules.rule_values()
+        values["engine_order"] = format_engine_order(values["engine_order"])
+        values["hand_sizes"] = format_hand_chart(values["hand_sizes"])
+        return values
+
+
+class LateJoinForm(forms.Form):
+    entry = forms.TypedChoiceField(label="Late player", coerce=int)
+
+    def __init__(self, *args, waiting, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["entry"].choices = [(e.pk, f"{e.player.name} (#{e.number})") for e in waiting]
+
+
+class SubstituteForm(forms.Form):
+    replaced = forms.TypedChoiceField(label="Replaces", coerce=int)
+    substitute = forms.TypedChoiceField(label="Substitute", coerce=int)
+    from_game = forms.IntegerField(label="From game", min_value=1, max_value=99)
+
+    def __init__(self, *args, waiting, replaceable, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["replaced"].choices = [
+            (
+                s.entry_id,
+                f"{s.entry.player.name}, table {s.table.number}, left after game "
+                f"{s.left_after_game}",
+            )
+            for s in replaceable
+        ]
+        self.fields["substitute"].choices = [
+            (e.pk, f"{e.player.name} (#{e.number})") for e in waiting
+        ]

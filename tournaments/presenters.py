@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from core.search import matches, search_key
 
 from .models import Entry, StaffRole
+from .rule_checks import RULE_FIELDS, RULE_LABELS, format_rule
 
 
 def can_manage(request) -> bool:
@@ -142,3 +143,59 @@ def joining_closed(started_day: int | None) -> str:
         f"Day {started_day} already has scores: nobody joins once play has started and there "
         "are no substitutes. Mark a player who leaves as withdrawn on their player page."
     )
+
+
+@dataclass(frozen=True)
+class RuleRow:
+    """One rule as the rules page and the ``rules`` command show it."""
+
+    field: str
+    label: str
+    value: str
+    source: str  # "seed", "published", "assumed" or "event"
+    source_label: str
+
+
+SOURCE_WORDS = {
+    "seed": "from the organisers' rule sheet",
+    "published": "from the published chart the preset names",
+    "assumed": "our assumption: the rule sheet does not say",
+    "event": "set for this event",
+}
+
+
+def rule_source(rules, preset, field: str) -> str:
+    """Where the event's value of ``field`` comes from: the preset's rule sheet, a published
+    chart or our assumption while it is the preset's value; "event" once changed (or with no
+    preset)."""
+    if preset is None or getattr(preset, field) != getattr(rules, field):
+        return "event"
+    return preset.sources.get(field, "assumed")
+
+
+def rule_rows(rules, preset) -> list[RuleRow]:
+    rows = []
+    for field in RULE_FIELDS:
+        source = rule_source(rules, preset, field)
+        value = getattr(rules, field)
+        shown = format_rule(field, value)
+        if field == "engine_order":
+            shown = rules.engine_order_label() + ("" if value else " (counting down)")
+        rows.append(RuleRow(field, RULE_LABELS[field], shown, source, SOURCE_WORDS[source]))
+    return rows
+
+
+def rule_change_notes(change) -> list[tuple[str, str]]:
+    """(level, message) after the rules change (the rules service's outcome)."""
+    if not change.changed:
+        return [("info", "Nothing changed.")]
+    names = ", ".join(RULE_LABELS[name].lower() for name in change.changed)
+    notes = [("success", f"Rules saved: {names}. Seated days follow the new schedule.")]
+    if change.days_added:
+        added = ", ".join(str(n) for n in change.days_added)
+        notes.append(("info", f"Day {added} added: seat it when its players are known."))
+    if change.days_removed:
+        removed = ", ".join(str(n) for n in change.days_removed)
+        notes.append(("info", f"Day {removed} removed."))
+    notes.extend(("warning", note) for note in change.reseat)
+    return notes

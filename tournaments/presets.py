@@ -15,7 +15,10 @@ def preset_rows() -> list[dict]:
 
 
 def store_presets(preset_model) -> None:
-    """Create or refresh every preset in the file."""
+    """Create or refresh every preset in the file, with the columns ``preset_model`` has (an
+    early migration's model lacks the later ones)."""
+    columns = {f.name for f in preset_model._meta.get_fields()}
     for row in preset_rows():
         key = row.pop("key")
-        preset_model.objects.update_or_create(key=key, defaults=row)
+        values = {name: value for name, value in row.items() if name in columns}
+        preset_model.objects.update_or_create(key=key, defaults=values)

@@ -435,3 +435,22 @@ def entry_days(entry) -> list[dict]:
         }
         for seat in seats
     ]
+
+
+def late_seating_choices(day) -> dict:
+    """Who may still be seated on a started day (entered, not withdrawn, not at a table that
+    day) and whose seat a substitute may take (withdrawn during the day): 2 queries."""
+    seated = Seat.objects.filter(day=day)
+    waiting = list(
+        Entry.objects.filter(tournament_id=day.tournament_id)
+        .exclude(status=Entry.WITHDRAWN)
+        .exclude(pk__in=seated.values("entry_id"))
+        .select_related("player")
+        .order_by("player__name")
+    )
+    replaceable = list(
+        seated.filter(left_after_game__isnull=False, entry__status=Entry.WITHDRAWN)
+        .select_related("entry__player", "table")
+        .order_by("table__number", "position")
+    )
+    return {"waiting": waiting, "replaceable": replaceable}

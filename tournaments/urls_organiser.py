@@ -4,8 +4,11 @@ from . import views_organiser as views
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("new/", views.tournament_new, name="tournament_new"),
     path("t/<slug:slug>/", views.tournament_overview, name="tournament"),
     path("t/<slug:slug>/connect/", views.connect_phones, name="connect_phones"),
+    path("t/<slug:slug>/settings/", views.tournament_settings, name="settings"),
+    path("t/<slug:slug>/rules/", views.tournament_rules, name="rules"),
     path("t/<slug:slug>/players/", views.players, name="players"),
     path("t/<slug:slug>/players/add/", views.player_add, name="player_add"),
     path("t/<slug:slug>/players/import/", views.import_players, name="import_players"),
@@ -36,6 +39,17 @@ urlpatterns = [
     path("t/<slug:slug>/seating/<int:day_number>/", views.seating, name="seating"),
     path("t/<slug:slug>/seating/<int:day_number>/seat/", views.seat_day, name="seat_day"),
     path("t/<slug:slug>/seating/<int:day_number>/move/", views.move_player, name="move_player"),
+    path("t/<slug:slug>/seating/<int:day_number>/late/", views.late_join, name="late_join"),
+    path(
+        "t/<slug:slug>/seating/<int:day_number>/substitute/",
+        views.substitute,
+        name="substitute",
+    ),
+    path(
+        "t/<slug:slug>/seating/<int:day_number>/clear/",
+        views.clear_seating,
+        name="clear_seating",
+    ),
     path("t/<slug:slug>/seating/<int:day_number>/swap/", views.swap_players, name="swap_players"),
     path(
         "t/<slug:slug>/seating/<int:day_number>/chart.pdf",

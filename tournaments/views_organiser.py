@@ -1,8 +1,10 @@
 from urllib.parse import urlencode
 
 import segno
+from django import forms as forms_module
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
@@ -17,10 +19,15 @@ from .forms import (
     ExistingPlayerForm,
     ImportForm,
     KeepApartForm,
+    LateJoinForm,
     MoveForm,
+    NewTournamentForm,
     PlayerDetailsForm,
     PlayerSearchForm,
+    RulesForm,
     SeatDayForm,
+    SettingsForm,
+    SubstituteForm,
     SwapForm,
     WifiForm,
     WithdrawForm,
@@ -33,19 +40,33 @@ from .presenters import (
     entry_status,
     import_summary,
     joining_closed,
+    rule_change_notes,
+    rule_rows,
     seating_summary,
     with_day_status,
     with_status,
     withdrawal_notes,
 )
 from .selectors import leaving_mid_day, tournament_days
-from .services import importing, registration, seating as seating_service
+from .services import (
+    events,
+    importing,
+    late as late_service,
+    registration,
+    rules as rules_service,
+    seating as seating_service,
+)
 
 
 @login_required
 def home(request):
     return render(
-        request, "tournaments/organiser_home.html", {"tournaments": tournaments_for(request.user)}
+        request,
+        "tournaments/organiser_home.html",
+        {
+            "tournaments": tournaments_for(request.user),
+            "may_create": events.may_create_events(request.user),
+        },
     )
 
 
@@ -380,6 +401,7 @@ def _seating_page(
             "move_form": move_form or MoveForm(tables=data["tables"]),
             "swap_form": swap_form or SwapForm(tables=data["tables"]),
             "to_seat": len(selectors.players_to_seat(tournament)) if can_change else None,
+            **(_late_forms(day) if can_manage(request) else {}),
         },
         status=status,
     )
@@ -406,6 +428,90 @@ def seat_day(request, tournament, day_number):
             messages.success(request, seating_summary(day, outcome))
             return redirect("organiser:seating", tournament.slug, day.number)
     return _seating_page(request, tournament, day, seat_form=form, status=400)
+
+
+@organiser_view
+@require_POST
+def clear_seating(request, tournament, day_number):
+    day = _day(tournament, day_number)
+    try:
+        seating_service.clear_seating(day, organiser=request.user)
+    except ServiceError as error:
+        messages.error(request, str(error))
+    else:
+        messages.success(request, f"Day {day.number}'s seating is cleared: it has no tables now.")
+    return redirect("organiser:seating", tournament.slug, day.number)
+
+
+def _late_forms(day, data=None) -> dict:
+    rules = day.tournament.rules
+    if not (rules.late_joins or rules.substitutes) or day.is_closed or not day.tables.exists():
+        return {}
+    choices = selectors.late_seating_choices(day)
+    forms: dict[str, forms_module.Form | None] = {"late_form": None, "substitute_form": None}
+    if rules.late_joins and choices["waiting"]:
+        forms["late_form"] = LateJoinForm(data, waiting=choices["waiting"])
+    if rules.substitutes and choices["waiting"] and choices["replaceable"]:
+        forms["substitute_form"] = SubstituteForm(data, **choices)
+    return forms
+
+
+def _late_refused(request, form, error=None) -> None:
+    texts = [str(error)] if error else [e for errors in form.errors.values() for e in errors]
+    for text in texts:
+        messages.error(request, f"Nobody was seated: {text}")
+
+
+@organiser_view
+@require_POST
+def late_join(request, tournament, day_number):
+    day = _day(tournament, day_number)
+    form = _late_forms(day, request.POST).get("late_form")
+    if form is None:
+        messages.error(request, f"Nobody can join day {day.number} now.")
+    elif not form.is_valid():
+        _late_refused(request, form)
+    else:
+        entry = get_object_or_404(Entry, tournament=tournament, pk=form.cleaned_data["entry"])
+        try:
+            placed = late_service.seat_late_player(day, entry, by=request.user)
+        except ServiceError as error:
+            _late_refused(request, form, error)
+        else:
+            messages.success(
+                request,
+                f"{placed.seat.entry.player.name} joins table {placed.table_number} from game "
+                f"{placed.from_game}.",
+            )
+    return redirect("organiser:seating", tournament.slug, day.number)
+
+
+@organiser_view
+@require_POST
+def substitute(request, tournament, day_number):
+    day = _day(tournament, day_number)
+    form = _late_forms(day, request.POST).get("substitute_form")
+    if form is None:
+        messages.error(request, f"No substitute can be seated on day {day.number} now.")
+    elif not form.is_valid():
+        _late_refused(request, form)
+    else:
+        data = form.cleaned_data
+        replaced = get_object_or_404(Entry, tournament=tournament, pk=data["replaced"])
+        sub = get_object_or_404(Entry, tournament=tournament, pk=data["substitute"])
+        try:
+            placed = late_service.seat_substitute(
+                day, replaced, sub, from_game=data["from_game"], by=request.user
+            )
+        except ServiceError as error:
+            _late_refused(request, form, error)
+        else:
+            messages.success(
+                request,
+                f"{placed.seat.entry.player.name} takes {replaced.player.name}'s seat at table "
+                f"{placed.table_number} from game {placed.from_game}.",
+            )
+    return redirect("organiser:seating", tournament.slug, day.number)
 
 
 def _seated_entry(tournament, pk) -> Entry:
@@ -558,5 +664,87 @@ def connect_phones(request, tournament):
             "site_qr": _qr(address.base_url),
             "form": form,
             "wifi": wifi,
+        },
+    )
+
+
+# ---------------------------------------------------------------------------
+# The event: a new one, its settings, its rules
+# ---------------------------------------------------------------------------
+
+
+@login_required
+def tournament_new(request):
+    if not events.may_create_events(request.user):
+        raise PermissionDenied("Ask an administrator for the right to create tournaments.")
+    form = NewTournamentForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            tournament = events.create_tournament(
+                slug=data["slug"] or events.slug_from_name(data["name"]),
+                name=data["name"],
+                preset_key=data["preset"],
+                start_date=data["start_date"],
+                venue=data["venue"],
+                organiser=request.user,
+            )
+        except ServiceError as error:
+            _form_error(form, error)
+        else:
+            messages.success(request, f"{tournament.name} is created. Check its rules below.")
+            return redirect("organiser:rules", tournament.slug)
+    return render(request, "tournaments/tournament_new.html", {"form": form})
+
+
+@organiser_view
+def tournament_settings(request, tournament):
+    form = SettingsForm(
+        request.POST or None,
+        initial={
+            "name": tournament.name,
+            "start_date": tournament.start_date,
+            "venue": tournament.venue,
+            "public_pages": tournament.public_pages,
+        },
+    )
+    if request.method == "POST" and form.is_valid():
+        try:
+            events.update_settings(tournament, **form.cleaned_data)
+        except ServiceError as error:
+            _form_error(form, error)
+        else:
+            messages.success(request, "Settings saved.")
+            return redirect("organiser:settings", tournament.slug)
+    return render(request, "tournaments/settings.html", {"tournament": tournament, "form": form})
+
+
+@organiser_view
+def tournament_rules(request, tournament):
+    fixed = rules_service.play_started_reason(tournament)
+    form = RulesForm(
+        None if fixed else request.POST or None, initial=RulesForm.initial_from(tournament.rules)
+    )
+    if request.method == "POST" and not fixed and form.is_valid():
+        try:
+            change = rules_service.change_rules(tournament, form.cleaned_data, by=request.user)
+        except rules_service.RuleProblems as refusal:
+            for field, problems in refusal.problems.items():
+                for problem in problems:
+                    form.add_error(field if field in form.fields else None, problem)
+        except ServiceError as error:
+            _form_error(form, error)
+        else:
+            for level, text in rule_change_notes(change):
+                getattr(messages, level)(request, text)
+            return redirect("organiser:rules", tournament.slug)
+    return render(
+        request,
+        "tournaments/rules.html",
+        {
+            "tournament": tournament,
+            "form": form,
+            "fixed": fixed,
+            "rows": rule_rows(tournament.rules, tournament.preset),
         },
     )

@@ -1,12 +1,41 @@
-"""Writes for an event as a whole: creating it, opening its public pages."""
+"""Writes for an event as a whole: creating it, its settings, opening its public pages."""
 
 import datetime
 import re
 
 from django.db import transaction
+from django.utils.text import slugify
 
 from core.errors import ServiceError
 from tournaments.models import Day, RulePreset, RuleSet, StaffRole, Tournament
+from tournaments.rule_checks import rule_problems
+
+from .rules import RuleProblems, proposed_rules
+
+
+def may_create_events(user) -> bool:
+    """Superusers, and users given the "can create tournaments" permission."""
+    return bool(
+        user is not None
+        and user.is_authenticated
+        and user.is_active
+        and (user.is_superuser or user.has_perm("tournaments.create_tournament"))
+    )
+
+
+def slug_from_name(name: str) -> str:
+    return slugify(name)[:SLUG_MAX].strip("-")
+
+
+def _preset(key: str) -> RulePreset:
+    preset = RulePreset.objects.filter(key=key).first()
+    if preset is None:
+        known = ", ".join(RulePreset.objects.values_list("key", flat=True))
+        raise ServiceError(
+            f'There is no rule preset called "{key}". Choose one of: {known}.', field="preset"
+        )
+    return preset
+
 
 SLUG_MAX = Tournament._meta.get_field("slug").max_length or 50
 # The slug is part of every address of the event, and the URL patterns match only these letters.
@@ -27,6 +56,18 @@ def slug_problem(slug: str) -> str:
     return ""
 
 
+def check_slug(slug: str) -> None:
+    """A usable short name (see :func:`slug_problem`) not taken by another event."""
+    problem = slug_problem(slug)
+    if problem:
+        raise ServiceError(problem, field="slug")
+    if Tournament.objects.filter(slug=slug).exists():
+        raise ServiceError(
+            f'The short name "{slug}" is already taken by another tournament; choose another.',
+            field="slug",
+        )
+
+
 @transaction.atomic
 def create_tournament(
     *,
@@ -36,28 +77,54 @@ def create_tournament(
     start_date: datetime.date | None = None,
     organiser=None,
     venue: str = "",
+    rules: dict | None = None,
 ) -> Tournament:
-    problem = slug_problem(slug)
-    if problem:
-        raise ServiceError(problem, field="slug")
-    preset = RulePreset.objects.filter(key=preset_key).first()
-    if preset is None:
-        known = ", ".join(RulePreset.objects.values_list("key", flat=True))
-        raise ServiceError(
-            f'There is no rule preset called "{preset_key}". Choose one of: {known}.'
-        )
-    if Tournament.objects.filter(slug=slug).exists():
-        raise ServiceError(f'The slug "{slug}" is already taken by another tournament.')
+    """A new event with the preset's rules, changed by ``rules`` (field -> value) under the
+    same checks as the rules page; ``organiser`` becomes its organiser."""
+    name = " ".join(name.split())
+    if not name:
+        raise ServiceError("Give the tournament a name.", field="name")
+    check_slug(slug)
+    preset = _preset(preset_key)
+    values = proposed_rules(preset, rules or {})
+    problems = rule_problems(values)
+    if problems:
+        raise RuleProblems(problems)
     tournament = Tournament.objects.create(
-        slug=slug, name=name, start_date=start_date, preset=preset, venue=venue
+        slug=slug, name=name, start_date=start_date, preset=preset, venue=venue.strip()
     )
-    RuleSet.objects.create(tournament=tournament, **preset.rule_values())
-    for number in range(1, preset.days + 1):
+    RuleSet.objects.create(tournament=tournament, **values)
+    for number in range(1, values["days"] + 1):
         date = start_date + datetime.timedelta(days=number - 1) if start_date else None
         Day.objects.create(tournament=tournament, number=number, date=date)
     if organiser is not None:
         StaffRole.objects.create(tournament=tournament, user=organiser, role=StaffRole.ORGANISER)
     return tournament
+
+
+@transaction.atomic
+def update_settings(
+    tournament: Tournament,
+    *,
+    name: str,
+    start_date: datetime.date | None,
+    venue: str,
+    public_pages: bool,
+) -> None:
+    """The event's name, dates, venue and whether its public pages are open. Each day's date
+    follows the start date (day 2 is the day after)."""
+    name = " ".join(name.split())
+    if not name:
+        raise ServiceError("Give the tournament a name.", field="name")
+    Tournament.objects.filter(pk=tournament.pk).update(
+        name=name, start_date=start_date, venue=venue.strip(), public_pages=public_pages
+    )
+    for day in Day.objects.filter(tournament=tournament):
+        date = start_date + datetime.timedelta(days=day.number - 1) if start_date else None
+        if day.date != date:
+            Day.objects.filter(pk=day.pk).update(date=date)
+    tournament.name, tournament.start_date = name, start_date
+    tournament.venue, tournament.public_pages = venue.strip(), public_pages
 
 
 def set_public_pages(tournament: Tournament, on: bool) -> None:

@@ -22,12 +22,18 @@ def lock_tournament(tournament) -> Tournament:
     return Tournament.objects.select_for_update().get(pk=tournament.pk)
 
 
-def refuse_if_play_started(tournament, action: str) -> None:
+def refuse_if_play_started(tournament, action: str, *, unless_rules_allow: bool = False) -> None:
+    """Refuse once play has started; with ``unless_rules_allow``, not when the event's rules let
+    late players or substitutes in (they must be entered to be seated)."""
+    rules = tournament.rules
+    if unless_rules_allow and (rules.late_joins or rules.substitutes):
+        return
     started = first_started_day(tournament)
     if started is not None:
         raise ServiceError(
             f"Day {started} already has scores, so {action}: "
-            "nobody joins once play has started and there are no substitutes."
+            "nobody joins once play has started and there are no substitutes "
+            "(the event's rules say so)."
         )
 
 
@@ -76,7 +82,7 @@ def register_player(
     """Enter a player: an existing directory ``player`` (one in ``user``'s directory, see
     selectors.directory_for), or a new one called ``name``."""
     tournament = lock_tournament(tournament)
-    refuse_if_play_started(tournament, "no one new can be entered")
+    refuse_if_play_started(tournament, "no one new can be entered", unless_rules_allow=True)
     if player is not None:
         if not directory_for(user).filter(pk=player.pk).exists():
             raise ServiceError("That player is not in your directory.")
@@ -302,7 +308,11 @@ def set_checked_in(entry, here: bool) -> Entry:
     if entry.status == wanted:
         return entry
     if here:
-        refuse_if_play_started(entry.tournament, f"{entry.player.name} cannot be checked in now")
+        refuse_if_play_started(
+            entry.tournament,
+            f"{entry.player.name} cannot be checked in now",
+            unless_rules_allow=True,
+        )
     else:
         refuse_if_play_started(
             entry.tournament,

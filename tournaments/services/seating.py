@@ -389,3 +389,19 @@ def swap_players(day, first, second) -> None:
     seat_a.position = position_b
     seat_a.save(update_fields=["position"])
     refresh_repeat_counts(day.tournament, day.number)
+
+
+@transaction.atomic
+def clear_seating(day, *, organiser=None) -> Day:
+    """Take a day's tables away (before its first score), so the day can be removed or seated
+    again from scratch. Its table links stop working."""
+    day = _lock_day(day)
+    Table.objects.filter(day=day).delete()  # with their seats
+    day.seed = day.seated_at = day.repeat_pairs = day.repeat_lower_bound = None
+    day.save(update_fields=["seed", "seated_at", "repeat_pairs", "repeat_lower_bound"])
+    # Later seated days were measured against this one.
+    refresh_repeat_counts(day.tournament, day.number)
+    logger.info(
+        "Day %s of %s unseated by %s", day.number, day.tournament.slug, organiser or "a command"
+    )
+    return day

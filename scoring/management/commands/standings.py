@@ -5,7 +5,7 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 
 from core.reports import PDF, XLSX
-from scoring.standings import TIE_LEGEND, WITHDRAWN_LEGEND, CutError, parse_cut, standings
+from scoring.standings import CutError, marks_legend, parse_cut, standings
 from scoring.standings_columns import Output, player_columns, text_table
 from scoring.standings_report import standings_report
 from tournaments.models import Tournament
@@ -40,7 +40,7 @@ class Command(BaseCommand):
         self.stdout.write(f"{tournament.name}: {result.title}")
         self.stdout.write(result.status_line)
         self.stdout.write(format_table(result))
-        self.stdout.write(f"{TIE_LEGEND} {WITHDRAWN_LEGEND}")
+        self.stdout.write(marks_legend(result))
         report = standings_report(result)
         for path, file_format in ((pdf, PDF), (xlsx, XLSX)):
             if path is None:

@@ -2,7 +2,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from core.errors import ServiceError
 from tournaments.management.lookup import find_day
-from tournaments.services.seating import seat_day
+from tournaments.services.seating import clear_seating, seat_day
 
 
 class Command(BaseCommand):
@@ -15,9 +15,21 @@ class Command(BaseCommand):
         parser.add_argument("slug", help="The tournament's slug.")
         parser.add_argument("--day", type=int, required=True, help="Day number, from 1.")
         parser.add_argument("--seed", type=int, help="Seed for a reproducible seating.")
+        parser.add_argument(
+            "--clear",
+            action="store_true",
+            help="Take the day's tables away instead (before its first score).",
+        )
 
-    def handle(self, slug, day, seed=None, **options):
+    def handle(self, slug, day, seed=None, clear=False, **options):
         tournament, day_row = find_day(slug, day)
+        if clear:
+            try:
+                clear_seating(day_row)
+            except ServiceError as error:
+                raise CommandError(str(error)) from error
+            self.stdout.write(f"{tournament.name}, day {day}: seating cleared.")
+            return
         if seed is not None and not 0 <= seed < 2**31:
             raise CommandError("The seed must be a whole number from 0 to 2147483647.")
         try:

@@ -1,0 +1,70 @@
+"""Games a table did not play: the organiser or the desk marks one "not played" with a reason
+(time ran out, say), or takes the mark back. A marked game has no scores; the day can be final
+without it, and the event's rule (``unplayed_counts``) says what it counts in the standings.
+"""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.utils import timezone
+
+from core.errors import ServiceError
+from tournaments.access import account_of, role_in
+from tournaments.models import Table
+
+from .models import Game, UnplayedGame
+from .services import locked_table
+
+
+def _refuse_unless_staff(user, table: Table) -> None:
+    if role_in(user, table.day.tournament) is None:
+        raise ServiceError("Only the tournament's organisers and desk staff can do that.")
+
+
+@transaction.atomic
+def mark_not_played(table: Table, game: Game, *, reason: str, user) -> UnplayedGame:
+    """Record that ``table`` did not play ``game``; refused (nothing stored) on a closed day,
+    for a game with live scores, or without a reason."""
+    _refuse_unless_staff(user, table)
+    reason = " ".join(reason.split())
+    if not reason:
+        raise ServiceError(
+            "Say why the game was not played, like \u201ctime ran out\u201d.", field="reason"
+        )
+    with locked_table(table) as sheets:
+        day = sheets.day
+        if day.is_closed:
+            raise ServiceError(f"Day {day.number} is closed: reopen it to change its games.")
+        if game.number in sheets.live:
+            raise ServiceError(
+                f"Game {game.number} at table {table.number} has scores. If it was not played, "
+                "mark the entry wrong first.",
+                field="game",
+            )
+        if game.number in sheets.unplayed:
+            raise ServiceError(
+                f"Game {game.number} at table {table.number} is already marked not played.",
+                field="game",
+            )
+        return UnplayedGame.objects.create(
+            table=sheets.table,
+            game=game,
+            reason=reason,
+            marked_by=account_of(user),
+            marked_by_label=user.get_username(),
+            marked_at=timezone.now(),
+        )
+
+
+@transaction.atomic
+def undo_not_played(table: Table, game: Game, *, user) -> None:
+    """Take back a "not played" mark: the table can enter the game again."""
+    _refuse_unless_staff(user, table)
+    with locked_table(table) as sheets:
+        if sheets.day.is_closed:
+            raise ServiceError(f"Day {sheets.day.number} is closed: reopen it to change its games.")
+        if game.number not in sheets.unplayed:
+            raise ServiceError(
+                f"Game {game.number} at table {table.number} is not marked not played."
+            )
+        UnplayedGame.objects.filter(table=sheets.table, game=game).delete()

@@ -1,0 +1,424 @@
+"""An event's own rules: checked as a whole, changed through one service (the rules page and
+the ``rules`` command), carried through to the schedule, the sheets, the phone page and the
+workbook; and new events created on the web."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from django.contrib.auth.models import Permission
+from django.core.management import call_command
+from django.core.management.base import CommandError
+from hypothesis import given, strategies as st
+from pypdf import PdfReader
+from scoring_factories import fresh, seated_day, snapshot, stored_sheet
+
+from core.errors import ServiceError
+from scoring.models import Game
+from scoring.score_sheets_pdf import score_sheets_pdf
+from scoring.selectors import day_workbook_rows, sheet_rules
+from scoring.validation import expected_engine
+from tournaments.access import COMMAND_LINE
+from tournaments.models import Day, RulePreset, RuleSet, StaffRole, Tournament
+from tournaments.presets import preset_rows
+from tournaments.rule_checks import (
+    RULE_FIELDS,
+    format_hand_chart,
+    parse_hand_chart,
+    rule_problems,
+    tile_count,
+)
+from tournaments.services.rules import RuleProblems, change_rules
+
+RULE_MODELS = (Tournament, RuleSet, Day, Game)
+
+
+def preset_values(key: str) -> dict:
+    row = next(r for r in preset_rows() if r["key"] == key)
+    return {name: row[name] for name in RULE_FIELDS}
+
+
+# --- whole-rule checks, no database ----------------------------------------------------------
+
+
+@pytest.mark.parametrize("key", [row["key"] for row in preset_rows()])
+def test_every_preset_can_be_played_and_says_where_each_value_comes_from(key):
+    row = next(r for r in preset_rows() if r["key"] == key)
+    assert rule_problems(preset_values(key)) == {}
+    assert set(row["sources"]) == set(RULE_FIELDS)
+    assert set(row["sources"].values()) <= {"seed", "published", "assumed"}
+
+
+def test_the_double_nine_preset_deals_from_55_tiles_by_a_named_chart():
+    row = next(r for r in preset_rows() if r["key"] == "puremco-d9")
+    assert row["top_double"] == 9 and tile_count(9) == 55
+    assert row["sources"]["hand_sizes"] == "published"
+    assert "Double 9, 12, or 15 Set" in row["source"]
+    # 4 players x 10 tiles + the engine leaves 14 in the boneyard.
+    assert 4 * 10 + 1 < 55
+
+
+@pytest.mark.parametrize(
+    "changes, field, words",
+    [
+        (
+            {"top_double": 9, "first_engine": 9, "hand_sizes": [[2, 4, 15]], "max_table_size": 4},
+            "hand_sizes",
+            "4 players drawing 15 tiles take 60 of the 55 tiles",
+        ),
+        ({"hand_sizes": [[2, 4, 12]]}, "hand_sizes", "Tables of 5 have no hand size"),
+        ({"engine_order": [9, 9, 8], "games_per_day": 3}, "engine_order", "repeated: 9"),
+        ({"engine_order": [9, 8], "games_per_day": 3}, "engine_order", "one engine per game"),
+        ({"engine_order": [13, 8, 7]}, "engine_order", "0 to 12"),
+        ({"games_per_day": 14}, "games_per_day", "at most 13 games"),
+        ({"days": 0}, "days", "at least 1 day"),
+        ({"double_blank_value": -1}, "double_blank_value", "0 points or more"),
+        ({"top_double": 10}, "top_double", "double-6, 9, 12, 15 or 18"),
+        ({"first_engine": 13}, "first_engine", "0 to 12"),
+    ],
+)
+def test_an_impossible_rule_is_named_with_its_reason(changes, field, words):
+    problems = rule_problems({**preset_values("tournament"), **changes})
+    assert field in problems, problems
+    assert words in " ".join(problems[field])
+
+
+@given(
+    top=st.sampled_from([6, 9, 12, 15, 18]),
+    table=st.integers(2, 10),
+    tiles=st.integers(1, 30),
+    games=st.integers(1, 19),
+)
+def test_rules_that_pass_always_leave_a_boneyard_and_distinct_engines(top, table, tiles, games):
+    rules = {
+        **preset_values("tournament"),
+        "top_double": top,
+        "first_engine": top,
+        "games_per_day": games,
+        "max_table_size": table,
+        "hand_sizes": [[2, table, tiles]],
+    }
+    if rule_problems(rules):
+        return
+    assert table * tiles + 2 <= tile_count(top)
+    assert games <= top + 1
+
+
+@given(st.lists(st.tuples(st.integers(1, 9), st.integers(0, 3), st.integers(1, 20)), max_size=4))
+def test_a_hand_chart_reads_back_as_it_was_written(rows):
+    chart = [[low, low + extra, tiles] for low, extra, tiles in rows]
+    if chart:
+        assert parse_hand_chart(format_hand_chart(chart)) == chart
+
+
+@pytest.mark.django_db
+def test_an_explicit_engine_order_feeds_the_expected_engine():
+    w = seated_day(preset="good-sam", tables=(("A a", "B b", "C c"),))
+    change_rules(w.tournament, {"engine_order": [9, 7, 5, 3], "games_per_day": 4}, by=COMMAND_LINE)
+    rules = sheet_rules(fresh(w.tournament).rules)
+    assert expected_engine(rules, []) == 9
+    assert expected_engine(rules, [9]) == 7
+    assert expected_engine(rules, [9, 7, 5, 3]) is None
+
+
+# --- the rules service -----------------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_fewer_games_and_a_new_engine_order_rebuild_a_seated_day():
+    w = seated_day()
+    change_rules(w.tournament, {"games_per_day": 4}, by=COMMAND_LINE)
+    assert [g.scheduled_engine for g in Game.objects.filter(day=w.day)] == [12, 11, 10, 9]
+    change_rules(w.tournament, {"engine_order": [7, 9, 11, 12, 10]}, by=COMMAND_LINE)
+    assert fresh(w.tournament).rules.games_per_day == 5
+    assert [g.scheduled_engine for g in Game.objects.filter(day=w.day)] == [7, 9, 11, 12, 10]
+
+
+@pytest.mark.django_db
+def test_changed_rules_reach_the_sheets_the_workbook_and_the_phone_page(client):
+    w = seated_day(preset="jib-room", tables=(("A a", "B b", "C c", "D d", "E e"),))
+    change_rules(
+        w.tournament,
+        {"games_per_day": 8, "hand_sizes": [[2, 4, 14], [5, 8, 11]]},
+        by=COMMAND_LINE,
+    )
+    day = Day.objects.select_related("tournament__rules").get(pk=w.day.pk)
+    engines = list(range(12, 4, -1))
+    assert [g.scheduled_engine for g in Game.objects.filter(day=day)] == engines
+    text = " ".join(PdfReader(io.BytesIO(score_sheets_pdf(day))).pages[0].extract_text().split())
+    assert "5 players: each draws 11 tiles." in text
+    assert "5-5" in text and "4-4" not in text
+    rows = day_workbook_rows(day)
+    assert sorted({r["game"] for r in rows}) == list(range(1, 9))
+    assert [r["engine"] for r in rows if r["player_id"] == 1] == engines
+    page = client.get(f"/table/{w.tables[0].link_token}/").content.decode()
+    assert "each player draws 11 tiles" in page
+
+
+@pytest.mark.django_db
+def test_more_days_adds_them_and_fewer_removes_unseated_ones():
+    w = seated_day(preset="club-session")
+    change_rules(w.tournament, {"days": 3}, by=COMMAND_LINE)
+    assert list(Day.objects.filter(tournament=w.tournament).values_list("number", flat=True)) == [
+        1,
+        2,
+        3,
+    ]
+    change_rules(w.tournament, {"days": 1}, by=COMMAND_LINE)
+    assert Day.objects.filter(tournament=w.tournament).count() == 1
+
+
+@pytest.mark.django_db
+def test_removing_a_seated_day_is_refused_and_changes_nothing():
+    w = seated_day(day_number=2)
+    before = snapshot(*RULE_MODELS)
+    with pytest.raises(RuleProblems) as refusal:
+        change_rules(w.tournament, {"days": 1, "games_per_day": 3}, by=COMMAND_LINE)
+    assert refusal.value.field == "days"
+    assert "Day 2 is seated" in str(refusal.value)
+    assert snapshot(*RULE_MODELS) == before
+
+
+@pytest.mark.django_db
+def test_an_impossible_rule_changes_nothing():
+    w = seated_day()
+    before = snapshot(*RULE_MODELS)
+    with pytest.raises(RuleProblems) as refusal:
+        change_rules(w.tournament, {"top_double": 9, "games_per_day": 3}, by=COMMAND_LINE)
+    assert refusal.value.field == "first_engine"
+    assert snapshot(*RULE_MODELS) == before
+
+
+@pytest.mark.django_db
+def test_rules_are_fixed_once_the_first_score_is_in():
+    w = seated_day()
+    stored_sheet(w.tables[0], w.games[1])
+    before = snapshot(*RULE_MODELS)
+    with pytest.raises(ServiceError, match="Play has started"):
+        change_rules(w.tournament, {"games_per_day": 3}, by=COMMAND_LINE)
+    assert snapshot(*RULE_MODELS) == before
+
+
+@pytest.mark.django_db
+def test_a_lower_table_maximum_on_a_seated_day_says_to_reseat():
+    w = seated_day(tables=(("A a", "B b", "C c", "D d", "E e", "F f", "G g"),))
+    change = change_rules(w.tournament, {"max_table_size": 5}, by=COMMAND_LINE)
+    assert change.reseat == [
+        "Day 1 is seated for another table size: reseat it so tables hold at most 5."
+    ]
+
+
+@pytest.mark.django_db
+def test_desk_staff_cannot_change_the_rules(make_user):
+    w = seated_day()
+    desk = make_user("desk1")
+    StaffRole.objects.create(tournament=w.tournament, user=desk, role=StaffRole.DESK)
+    with pytest.raises(ServiceError, match="Only an organiser"):
+        change_rules(w.tournament, {"games_per_day": 3}, by=desk)
+
+
+# --- the command line ------------------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_new_tournament_takes_rule_options(capsys):
+    call_command(
+        "new_tournament",
+        "rally",
+        "--name",
+        "Rally",
+        "--rules",
+        "good-sam",
+        "--engines",
+        "9 8 7 6 5 4 3 2 1 0",
+        "--double-blank",
+        "25",
+        "--days",
+        "2",
+    )
+    rules = RuleSet.objects.get(tournament__slug="rally")
+    assert rules.scheduled_engines() == list(range(9, -1, -1))
+    assert (rules.double_blank_value, rules.days, rules.games_per_day) == (25, 2, 10)
+    assert Day.objects.filter(tournament__slug="rally").count() == 2
+
+
+@pytest.mark.django_db
+def test_new_tournament_refuses_a_deal_bigger_than_the_set():
+    before = snapshot(*RULE_MODELS)
+    with pytest.raises(CommandError, match="60 of the 55 tiles"):
+        call_command(
+            "new_tournament",
+            "d9",
+            "--name",
+            "D9",
+            "--rules",
+            "jib-room",
+            "--set",
+            "9",
+            "--engines",
+            "9 8 7 6",
+            "--max-table-size",
+            "4",
+        )
+    assert snapshot(*RULE_MODELS) == before
+
+
+@pytest.mark.django_db
+def test_rules_command_prints_sources_and_sets_under_the_same_checks(make_tournament, capsys):
+    make_tournament(slug="sam", preset="good-sam")
+    call_command("rules", "sam")
+    out = capsys.readouterr().out
+    assert "Games a day: 10  [assumed: our assumption" in out
+    assert "First engine: 9  [seed: from the organisers' rule sheet]" in out
+    call_command("rules", "sam", "--set", "games_per_day=8", "hand_sizes=2-6: 11")
+    out = capsys.readouterr().out
+    assert "Games a day: 8  [event: set for this event]" in out
+    before = snapshot(*RULE_MODELS)
+    with pytest.raises(CommandError, match="hand_sizes: Tables of 6 have no hand size"):
+        call_command("rules", "sam", "--set", "hand_sizes=2-5: 12")
+    with pytest.raises(CommandError, match='no rule called "colour"'):
+        call_command("rules", "sam", "--set", "colour=red")
+    assert snapshot(*RULE_MODELS) == before
+
+
+# --- the web pages ---------------------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_only_permitted_users_create_events_and_become_organiser(client, make_user):
+    user = make_user("clubsec")
+    client.force_login(user)
+    assert "New tournament" not in client.get("/organiser/").content.decode()
+    assert client.get("/organiser/new/").status_code == 403
+    user.user_permissions.add(Permission.objects.get(codename="create_tournament"))
+    client.force_login(user)
+    assert "New tournament" in client.get("/organiser/").content.decode()
+    response = client.post(
+        "/organiser/new/",
+        {"name": "Spring  Rally 2026", "preset": "puremco-d9", "venue": "Hall", "slug": ""},
+    )
+    assert response.status_code == 302
+    t = Tournament.objects.get(slug="spring-rally-2026")
+    assert t.name == "Spring Rally 2026" and t.rules.top_double == 9
+    assert StaffRole.objects.get(tournament=t).user == user
+
+
+@pytest.mark.django_db
+def test_a_taken_or_badly_shaped_slug_is_refused_by_the_field(organiser_client, tournament):
+    before = snapshot(*RULE_MODELS)
+    for slug, words in (
+        ("spring", "already taken"),
+        ("Spring_Rally", "cannot be part of a web address"),
+    ):
+        page = organiser_client.post(
+            "/organiser/new/", {"name": "Spring", "preset": "tournament", "slug": slug}
+        ).content.decode()
+        assert words in page
+    assert snapshot(*RULE_MODELS) == before
+
+
+@pytest.mark.django_db
+def test_settings_page_changes_name_dates_venue_and_public_pages(organiser_client, tournament):
+    response = organiser_client.post(
+        "/organiser/t/spring/settings/",
+        {"name": "Spring Cup", "start_date": "2026-04-10", "venue": "Club hall"},
+    )
+    assert response.status_code == 302
+    t = fresh(tournament)
+    assert (t.name, t.venue, t.public_pages) == ("Spring Cup", "Club hall", False)
+    assert [str(d.date) for d in t.days.order_by("number")] == ["2026-04-10", "2026-04-11"]
+
+
+@pytest.mark.django_db
+def test_rules_page_refuses_an_impossible_rule_beside_the_field(organiser_client, tournament):
+    before = snapshot(*RULE_MODELS)
+    form = {
+        "top_double": "9",
+        "days": "2",
+        "games_per_day": "6",
+        "first_engine": "9",
+        "engine_order": "",
+        "max_table_size": "4",
+        "hand_sizes": "2-4: 15",
+        "double_blank_value": "50",
+        "unplayed_counts": "nothing",
+        "substitute_ranking": "not_ranked",
+    }
+    page = organiser_client.post("/organiser/t/spring/rules/", form).content.decode()
+    assert "4 players drawing 15 tiles take 60 of the 55 tiles" in page
+    assert snapshot(*RULE_MODELS) == before
+    form["hand_sizes"] = "2-4: 10"
+    assert organiser_client.post("/organiser/t/spring/rules/", form).status_code == 302
+    assert fresh(tournament).rules.top_double == 9
+
+
+@pytest.mark.django_db
+def test_rules_page_is_read_only_after_the_first_score(client, make_user):
+    boss = make_user("boss", superuser=True)
+    w = seated_day(organiser=boss)
+    stored_sheet(w.tables[0], w.games[1])
+    client.force_login(boss)
+    page = client.get("/organiser/t/cup/rules/").content.decode()
+    assert "Play has started (day 1 has scores)" in page
+    assert "Save the rules" not in page
+    before = snapshot(*RULE_MODELS)
+    client.post("/organiser/t/cup/rules/", {"games_per_day": "3"})
+    assert snapshot(*RULE_MODELS) == before
+
+
+@pytest.mark.django_db
+def test_preset_rows_in_the_database_carry_their_sources():
+    assert RulePreset.objects.get(key="puremco-d9").sources["hand_sizes"] == "published"
+
+
+@pytest.mark.django_db
+def test_a_cleared_day_can_be_removed_and_a_reseated_day_plays_the_new_schedule(
+    quick_seating, capsys
+):
+    from tournaments.services.seating import clear_seating, seat_day
+
+    w = seated_day(day_number=2)
+    call_command("seat", "cup", "--day", "2", "--clear")
+    assert "day 2: seating cleared" in capsys.readouterr().out
+    change_rules(w.tournament, {"days": 1}, by=COMMAND_LINE)
+    assert list(Day.objects.filter(tournament=w.tournament).values_list("number", flat=True)) == [1]
+    day1 = Day.objects.get(tournament=w.tournament, number=1)
+    seat_day(day1)
+    change_rules(w.tournament, {"games_per_day": 3}, by=COMMAND_LINE)
+    clear_seating(day1)
+    assert not Game.objects.filter(day=day1).exclude(number__lte=3).exists()
+    change_rules(w.tournament, {"games_per_day": 5}, by=COMMAND_LINE)
+    seat_day(Day.objects.get(pk=day1.pk))
+    assert list(Game.objects.filter(day=day1).values_list("scheduled_engine", flat=True)) == [
+        12,
+        11,
+        10,
+        9,
+        8,
+    ]
+
+
+@pytest.mark.django_db
+def test_clearing_a_day_with_scores_is_refused_and_changes_nothing():
+    from tournaments.models import Seat, Table
+    from tournaments.services.seating import clear_seating
+
+    w = seated_day()
+    stored_sheet(w.tables[0], w.games[1])
+    before = snapshot(Day, Table, Seat, Game)
+    with pytest.raises(ServiceError, match="already has scores"):
+        clear_seating(w.day)
+    with pytest.raises(CommandError, match="already has scores"):
+        call_command("seat", "cup", "--day", "1", "--clear")
+    assert snapshot(Day, Table, Seat, Game) == before
+
+
+@pytest.mark.django_db
+def test_the_admin_shows_rules_but_changes_them_only_through_the_rules_page(
+    organiser_client, tournament
+):
+    assert organiser_client.get("/admin/tournaments/tournament/add/").status_code == 403
+    page = organiser_client.get(f"/admin/tournaments/tournament/{tournament.pk}/change/")
+    assert page.status_code == 200
+    assert 'name="rules-0-days"' not in page.content.decode()

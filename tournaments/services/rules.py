@@ -1,0 +1,143 @@
+"""Changing an event's rules: checked as a whole, applied in one transaction, carried through.
+
+Days are added or removed with the rule; every seated day without scores takes the new
+schedule (scoring rebuilds its games when the rule set is saved); a seated day whose tables no
+longer fit the table maximum is named so the organiser reseats it.
+"""
+
+import datetime
+from dataclasses import dataclass, field
+
+from django.db import transaction
+from django.db.models import Count
+
+from core.errors import ServiceError
+from tournaments.access import role_in
+from tournaments.models import Day, RuleSet, StaffRole, Table, Tournament
+from tournaments.rule_checks import RULE_FIELDS, RULE_LABELS, rule_problems
+from tournaments.seating import table_sizes
+from tournaments.selectors import first_started_day
+
+
+class RuleProblems(ServiceError):
+    """A refusal with every reason, by field; ``field`` and the message are the first one."""
+
+    def __init__(self, problems: dict[str, list[str]]):
+        name, messages = next(iter(problems.items()))
+        super().__init__(f"{RULE_LABELS.get(name, name)}: {messages[0]}", field=name)
+        self.problems = problems
+
+
+@dataclass
+class RuleChange:
+    changed: list[str]
+    days_added: list[int] = field(default_factory=list)
+    days_removed: list[int] = field(default_factory=list)
+    reseat: list[str] = field(default_factory=list)  # what to tell the organiser about seating
+
+
+def play_started_reason(tournament) -> str | None:
+    """Why the rules can no longer change, or None while they can. One query."""
+    day = first_started_day(tournament)
+    if day is None:
+        return None
+    return (
+        f"Play has started (day {day} has scores), so the rules are fixed: the scores already "
+        "entered were checked under them."
+    )
+
+
+def proposed_rules(rules, changes: dict) -> dict:
+    """The rule values ``changes`` would give, with an explicit engine order setting the
+    first engine (counting down is what an empty order means)."""
+    unknown = [name for name in changes if name not in RULE_FIELDS]
+    if unknown:
+        raise ServiceError(f'There is no rule called "{unknown[0]}".', field=None)
+    current = rules.rule_values()
+    values = {**current, **changes}
+    order = values.get("engine_order") or []
+    if order and isinstance(order[0], int) and not isinstance(order[0], bool):
+        values["first_engine"] = order[0]
+        # A new order with the games left as they were: one game per listed engine.
+        if changes.get("engine_order") and values["games_per_day"] == current["games_per_day"]:
+            values["games_per_day"] = len(order)
+    return values
+
+
+def _refuse_if_not_organiser(tournament, by) -> None:
+    if role_in(by, tournament) != StaffRole.ORGANISER:
+        raise ServiceError("Only an organiser can change the rules.")
+
+
+def _adjust_days(tournament: Tournament, old: int, new: int) -> tuple[list[int], list[int]]:
+    if new > old:
+        start = tournament.start_date
+        added = list(range(old + 1, new + 1))
+        for number in added:
+            date = start + datetime.timedelta(days=number - 1) if start else None
+            Day.objects.get_or_create(tournament=tournament, number=number, defaults={"date": date})
+        return added, []
+    if new < old:
+        going = Day.objects.filter(tournament=tournament, number__gt=new)
+        seated = sorted(
+            set(Table.objects.filter(day__in=going).values_list("day__number", flat=True))
+        )
+        if seated:
+            listed = " and ".join(f"day {n}" for n in seated)
+            raise RuleProblems(
+                {
+                    "days": [
+                        f"{listed.capitalize()} is seated: clear its seating first (Seating, "
+                        f'day {seated[0]}, "Clear") to remove it.'
+                    ]
+                }
+            )
+        removed = sorted(going.values_list("number", flat=True))
+        going.delete()
+        return [], removed
+    return [], []
+
+
+def _reseat_notes(tournament: Tournament, max_table_size: int) -> list[str]:
+    """Seated days whose tables are not what seating would now make for the new maximum."""
+    by_day: dict[int, list[int]] = {}
+    tables = Table.objects.filter(day__tournament=tournament).annotate(players=Count("seats"))
+    for day_number, players in tables.values_list("day__number", "players"):
+        by_day.setdefault(day_number, []).append(players)
+    return [
+        f"Day {number} is seated for another table size: reseat it so tables hold at most "
+        f"{max_table_size}."
+        for number, sizes in sorted(by_day.items())
+        if sorted(sizes, reverse=True) != table_sizes(sum(sizes), max_table_size)
+    ]
+
+
+@transaction.atomic
+def change_rules(tournament: Tournament, changes: dict, *, by) -> RuleChange:
+    """Apply ``changes`` (rule field -> value) to the event's rules, or change nothing and
+    raise :class:`RuleProblems` naming each field that cannot be played, or
+    :class:`ServiceError` once play has started."""
+    _refuse_if_not_organiser(tournament, by)
+    rules = RuleSet.objects.select_for_update().get(tournament=tournament)
+    started = play_started_reason(tournament)
+    if started:
+        raise ServiceError(started)
+    values = proposed_rules(rules, changes)
+    problems = rule_problems(values)
+    if problems:
+        raise RuleProblems(problems)
+    before = rules.rule_values()
+    changed = [name for name in RULE_FIELDS if values[name] != before[name]]
+    outcome = RuleChange(changed=changed)
+    if not changed:
+        return outcome
+    outcome.days_added, outcome.days_removed = _adjust_days(
+        tournament, before["days"], values["days"]
+    )
+    for name in RULE_FIELDS:
+        setattr(rules, name, values[name])
+    rules.save()  # scoring rebuilds the schedules of seated days without scores
+    tournament.rules = rules
+    if "max_table_size" in changed:
+        outcome.reseat = _reseat_notes(tournament, values["max_table_size"])
+    return outcome

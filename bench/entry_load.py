@@ -637,7 +637,7 @@ def _stored_games(event: _Event, log: Log) -> _Stored:
 
 def _check_standings(event: _Event, log: Log) -> _StandingsCheck:
     """The standings against a recomputation from what the clients sent."""
-    from scoring.standings import Cut, standings
+    from scoring.standings import COMPLETE, Cut, standings
     from tournaments.models import Entry
     from tournaments.tie_breaks import resolve_tie_breaks
 
@@ -673,7 +673,10 @@ def _check_standings(event: _Event, log: Log) -> _StandingsCheck:
             expected_rank[row.record.entry_id],
         )
     ]
-    equal = len(table.rows) == len(entries) == PLAYERS and not mismatched and table.is_final
+    # Day 2 is not seated, so the event is not over: the view after day 1 is complete (every
+    # game it counts confirmed), not final.
+    complete = table.state == COMPLETE
+    equal = len(table.rows) == len(entries) == PLAYERS and not mismatched and complete
     return _StandingsCheck(table, mismatched, equal)
 
 

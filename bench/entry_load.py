@@ -341,6 +341,12 @@ def start_server(env: dict, port: int, log_path: Path) -> subprocess.Popen:
             stderr=subprocess.STDOUT,
             start_new_session=True,
         )
+    return wait_until_serving(process, port, log_path)
+
+
+def wait_until_serving(process, port: int, log_path: Path):
+    """The started server once it answers a page; stopped, with an error, if it does not within
+    30 s (every bench that starts gunicorn waits this way)."""
     started = time.monotonic()
     while time.monotonic() - started < 30:
         if process.poll() is not None:

@@ -51,6 +51,7 @@ from entry_load import (  # noqa: E402  (bench/ is put on the path just above)
     percentile,
     scorekeeper,
     stop_server,
+    wait_until_serving,
 )
 
 PLAYERS = 300
@@ -80,18 +81,7 @@ def start_venue_server(env: dict, port: int, log_path: Path):
             stderr=subprocess.STDOUT,
             start_new_session=True,
         )
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise RuntimeError(f"gunicorn exited with {process.returncode}; see {log_path}")
-        try:
-            if Browser(port).get("/accounts/login/").status == 200:
-                return process
-        except OSError:
-            pass
-        time.sleep(0.2)
-    stop_server(process)
-    raise RuntimeError(f"gunicorn did not answer within 30 s; see {log_path}")
+    return wait_until_serving(process, port, log_path)
 
 
 # ---------------------------------------------------------------------------

@@ -298,7 +298,7 @@ SUBMISSION_ID = re.compile(r"[A-Za-z0-9_-]{8,64}")
 
 
 def submission_id(data) -> str:
-    """The id a table page's script gives a save (see static/js/offline-save.js); "" when the
+    """The id a table page's script gives a save (see static/js/game-entry.js); "" when the
     page sent none (no JavaScript) or something that is not one, which is then saved as usual."""
     value = data.get("submission_id", "")
     return value if SUBMISSION_ID.fullmatch(value) else ""

@@ -266,31 +266,27 @@ def _markup(text: str) -> str:
     return escape(printable(text))
 
 
+def _banner_style(name: str, bold: str, background: str) -> ParagraphStyle:
+    """The status banner above the table: one look, its colour saying which state."""
+    return ParagraphStyle(
+        name,
+        fontName=bold,
+        fontSize=10,
+        leading=13,
+        backColor=colors.HexColor(background),
+        borderPadding=3,
+        spaceBefore=3,
+        spaceAfter=3,
+    )
+
+
 def _paragraph_styles(font: str, bold: str) -> dict[str, ParagraphStyle]:
     return {
         "title": ParagraphStyle("title", fontName=bold, fontSize=16, leading=20, spaceAfter=2),
         "heading": ParagraphStyle("heading", fontName=bold, fontSize=12, leading=15, spaceAfter=2),
         "small": ParagraphStyle("small", fontName=font, fontSize=8.5, leading=11),
-        "complete": ParagraphStyle(
-            "complete",
-            fontName=bold,
-            fontSize=10,
-            leading=13,
-            backColor=colors.HexColor("#dbeafe"),
-            borderPadding=3,
-            spaceBefore=3,
-            spaceAfter=3,
-        ),
-        "warning": ParagraphStyle(
-            "warning",
-            fontName=bold,
-            fontSize=10,
-            leading=13,
-            backColor=colors.HexColor("#fff4d6"),
-            borderPadding=3,
-            spaceBefore=3,
-            spaceAfter=3,
-        ),
+        "complete": _banner_style("complete", bold, "#dbeafe"),
+        "warning": _banner_style("warning", bold, "#fff4d6"),
     }
 
 

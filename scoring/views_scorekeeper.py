@@ -236,7 +236,7 @@ def _save(request, token, table, games):
     else:
         keep_refused(request.session, token, submission, conflict)
     if request.headers.get(BACKGROUND_SAVE) == "background":
-        # static/js/offline-save.js sent it: a redirect is hidden from the script, which could
+        # static/js/game-entry.js sent it: a redirect is hidden from the script, which could
         # not tell this answer from a stored save; it opens the game's page itself.
         return HttpResponse(status=409)
     return redirect(f"{reverse('scorekeeper:table', args=[token])}?game={game.number}")

@@ -1,3 +1,175 @@
+// The table page's save, made to survive a Wi-Fi drop (only the table page's form, #game-entry;
+// the correction page posts plainly). One file with the entry helpers below, so a phone on a
+// slow connection makes one request for the page's script.
+//
+// What is typed is kept in this phone's storage (per table and game) until the server answers.
+// Save sends the form in the background with an id; if the server cannot be reached the values
+// stay, the page says so and sends again on its own. The server stores a save once per id, so a
+// save sent again after a lost answer is not stored twice. Without this script the form posts
+// as a plain form.
+(function () {
+  "use strict";
+  var form = document.querySelector("form#game-entry");
+  if (!form || !window.fetch || !window.FormData) return;
+  var storage;
+  try { storage = window.localStorage; storage.setItem("mt-probe", "1"); storage.removeItem("mt-probe"); }
+  catch (e) { storage = null; }
+
+  var prefix = "mt-table:" + location.pathname + ":game:";
+  var gameInput = form.querySelector("input[name=game]");
+  var key = prefix + (gameInput ? gameInput.value : "");
+  var NOT_SENT = "Not sent yet: will send when the Wi-Fi is back. Keep this page open.";
+  var retryTimer = null;
+  var tries = 0;
+  var MAX_TRIES = 2000; // a whole day of tries at the longest wait; then a reload starts again
+  var sending = false;
+  var memory = {}; // when the phone keeps no storage (private browsing), for this page only
+  var resend = null;
+
+  var notice = document.createElement("p");
+  notice.className = "offline-note";
+  notice.setAttribute("role", "status");
+  notice.setAttribute("aria-live", "polite");
+  notice.hidden = true;
+  // The Save buttons may sit outside the form (form="..."), in the bar below the page.
+  var buttons = Array.prototype.slice.call(form.id
+    ? document.querySelectorAll("button[type=submit][form='" + form.id + "']") : []);
+  if (!buttons.length) buttons = Array.prototype.slice.call(form.querySelectorAll("button[type=submit]"));
+  form.appendChild(notice);
+  function disable(yes) { buttons.forEach(function (b) { b.disabled = yes; }); }
+
+  function newId() {
+    if (window.crypto && crypto.randomUUID) return crypto.randomUUID();
+    var s = "";
+    for (var i = 0; i < 4; i++) s += Math.random().toString(36).slice(2, 10);
+    return s;
+  }
+  function read(k) {
+    if (!storage) return memory[k] || null;
+    try { return JSON.parse(storage.getItem(k) || "null"); } catch (e) { return null; }
+  }
+  function write(k, value) {
+    memory[k] = value;
+    if (!storage) return;
+    try { storage.setItem(k, JSON.stringify(value)); } catch (e) { /* storage full: carry on */ }
+  }
+  function forget(k) {
+    delete memory[k];
+    if (storage) storage.removeItem(k);
+  }
+  function fieldsOf() {
+    var out = [];
+    new FormData(form).forEach(function (value, name) { out.push([name, String(value)]); });
+    return out;
+  }
+  function baseVersion() {
+    var el = form.querySelector("input[name=base_version]");
+    return el ? el.value : "";
+  }
+  function restore(fields) {
+    var byName = {};
+    fields.forEach(function (pair) { byName[pair[0]] = pair[1]; });
+    Array.prototype.forEach.call(form.elements, function (el) {
+      if (!el.name || el.type === "hidden" || el.type === "submit") return;
+      if (el.type === "checkbox" || el.type === "radio") el.checked = byName[el.name] === el.value;
+      else if (el.name in byName) el.value = byName[el.name];
+    });
+  }
+  function say(text) { notice.textContent = text; notice.hidden = !text; }
+
+  function send(k) {
+    var saved = read(k);
+    if (sending || !saved || !saved.pending) return;
+    sending = true;
+    disable(true); // one save on its way at a time
+    var body = new FormData();
+    saved.fields.forEach(function (pair) { body.append(pair[0], pair[1]); });
+    var csrf = form.querySelector("input[name=csrfmiddlewaretoken]");
+    if (csrf) body.set("csrfmiddlewaretoken", csrf.value); // this page's token, never a stale one
+    body.set("submission_id", saved.id);
+    fetch(location.pathname, {
+      method: "POST", body: body, credentials: "same-origin", redirect: "manual",
+      headers: { "X-Table-Save": "background" }
+    })
+      .then(function (response) {
+        sending = false;
+        resend = null;
+        if (response.type === "opaqueredirect" || (response.status >= 300 && response.status < 400)) {
+          // Stored (or stored already): the page after a save shows what the server holds now.
+          forget(k);
+          location.assign(location.pathname);
+          return;
+        }
+        if (response.status === 409) {
+          // Not stored: a mistake to fix or a score to confirm. The server kept what was typed
+          // with its answer; the game's page shows them next to the fields.
+          forget(k);
+          location.assign(location.pathname + "?game=" + encodeURIComponent(saved.game || ""));
+          return;
+        }
+        // The server answered without storing (the link changed, say): post the
+        // same form the ordinary way, so the page shows the answer next to the fields.
+        forget(k);
+        if (k === key) {
+          var hidden = document.createElement("input");
+          hidden.type = "hidden"; hidden.name = "submission_id"; hidden.value = saved.id;
+          form.appendChild(hidden);
+          restore(saved.fields);
+          HTMLFormElement.prototype.submit.call(form);
+        }
+      })
+      .catch(function () {
+        sending = false;
+        disable(false);
+        say(NOT_SENT);
+        retryLater(k);
+      });
+  }
+  function retryLater(k) {
+    clearTimeout(retryTimer);
+    resend = k;
+    if (++tries > MAX_TRIES) return;
+    var wait = Math.min(2000 * tries, 20000);
+    retryTimer = setTimeout(function () { send(k); }, wait);
+  }
+  window.addEventListener("online", function () {
+    if (!resend) return;
+    tries = 0;
+    clearTimeout(retryTimer);
+    send(resend);
+  });
+
+  form.addEventListener("input", function () {
+    var saved = read(key);
+    if (saved && saved.pending) return; // a save is on its way: keep what was sent
+    write(key, { fields: fieldsOf(), base: baseVersion(), pending: false });
+  });
+  form.addEventListener("submit", function (event) {
+    event.preventDefault();
+    var fields = fieldsOf();
+    // The button pressed says what it is for ("Yes, it is right" confirms the scores asked about).
+    var by = event.submitter;
+    if (by && by.name) fields.push([by.name, by.value]);
+    var game = gameInput ? gameInput.value : "";
+    write(key, { fields: fields, base: baseVersion(), pending: true, id: newId(), game: game });
+    tries = 0;
+    say("Sending…");
+    send(key);
+  });
+
+  // Back on the page: put back what was typed, and send again any save not yet answered.
+  var hasErrors = form.querySelector(".field-error, .error");
+  var mine = read(key);
+  if (mine && mine.base === baseVersion() && !hasErrors) restore(mine.fields);
+  for (var i = 0; storage && i < storage.length; i++) {
+    var k = storage.key(i);
+    if (k && k.indexOf(prefix) === 0) {
+      var saved = read(k);
+      if (saved && saved.pending) { say(NOT_SENT); send(k); break; }
+    }
+  }
+})();
+
 /* The phone's game entry: fills in what the server infers anyway (scoring.validation
    infer_outcome), so nobody types the same fact twice. Without this script the server does
    the same when the form is saved, or asks.

@@ -48,6 +48,9 @@ class Column:
     numeric: bool = True  # right-aligned; text columns are left-aligned and may wrap
     css: Mapping[Output, str] = field(default_factory=dict)  # extra class of its HTML cells
     bold: bool = False  # bold in print
+    # Print may break the heading over two lines when names need the room: a short number
+    # under a two-word heading ("Player / ID").
+    heading_wraps: bool = False
     cell_format: str | None = None  # the workbook's number format, when not the default
 
     def heading_in(self, output: Output) -> str:
@@ -116,9 +119,9 @@ PLAYERS_BEFORE_DAYS = (
     ),
     Column(
         "number",
-        "No.",
+        "Player ID",
         lambda row: row.record.player_number,
-        headings={Output.WORKBOOK: "Player ID"},
+        heading_wraps=True,
     ),
     Column("name", "Player", lambda row: row.record.name, numeric=False),
     Column("club", "Club", lambda row: row.record.club, numeric=False),

@@ -53,7 +53,7 @@ def picked_players(request, result: Standings) -> tuple[list[int], str]:
         if not raw:
             continue
         if not raw.isdigit() or int(raw) not in numbers:
-            problems.append(f'There is no player number "{raw[:20]}" in these standings.')
+            problems.append(f'There is no Player ID "{raw[:20]}" in these standings.')
         elif numbers[int(raw)].rank is None:
             problems.append(f"Player {raw} has withdrawn and is not in the race.")
         elif int(raw) not in picked:

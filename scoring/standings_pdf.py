@@ -66,6 +66,11 @@ def _wrap(text: str, font: str, size: float, width: float) -> list[str]:
     return lines
 
 
+def _fits(text: str, font: str, size: float, column_width: float) -> bool:
+    # A column sized to its text must not wrap it for a rounding error.
+    return pdfmetrics.stringWidth(text, font, size) <= column_width - 2 * PADDING + 0.01
+
+
 def _player_columns(result: Standings) -> list[Column]:
     return player_columns(result.day_numbers).for_output(Output.PDF)
 
@@ -85,34 +90,53 @@ def player_table_rows(result: Standings) -> tuple[list[str], list[list[str]]]:
     return _printed_table(_player_columns(result), result.rows)
 
 
-def _column_widths(header, body, text_columns, font, bold, available) -> tuple[float, list[float]]:
-    """Largest font size whose number columns leave the text columns (the first of them the
-    player's name) at least 45 % of the row."""
+def _number_widths(header, body, text_columns, font, bold, size, *, wrapped=()) -> list[float]:
+    """Each number column's width (0 for the text columns); a heading in ``wrapped`` needs only
+    its longest word."""
     width = pdfmetrics.stringWidth
+    widths = []
+    for i, title in enumerate(header):
+        if i in text_columns:
+            widths.append(0.0)
+            continue
+        longest = max((r[i] for r in body), key=len, default="")
+        words = title.split() if i in wrapped else [title]
+        heading = max((width(word, bold, size) for word in words), default=0.0)
+        widths.append(max(heading, width(longest, font, size)) + 2 * PADDING)
+    return widths
+
+
+def _text_widths(header, body, text_columns, font, bold, size) -> list[float]:
+    width = pdfmetrics.stringWidth
+    return [
+        max([width(header[i], bold, size), *(width(r[i], font, size) for r in body)]) + 2 * PADDING
+        for i in text_columns
+    ]
+
+
+def _column_widths(
+    header, body, text_columns, font, bold, available, wrappable=()
+) -> tuple[float, list[float]]:
+    """Largest font size whose number columns leave the text columns (the first of them the
+    player's name) at least 45 % of the row. When the text still does not fit, the headings of
+    the ``wrappable`` columns break over two lines to give the names more room."""
     for size in FONT_SIZES:
-        widths = []
-        for i, title in enumerate(header):
-            if i in text_columns:
-                widths.append(0.0)
-                continue
-            longest = max((r[i] for r in body), key=len, default="")
-            widths.append(max(width(title, bold, size), width(longest, font, size)) + 2 * PADDING)
+        widths = _number_widths(header, body, text_columns, font, bold, size)
         rest = available - sum(widths)
         if rest >= 0.45 * available or size == FONT_SIZES[-1]:
             break
-    natural = [
-        max((width(r[i], font, size) for r in body), default=0.0) + 2 * PADDING
-        for i in text_columns
-    ]
-    natural = [
-        max(n, width(header[i], bold, size) + 2 * PADDING)
-        for n, i in zip(natural, text_columns, strict=True)
-    ]
+    natural = _text_widths(header, body, text_columns, font, bold, size)
+    if sum(natural) > rest:
+        widths = _number_widths(header, body, text_columns, font, bold, size, wrapped=wrappable)
+        rest = available - sum(widths)
     first, others = text_columns[0], list(zip(text_columns[1:], natural[1:], strict=True))
-    # When everything fits the player column takes the slack, so the table spans the page;
-    # when not, the other text columns are held to 40 % of the room and the player gets the rest.
-    fits = sum(natural) <= rest
-    given = dict(others) if fits else {i: min(n, rest * 0.4) for i, n in others}
+    # When everything fits the player column takes the slack, so the table spans the page.
+    # When not, names come first: the player column gets what its names need, between 60 % and
+    # 70 % of the room, and the other text columns share the rest in proportion and wrap.
+    room = rest - min(max(natural[0], rest * 0.6), rest * 0.7)
+    wanted = sum(n for _, n in others)
+    share = 1.0 if wanted <= room else room / wanted
+    given = {i: n * share for i, n in others}
     widths[first] = rest - sum(given.values())
     for i, w in given.items():
         widths[i] = w
@@ -150,15 +174,21 @@ def _player_table(result: Standings, font: str, bold: str) -> Table:
     text_columns = [i for i, column in enumerate(columns) if not column.numeric]
     header, body = _printed_table(columns, result.rows)
     available = PAGE_SIZE[0] - 2 * MARGIN
-    size, widths = _column_widths(header, body, text_columns, font, bold, available)
+    wrappable = [i for i, column in enumerate(columns) if column.heading_wraps]
+    size, widths = _column_widths(header, body, text_columns, font, bold, available, wrappable)
     leading = size * 1.2
-    row_height = leading + 2 * PADDING
 
-    heights = [row_height]
+    header_lines = 1
+    for i, title in enumerate(header):
+        if not _fits(title, bold, size, widths[i]):
+            wrapped = _wrap(title, bold, size, widths[i] - 2 * PADDING)
+            header[i] = "\n".join(wrapped)
+            header_lines = max(header_lines, len(wrapped))
+    heights = [leading * header_lines + 2 * PADDING]
     for cells in body:
         lines = 1
         for i in text_columns:
-            if pdfmetrics.stringWidth(cells[i], font, size) > widths[i] - 2 * PADDING:
+            if not _fits(cells[i], font, size, widths[i]):
                 wrapped = _wrap(cells[i], font, size, widths[i] - 2 * PADDING)
                 cells[i] = "\n".join(wrapped)
                 lines = max(lines, len(wrapped))

@@ -94,10 +94,10 @@ def test_public_standings_on_a_phone_and_full_hd_with_the_race(live_server, page
     # Add a player from the bottom of the field to the chart; a wrong number is said beside it.
     page.set_viewport_size(HD)
     last = result.rows[-1].record.player_number
-    page.get_by_label("Add a player to the chart (player number)").fill("4x")
+    page.get_by_label("Add a player to the chart (Player ID)").fill("4x")
     page.get_by_role("button", name="Add").click()
-    expect(page.locator("#pick-error")).to_contain_text('no player number "4x"')
-    page.get_by_label("Add a player to the chart (player number)").fill(str(last))
+    expect(page.locator("#pick-error")).to_contain_text('no Player ID "4x"')
+    page.get_by_label("Add a player to the chart (Player ID)").fill(str(last))
     page.get_by_role("button", name="Add").click()
     expect(page.locator("g.race-line.picked")).to_have_count(1)
     assert chart_ends(page)[str(last)][-1] == totals[last]

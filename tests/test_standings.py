@@ -568,7 +568,8 @@ def test_command_prints_the_standings_and_writes_files(small_two_days, tmp_path)
     assert lines[1] == "Provisional: 4 games waiting"
     assert lines[2].split() == [
         "Rank",
-        "No.",
+        "Player",
+        "ID",
         "Player",
         "Club",
         "Day",

@@ -112,7 +112,7 @@ def test_pdf_says_final_numbers_pages_and_repeats_the_header(demo_tournament):
         assert f"Page {number} of {pages}" in text
         # Every page of the players' table repeats its header; the last page is the race chart.
         if number < pages:
-            assert "Rank\nNo.\nPlayer\nClub\nDay 1\nDay 2\nTotal\nOuts\nGames" in text
+            assert "Rank\nPlayer ID\nPlayer\nClub\nDay 1\nDay 2\nTotal\nOuts\nGames" in text
     assert "The race" in texts[-1]
     assert reader.pages[0].mediabox.width == PAGE_SIZE[0] < reader.pages[0].mediabox.height
 
@@ -159,10 +159,12 @@ def test_pdf_of_eight_days_fits_portrait_and_wraps_long_names(make_tournament):
         )
     data = render_standings_pdf(standings(fresh(tournament)))
     lines = pdf_lines(data)
-    header = next(line for line in lines if line[:2] == ["Rank", "No."])
-    assert header == [
+    at = next(i for i, line in enumerate(lines) if line[:2] == ["Rank", "Player"])
+    # The long names need the room, so "Player ID" breaks over two lines and the names keep it.
+    assert lines[at + 1] == ["ID"]
+    assert lines[at] == [
         "Rank",
-        "No.",
+        "Player",
         "Player",
         "Club",
         *(f"Day {d}" for d in range(1, 9)),
@@ -399,7 +401,7 @@ def test_every_output_takes_its_headings_from_the_one_column_definition(
 
     assert expected(Output.PDF) == [
         "Rank!",
-        "No.!",
+        "Player ID!",
         "Player!",
         "Club!",
         "Day 1",
@@ -408,7 +410,7 @@ def test_every_output_takes_its_headings_from_the_one_column_definition(
         "Outs!",
         "Games!",
     ]
-    assert expected(Output.WORKBOOK)[1] == "Player ID"  # the workbook's own heading stays
+    assert expected(Output.WORKBOOK)[1] == "Player ID!"  # one name on every output
 
     page = organiser_client.get(reverse("organiser:standings", args=[demo_tournament.slug]))
     assert html_headings(page, "standings") == expected(Output.PAGE)

@@ -223,8 +223,8 @@ def test_picking_a_player_who_is_not_there_says_so_next_to_the_field(client, dem
     set_public_pages(demo_tournament, True)
     url = reverse("public:standings", args=[demo_tournament.slug])
     for bad, words in [
-        ("abc", "no player number &quot;abc&quot;"),
-        ("999", "number &quot;999&quot;"),
+        ("abc", "no Player ID &quot;abc&quot;"),
+        ("999", "Player ID &quot;999&quot;"),
     ]:
         page = client.get(url, {"pick": bad})
         body = page.content.decode()

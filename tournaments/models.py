@@ -233,7 +233,7 @@ class Entry(models.Model):
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entries")
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="entries")
-    number = models.PositiveIntegerField("player number")
+    number = models.PositiveIntegerField("Player ID")
     status = models.CharField(max_length=12, choices=STATUSES, default=REGISTERED)
     pinned_table = models.PositiveSmallIntegerField(null=True, blank=True)
     # Given to this event's organisers only; another event entering the same player does not see it.

@@ -473,6 +473,7 @@ class _Load:
 class _ServerLog:
     tracebacks: int
     in_worker: list[float]  # ms spent inside a worker per score POST
+    by_kind: dict[str, list[float]]  # ms inside a worker per request, by kind of request
 
 
 @dataclass
@@ -608,12 +609,22 @@ def _read_server_log(work: Path) -> _ServerLog:
     server_log = (work / "gunicorn.log").read_text(errors="replace")
     if "Traceback (most recent call last)" in server_log:  # the folder goes at the end: show it
         print(server_log[server_log.index("Traceback (most recent call last)") :][:3000])
-    in_worker = [
-        float(line.split()[3]) * 1000
-        for line in (work / "access.log").read_text().splitlines()
-        if line.startswith("POST /table/")
-    ]
-    return _ServerLog(server_log.count("Traceback (most recent call last)"), in_worker)
+    by_kind: dict[str, list[float]] = {}
+    for line in (work / "access.log").read_text().splitlines():
+        method, path, _status, seconds = line.split()[:4]
+        by_kind.setdefault(_request_kind(method, path), []).append(float(seconds) * 1000)
+    in_worker = by_kind.get("score POST", [])
+    return _ServerLog(server_log.count("Traceback (most recent call last)"), in_worker, by_kind)
+
+
+def _request_kind(method: str, path: str) -> str:
+    if path.startswith("/table/"):
+        return "score POST" if method == "POST" else "table page"
+    if path.endswith("/scores/"):
+        return "desk grid"
+    if path.endswith("/review/"):
+        return "desk confirm" if method == "POST" else "desk review"
+    return "other"
 
 
 def _stored_games(event: _Event, log: Log) -> _Stored:
@@ -726,6 +737,12 @@ def _print_report(
             f"  of which in a worker: p50 {statistics.median(server.in_worker):.0f} ms, "
             f"p95 {percentile(server.in_worker, 0.95):.0f} ms (the rest is waiting for a free "
             "worker)"
+        )
+    for kind, times in sorted(server.by_kind.items()):
+        print(
+            f"  in a worker, {kind + ':':<13} {len(times):>4} requests, mean "
+            f"{statistics.mean(times):.0f} ms, p95 {percentile(times, 0.95):.0f} ms, "
+            f"{sum(times) / 1000:.1f} s in all"
         )
     print(
         f"standings:           {len(check.table.rows)} rows, {len(check.mismatched)} differ "

@@ -115,7 +115,7 @@ def scores_day(request, tournament, day):
         row["card_url"], row["history_url"] = card(table=number), history(table=number)
         row["check_url"] = check(table=number) if row["waiting"] else ""
         row["cells"] = [
-            grid_cell(cell, lambda game, n=number: review(table=n, game=game))
+            grid_cell(cell, number, lambda game, n=number: review(table=n, game=game))
             for cell in row["cells"]
         ]
     return render(

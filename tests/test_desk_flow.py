@@ -207,3 +207,24 @@ def test_the_review_page_offers_each_number_to_mark(world):
     bob = world.entries["Bob Roe"].pk
     assert re.search(rf'<input type="checkbox" name="disputed" value="{bob}"[^>]*>', html)
     assert re.search(r'<input type="checkbox" name="disputed" value="engine"[^>]*>', html)
+
+
+def test_a_grid_cell_is_drawn_with_every_value_escaped():
+    from types import SimpleNamespace
+
+    from scoring.presenters import grid_cell
+
+    game = SimpleNamespace(number=3)
+    waiting = grid_cell(
+        {"game": game, "state": SheetState.ENTERED, "time": "<b>10:05</b>"},
+        7,
+        lambda number: f'/review/{number}/?x="y"&z',
+    )
+    assert waiting["html"] == (
+        '<a href="/review/3/?x=&quot;y&quot;&amp;z" aria-label="Review table 7, game 3: entered">'
+        '<span class="badge entered">entered</span></a>'
+        '<br><span class="muted small">&lt;b&gt;10:05&lt;/b&gt;</span>'
+    )
+    empty = grid_cell({"game": game, "state": "empty", "time": ""}, 7, lambda number: "unused")
+    assert empty["html"] == '<span class="badge empty">empty</span>'
+    assert "review_url" not in empty

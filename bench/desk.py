@@ -15,45 +15,28 @@ throwaway test database is created beside it and dropped at the end.
 
 from __future__ import annotations
 
-import os
 import random
 import re
-import sys
-import tempfile
 from html import unescape
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+import in_process  # sets Django up, so it comes before every Django import
 
-_tmp = None
-if not os.environ.get("DATABASE_URL"):
-    _tmp = tempfile.TemporaryDirectory(prefix="bench-desk-")
-    os.environ["DATABASE_URL"] = f"sqlite:///{_tmp.name}/bench.sqlite3"
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-os.environ.setdefault("DJANGO_ALLOWED_HOSTS", "testserver")
+# isort: split
 
-import django  # noqa: E402
+from django.contrib.auth import get_user_model
+from django.db import connection
+from django.test import Client
+from django.urls import reverse
+from django.utils import timezone
 
-django.setup()
-
-from django.contrib.auth import get_user_model  # noqa: E402
-from django.core.management import call_command  # noqa: E402
-from django.db import connection  # noqa: E402
-from django.test import Client  # noqa: E402
-from django.test.utils import setup_test_environment  # noqa: E402
-from django.urls import reverse  # noqa: E402
-from django.utils import timezone  # noqa: E402
-
-from scoring.models import GameSheet, Score, SheetState, Source  # noqa: E402
-from scoring.schedule import build_schedule  # noqa: E402
-from tournaments.models import Entry, Player, Seat, StaffRole, Table  # noqa: E402
-from tournaments.seating import table_sizes  # noqa: E402
-from tournaments.services.events import create_tournament  # noqa: E402
+from scoring.models import GameSheet, Score, SheetState, Source
+from scoring.schedule import build_schedule
+from tournaments.models import Entry, Player, Seat, StaffRole, Table
+from tournaments.seating import table_sizes
+from tournaments.services.events import create_tournament
 
 TABLES = 43
 PLAYERS = 300  # 42 tables of 7 and one of 6 at the tournament preset's table size
-results: list[tuple[str, bool, str]] = []
 
 
 def build_day(slug: str, seed: int):
@@ -209,12 +192,10 @@ def check(name: str, desk: Desk, day) -> None:
         f"{per_table:.2f} (floor 1.00, ratio {per_table:.2f}x); page loads per table "
         f"{desk.loads / TABLES:.2f}"
     )
-    results.append(
-        (
-            f"{name}: every game confirmed with one post per table",
-            waiting == 0 and desk.posts == TABLES,
-            f"{desk.posts} posts, {desk.loads} page loads, {waiting} games left waiting",
-        )
+    in_process.record(
+        f"{name}: every game confirmed with one post per table",
+        waiting == 0 and desk.posts == TABLES,
+        f"{desk.posts} posts, {desk.loads} page loads, {waiting} games left waiting",
     )
 
 
@@ -232,22 +213,7 @@ def run() -> None:
 
 
 def main() -> None:
-    setup_test_environment(debug=False)
-    test_db = None
-    if _tmp is None:
-        test_db = connection.creation.create_test_db(verbosity=0, autoclobber=True)
-    else:
-        call_command("migrate", verbosity=0)
-    try:
-        run()
-    finally:
-        if test_db is not None:
-            connection.creation.destroy_test_db(test_db, verbosity=0)
-    print()
-    for name, ok, detail in results:
-        print(f"{'PASS' if ok else 'FAIL'}  {name}: {detail}")
-    if not all(ok for _, ok, _ in results):
-        sys.exit(1)
+    in_process.run_bench(run)
 
 
 if __name__ == "__main__":

@@ -14,56 +14,39 @@ With no DATABASE_URL the event goes in a throwaway SQLite file; with DATABASE_UR
 from __future__ import annotations
 
 import gzip
-import os
 import random
 import statistics
-import sys
-import tempfile
 import time
 from io import BytesIO
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+import in_process  # sets Django up, so it comes before every Django import
 
-_tmp = None
-if not os.environ.get("DATABASE_URL"):
-    _tmp = tempfile.TemporaryDirectory(prefix="bench-standings-")
-    os.environ["DATABASE_URL"] = f"sqlite:///{_tmp.name}/bench.sqlite3"
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-os.environ.setdefault("DJANGO_ALLOWED_HOSTS", "testserver")
+# isort: split
 
-import django  # noqa: E402
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+from django.utils import timezone
+from openpyxl import Workbook
+from reportlab.platypus import SimpleDocTemplate, Table
 
-django.setup()
-
-from django.core.management import call_command  # noqa: E402
-from django.db import connection  # noqa: E402
-from django.test import Client  # noqa: E402
-from django.test.utils import CaptureQueriesContext, setup_test_environment  # noqa: E402
-from django.urls import reverse  # noqa: E402
-from django.utils import timezone  # noqa: E402
-from openpyxl import Workbook  # noqa: E402
-from reportlab.platypus import SimpleDocTemplate, Table  # noqa: E402
-
-from scoring import standings_page  # noqa: E402
-from scoring.models import GameSheet, Score, SheetState, Source  # noqa: E402
-from scoring.race import race_chart  # noqa: E402
-from scoring.ranking import rank_clubs, rank_players  # noqa: E402
-from scoring.schedule import build_schedule  # noqa: E402
-from scoring.standings import score_rows, seating_rows, standings  # noqa: E402
-from scoring.standings_pdf import (  # noqa: E402
+from scoring import standings_page
+from scoring.models import GameSheet, Score, SheetState, Source
+from scoring.race import race_chart
+from scoring.ranking import rank_clubs, rank_players
+from scoring.schedule import build_schedule
+from scoring.standings import score_rows, seating_rows, standings
+from scoring.standings_pdf import (
     MARGIN,
     PAGE_SIZE,
     player_table_rows,
     render_standings_pdf,
 )
-from scoring.standings_xlsx import standings_workbook, workbook_sheets  # noqa: E402
-from tournaments.models import Entry, Player, Seat, Table as SeatingTable, Tournament  # noqa: E402
-from tournaments.seating import table_sizes  # noqa: E402
-from tournaments.services.events import create_tournament  # noqa: E402
-
-results: list[tuple[str, bool, str]] = []
+from scoring.standings_xlsx import standings_workbook, workbook_sheets
+from tournaments.models import Entry, Player, Seat, Table as SeatingTable, Tournament
+from tournaments.seating import table_sizes
+from tournaments.services.events import create_tournament
 
 
 def median_time(fn, runs: int) -> float:
@@ -218,7 +201,7 @@ def bare_workbook(sheets) -> bytes:
 
 
 def check(name: str, ok: bool, detail: str) -> None:
-    results.append((name, ok, detail))
+    in_process.record(name, ok, detail)
 
 
 def check_page_on_the_wire(small: Tournament, large: Tournament) -> None:
@@ -243,22 +226,7 @@ def check_page_on_the_wire(small: Tournament, large: Tournament) -> None:
 
 
 def main() -> None:
-    setup_test_environment(debug=False)
-    test_db = None
-    if _tmp is None:
-        test_db = connection.creation.create_test_db(verbosity=0, autoclobber=True)
-    else:
-        call_command("migrate", verbosity=0)
-    try:
-        run()
-    finally:
-        if test_db is not None:
-            connection.creation.destroy_test_db(test_db, verbosity=0)
-    print()
-    for name, ok, detail in results:
-        print(f"{'PASS' if ok else 'FAIL'}  {name}: {detail}")
-    if not all(ok for _, ok, _ in results):
-        sys.exit(1)
+    in_process.run_bench(run)
 
 
 RUNS = 9  # timed runs per measurement, medians compared

@@ -2,12 +2,22 @@
 
 from dataclasses import dataclass, field
 
-from django.db.models import Count, Exists, OuterRef, Prefetch, Q
+from django.db.models import Count, Exists, F, OuterRef, Prefetch, Q
 
 from core.search import matches, search_key
 
 from .hooks import entry_games, last_game_entered
-from .models import Day, Entry, KeepApart, Player, Seat, StaffRole, Table, Tournament
+from .models import (
+    Day,
+    Entry,
+    KeepApart,
+    Player,
+    SeasonEvent,
+    Seat,
+    StaffRole,
+    Table,
+    Tournament,
+)
 from .player_import import name_key
 from .seating import club_groups, club_spread, keep_apart_set, meeting_pairs, table_conflicts
 
@@ -197,9 +207,58 @@ def _tables_by_day(seats) -> dict[int, list[list[int]]]:
 
 
 def seating_history(tournament, before_day: int) -> list[list[list[int]]]:
-    """Tables of every earlier day as lists of entry ids, oldest day first. One query."""
+    """Tables of every earlier session as lists of entry ids, oldest first: the sessions of the
+    season's earlier events (:func:`season_seating_history`), then this event's days before
+    ``before_day``. At most four queries."""
     seats = Seat.objects.filter(day__tournament=tournament, day__number__lt=before_day)
-    return list(_tables_by_day(seats).values())
+    return season_seating_history(tournament) + list(_tables_by_day(seats).values())
+
+
+def season_seating_history(tournament) -> list[list[list[int]]]:
+    """The tables of every session of the season's earlier events (by position), oldest first,
+    as this event's entry ids: players not entered here are dropped, and so are tables left
+    with fewer than two of them (no pair to avoid). Empty when the event is in no season or its
+    season does not avoid earlier pairings. One query, three in a season."""
+    place = (
+        SeasonEvent.objects.filter(tournament=tournament, season__avoid_earlier_pairings=True)
+        .values_list("season_id", "position")
+        .first()
+    )
+    if place is None:
+        return []
+    season_id, position = place
+    here = dict(Entry.objects.filter(tournament=tournament).values_list("player_id", "pk"))
+    rows = (
+        Seat.objects.filter(
+            day__tournament__season_event__season_id=season_id,
+            day__tournament__season_event__position__lt=position,
+        )
+        .order_by("day__tournament__season_event__position", "day__number", "table__number")
+        .values_list("day_id", "table_id", "entry__player_id")
+    )
+    sessions: dict[int, dict[int, list[int]]] = {}
+    for day_id, table_id, player_id in rows:
+        entry_id = here.get(player_id)
+        if entry_id is not None:
+            sessions.setdefault(day_id, {}).setdefault(table_id, []).append(entry_id)
+    history = []
+    for tables in sessions.values():  # in the order of the rows: oldest session first
+        kept = [sorted(table) for table in tables.values() if len(table) >= 2]
+        if kept:
+            history.append(kept)
+    return history
+
+
+def later_season_events(tournament) -> list[Tournament]:
+    """The events after this one in its season, in order, when the season avoids earlier
+    pairings (their repeat figures count this event's seatings). One query."""
+    return list(
+        Tournament.objects.filter(
+            season_event__season__season_events__tournament=tournament,
+            season_event__season__avoid_earlier_pairings=True,
+            season_event__position__gt=F("season_event__season__season_events__position"),
+        ).order_by("season_event__position")
+    )
 
 
 def seatings_by_day(tournament) -> dict[int, list[list[int]]]:

@@ -2,6 +2,7 @@
 
 from dataclasses import dataclass, field
 
+from django.db import connections
 from django.db.models import Count, Exists, F, OuterRef, Prefetch, Q
 
 from core.search import matches, search_key
@@ -12,7 +13,6 @@ from .models import (
     Entry,
     KeepApart,
     Player,
-    SeasonEvent,
     Seat,
     StaffRole,
     Table,
@@ -208,39 +208,47 @@ def _tables_by_day(seats) -> dict[int, list[list[int]]]:
 
 def seating_history(tournament, before_day: int) -> list[list[list[int]]]:
     """Tables of every earlier session as lists of entry ids, oldest first: the sessions of the
-    season's earlier events (:func:`season_seating_history`), then this event's days before
-    ``before_day``. At most four queries."""
-    seats = Seat.objects.filter(day__tournament=tournament, day__number__lt=before_day)
-    return season_seating_history(tournament) + list(_tables_by_day(seats).values())
+    season's earlier events (see :func:`season_seating_history`), then this event's days before
+    ``before_day``. One query."""
+    return _session_tables(tournament, before_day)
 
 
 def season_seating_history(tournament) -> list[list[list[int]]]:
     """The tables of every session of the season's earlier events (by position), oldest first,
     as this event's entry ids: players not entered here are dropped, and so are tables left
     with fewer than two of them (no pair to avoid). Empty when the event is in no season or its
-    season does not avoid earlier pairings. One query, three in a season."""
-    place = (
-        SeasonEvent.objects.filter(tournament=tournament, season__avoid_earlier_pairings=True)
-        .values_list("season_id", "position")
-        .first()
-    )
-    if place is None:
-        return []
-    season_id, position = place
-    here = dict(Entry.objects.filter(tournament=tournament).values_list("player_id", "pk"))
-    rows = (
-        Seat.objects.filter(
-            day__tournament__season_event__season_id=season_id,
-            day__tournament__season_event__position__lt=position,
-        )
-        .order_by("day__tournament__season_event__position", "day__number", "table__number")
-        .values_list("day_id", "table_id", "entry__player_id")
-    )
+    season does not avoid earlier pairings. One query."""
+    return _session_tables(tournament, 1)
+
+
+# One query whatever the number of events: a seat of an earlier event is mapped to this event's
+# entry of the same player by a join, so a player not entered here drops out in the database.
+_SESSION_TABLES_SQL = """
+SELECT d.id, t.number, here.id
+FROM tournaments_seat s
+JOIN tournaments_day d ON d.id = s.day_id
+JOIN tournaments_table t ON t.id = s.table_id
+JOIN tournaments_entry e ON e.id = s.entry_id
+JOIN tournaments_entry here ON here.player_id = e.player_id AND here.tournament_id = %s
+LEFT JOIN tournaments_seasonevent se ON se.tournament_id = d.tournament_id
+WHERE (d.tournament_id = %s AND d.number < %s)
+   OR (d.tournament_id <> %s AND EXISTS (
+        SELECT 1 FROM tournaments_seasonevent mine
+        JOIN tournaments_season sn ON sn.id = mine.season_id
+        WHERE mine.tournament_id = %s AND sn.avoid_earlier_pairings = %s
+          AND mine.season_id = se.season_id AND se.position < mine.position))
+ORDER BY CASE WHEN d.tournament_id = %s THEN 1 ELSE 0 END, se.position, d.number, t.number
+"""
+
+
+def _session_tables(tournament, before_day: int) -> list[list[list[int]]]:
+    pk = tournament.pk
+    with connections[Seat.objects.db].cursor() as cursor:
+        cursor.execute(_SESSION_TABLES_SQL, [pk, pk, before_day, pk, pk, True, pk])
+        rows = cursor.fetchall()
     sessions: dict[int, dict[int, list[int]]] = {}
-    for day_id, table_id, player_id in rows:
-        entry_id = here.get(player_id)
-        if entry_id is not None:
-            sessions.setdefault(day_id, {}).setdefault(table_id, []).append(entry_id)
+    for day_id, table_number, entry_id in rows:
+        sessions.setdefault(day_id, {}).setdefault(table_number, []).append(entry_id)
     history = []
     for tables in sessions.values():  # in the order of the rows: oldest session first
         kept = [sorted(table) for table in tables.values() if len(table) >= 2]

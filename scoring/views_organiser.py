@@ -6,14 +6,19 @@ and off. The day board (tables as tiles) is here too; score entry for the desk i
 
 from django.conf import settings
 from django.contrib import messages
-from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST, require_safe
 
 from core.reports import PDF, XLSX
-from tournaments.access import desk_view, may_run_season, organiser_view, season_staff_view
+from tournaments.access import (
+    desk_view,
+    may_run_season,
+    organiser_view,
+    season_organiser_view,
+    season_staff_view,
+)
 from tournaments.models import StaffRole
 from tournaments.selectors import tournament_days
 from tournaments.services.events import set_public_pages
@@ -113,11 +118,9 @@ def season_xlsx(request, season):
     return season_download(request, season, XLSX, namespace="organiser")
 
 
-@season_staff_view
+@season_organiser_view
 @require_POST
 def season_public_toggle(request, season):
-    if not may_run_season(request.user, season):
-        raise PermissionDenied("Only an organiser of every event in the season can do that.")
     on = request.POST.get("public_pages") == "on"
     set_season_public(season, on)
     messages.success(

@@ -39,7 +39,9 @@ def test_staff_of_every_event_see_the_season_page(client, season):
     assert "Bob Roe" in text and "1 of 2" in text
     # A desk role in one event is not an organiser of every event: no public switch.
     assert "Make it public" not in text
-    assert client.post("/organiser/season/spring/public/", {"public_pages": "on"}).status_code == 403
+    assert (
+        client.post("/organiser/season/spring/public/", {"public_pages": "on"}).status_code == 403
+    )
     assert not Season.objects.get(pk=season.pk).public_pages
 
 
@@ -87,3 +89,39 @@ def test_downloads(organiser_client, season):
     assert 'filename="spring-season-standings.pdf"' in pdf["Content-Disposition"]
     xlsx = organiser_client.get("/organiser/season/spring.xlsx")
     assert xlsx["Content-Disposition"].startswith("attachment")
+
+
+def test_create_a_season_and_add_and_remove_events_on_the_web(organiser_client, season):
+    page = organiser_client.post(
+        "/organiser/seasons/new/",
+        {"name": "Fall 2027", "slug": "fall-2027", "best_of": "8", "avoid_earlier_pairings": "on"},
+    )
+    assert page.status_code == 302 and page["Location"] == "/organiser/season/fall-2027/events/"
+    fall = Season.objects.get(slug="fall-2027")
+    assert (fall.best_of, fall.avoid_earlier_pairings) == (8, True)
+    people_ = people("Zed Roy")
+    club_session("free-week", [["Zed Roy"]], people_)
+    form = organiser_client.get("/organiser/season/fall-2027/events/").content.decode()
+    # Only events in no season are offered.
+    assert 'value="free-week"' in form and 'value="week-1"' not in form
+    organiser_client.post("/organiser/season/fall-2027/events/", {"event": "free-week"})
+    assert list(fall.season_events.values_list("tournament__slug", flat=True)) == ["free-week"]
+    organiser_client.post("/organiser/season/fall-2027/events/remove/", {"event": "free-week"})
+    assert not fall.season_events.exists()
+
+
+def test_refused_season_form_changes_nothing(organiser_client, season):
+    before = list(Season.objects.values())
+    page = organiser_client.post(
+        "/organiser/seasons/new/", {"name": "Again", "slug": "spring", "best_of": ""}
+    )
+    assert page.status_code == 200
+    assert "already taken by another season" in page.content.decode()
+    assert list(Season.objects.values()) == before
+
+
+def test_season_pages_need_the_right_to_create_or_run(client, season):
+    user = staff(Tournament.objects.get(slug="week-1"), "desk")
+    client.force_login(user)
+    assert client.get("/organiser/seasons/new/").status_code == 403
+    assert client.get("/organiser/season/spring/events/").status_code == 404

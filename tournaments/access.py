@@ -115,7 +115,10 @@ def may_see_season(user, season) -> bool:
             "tournament_id", flat=True
         )
     )
-    return bool(events) and staffed == events
+    if not events:
+        # A new season, before its first event: whoever may create events may fill it.
+        return user.has_perm("tournaments.create_tournament")
+    return staffed == events
 
 
 def may_run_season(user, season) -> bool:
@@ -156,5 +159,18 @@ def season_public_view(view):
     @require_safe
     def wrapper(request, slug, *args, **kwargs):
         return view(request, get_object_or_404(Season, slug=slug), *args, **kwargs)
+
+    return wrapper
+
+
+def season_organiser_view(view):
+    """Like :func:`season_staff_view`, and then :func:`may_run_season` (403 for other staff)."""
+
+    @season_staff_view
+    @wraps(view)
+    def wrapper(request, season, *args, **kwargs):
+        if not may_run_season(request.user, season):
+            raise PermissionDenied("Only an organiser of every event in the season can do that.")
+        return view(request, season, *args, **kwargs)
 
     return wrapper

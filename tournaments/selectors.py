@@ -13,6 +13,7 @@ from .models import (
     Entry,
     KeepApart,
     Player,
+    Season,
     Seat,
     StaffRole,
     Table,
@@ -521,3 +522,34 @@ def late_seating_choices(day) -> dict:
         .order_by("table__number", "position")
     )
     return {"waiting": waiting, "replaceable": replaceable}
+
+
+# ---------------------------------------------------------------------------
+# Seasons
+# ---------------------------------------------------------------------------
+
+
+def seasons_for(user) -> list[Season]:
+    """The seasons whose staff pages ``user`` may open (see ``access.may_see_season``): every
+    season for a superuser; else those with events, every one of which they staff. Two
+    queries."""
+    seasons = list(Season.objects.prefetch_related("season_events").order_by("name"))
+    if getattr(user, "is_superuser", False):
+        return seasons
+    staffed = set(StaffRole.objects.filter(user=user).values_list("tournament_id", flat=True))
+    return [
+        season
+        for season in seasons
+        if (events := {place.tournament_id for place in season.season_events.all()})
+        and events <= staffed
+    ]
+
+
+def public_seasons():
+    """Seasons whose public page is on and whose every event is public. One query."""
+    return (
+        Season.objects.filter(public_pages=True, season_events__isnull=False)
+        .exclude(season_events__tournament__public_pages=False)
+        .distinct()
+        .order_by("name")
+    )

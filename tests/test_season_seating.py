@@ -173,3 +173,23 @@ def test_an_event_in_two_seasons_is_refused_and_nothing_changes():
     with pytest.raises(ServiceError, match="already in the season Spring"):
         add_events(other, ["w1"])
     assert SeasonEvent.objects.filter(season=other).count() == 0
+
+
+def test_day_two_of_a_two_day_event_counts_the_season_then_its_own_day_one():
+    who = people(*NINE)
+    first = tables_of_three("w1", who, FIRST_TABLES)
+    cup = club_session("cup", [NINE], who, preset="tournament")
+    rules = cup.event.rules
+    rules.max_table_size = 3
+    rules.save()
+    cup.day.tables.all().delete()
+    season_of("spring", first, cup)
+    seat_day(cup.day, seed=2)
+    day2 = cup.event.days.get(number=2)
+    outcome = seat_day(day2, seed=2)
+    history = seating_history(cup.event, 2)
+    assert len(history) == 2  # the first event's session, then day 1
+    assert history[1] == seatings_by_day(cup.event)[1]
+    assert stored_figures(cup.event) == [(0, 0), (outcome.repeat_pairs, outcome.lower_bound)]
+    # Nine players at tables of three: day 1 and day 2 can both avoid every earlier pair.
+    assert outcome.repeat_pairs == outcome.lower_bound == 0

@@ -229,3 +229,46 @@ def test_command_refusals_change_nothing(args, message):
         list(SeasonEvent.objects.order_by("pk").values()),
     )
     assert after == before
+
+
+@pytest.mark.parametrize("rule", ["not_ranked", "own", "shared"])
+def test_a_session_counts_what_the_events_standings_count(rule):
+    """Late player, withdrawal and substitute: each player the event ranks has the event's own
+    total and games as a session; the unranked (withdrawn, unranked substitute) have none, and
+    neither has the late player whose table has not played a game since he came."""
+    from test_late_joins_and_substitutes import club_session_with_a_late_player_and_a_substitute
+
+    from scoring.standings import standings
+
+    w, *_ = club_session_with_a_late_player_and_a_substitute()
+    rules = w.tournament.rules
+    rules.substitute_ranking = rule
+    rules.save()
+    season = season_of("with-subs")
+    from tournaments.services.seasons import add_events
+
+    add_events(season, [w.tournament.slug])
+    event = {
+        r.record.name: (r.total, r.record.games_played)
+        for r in standings(w.tournament).rows
+        if r.rank is not None and r.record.games_played  # no game yet: no session
+    }
+    season_rows = {r.player.name: (r.total, r.games) for r in season_standings(season).rows}
+    assert season_rows == event
+    assert ("Bob Roe" in season_rows) == (rule == "shared")
+    assert ("Sam Sub" in season_rows) == (rule == "own")
+
+
+def test_a_two_day_event_is_two_sessions():
+    who = people(*FOUR)
+    cup = club_session("cup", [list(FOUR)], who, preset="tournament", scores=[[{"Ann Lee": 9}]])
+    day2 = cup.event.days.get(number=2)
+    from scoring_factories import seat_tables, stored_sheet
+
+    games, tables = seat_tables(day2, [[cup.entries[n] for n in FOUR]])
+    stored_sheet(tables[0], games[1], {cup.entries["Ann Lee"]: 4})
+    week = club_session("week", [["Ann Lee", "Bob Roe"]], who, scores=[[{"Ann Lee": 1}]])
+    result = season_standings(season_of("mixed", cup, week, best_of=2))
+    assert [s.label for s in result.sessions] == ["Cup, day 1", "Cup, day 2", "Week"]
+    ann = by_name(result)["Ann Lee"]
+    assert (ann.attendance, ann.best_total, ann.best_sessions) == ("3 of 3", 5, (1, 2))

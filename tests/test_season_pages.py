@@ -125,3 +125,22 @@ def test_season_pages_need_the_right_to_create_or_run(client, season):
     client.force_login(user)
     assert client.get("/organiser/seasons/new/").status_code == 403
     assert client.get("/organiser/season/spring/events/").status_code == 404
+
+
+def test_hostile_names_stay_text_on_the_page_and_in_the_workbook(organiser_client):
+    import io
+
+    import openpyxl
+
+    who = people("<b>Bold</b>", '=HYPERLINK("http://x")')
+    week = club_session("odd-week", [list(who)], who, scores=[[dict.fromkeys(who, 3)]])
+    season_of("odd", week)
+    page = organiser_client.get("/organiser/season/odd/").content.decode()
+    assert "<b>Bold</b>" not in page and "&lt;b&gt;Bold&lt;/b&gt;" in page
+    book = openpyxl.load_workbook(
+        io.BytesIO(organiser_client.get("/organiser/season/odd.xlsx").content)
+    )
+    cells = [
+        c for row in book["Season"].iter_rows() for c in row if c.value == '=HYPERLINK("http://x")'
+    ]
+    assert cells and all(c.data_type == "s" for c in cells)

@@ -144,3 +144,8 @@ def test_hostile_names_stay_text_on_the_page_and_in_the_workbook(organiser_clien
         c for row in book["Season"].iter_rows() for c in row if c.value == '=HYPERLINK("http://x")'
     ]
     assert cells and all(c.data_type == "s" for c in cells)
+
+
+def test_the_event_page_names_its_season(organiser_client, season):
+    page = organiser_client.get("/organiser/t/week-2/").content.decode()
+    assert "Event 2 of the season" in page and 'href="/organiser/season/spring/"' in page

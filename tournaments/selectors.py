@@ -14,6 +14,7 @@ from .models import (
     KeepApart,
     Player,
     Season,
+    SeasonEvent,
     Seat,
     StaffRole,
     Table,
@@ -36,7 +37,8 @@ def tournament_overview(tournament) -> dict:
         )
         .order_by("number")
     )
-    return {"entry_counts": counts, "days": days}
+    place = SeasonEvent.objects.filter(tournament=tournament).select_related("season").first()
+    return {"entry_counts": counts, "days": days, "season_place": place}
 
 
 # ---------------------------------------------------------------------------

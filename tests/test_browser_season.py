@@ -49,3 +49,23 @@ def test_season_page_on_desktop_and_phone(live_server, page, public_season):
     expect(page.locator("#player-sessions tbody tr")).to_have_count(4)
     expect(page.locator("#player-best")).to_have_text("–")
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+
+
+def test_organiser_removes_and_adds_back_an_event_on_a_phone(
+    live_server, page, public_season, make_user, login_page
+):
+    login_page(make_user("boss", superuser=True))
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(f"{live_server.url}/organiser/season/winter/")
+    page.get_by_role("link", name="Events of the season").click()
+    page.get_by_role("button", name="Remove Week 4 from the season").click()
+    expect(page.get_by_role("status")).to_have_text("The event is no longer in the season.")
+    expect(page.locator("ol.season-events li")).to_have_count(3)
+    page.get_by_label("Event").select_option(label="Week 4")
+    page.get_by_label("At place").fill("1")
+    page.get_by_role("button", name="Add to the season").click()
+    expect(page.get_by_role("status")).to_have_text("Added as event 1 of Winter.")
+    expect(page.locator("ol.season-events li").first).to_contain_text("Week 4")
+    page.get_by_role("link", name="Season standings").click()
+    expect(page.locator("ol.season-sessions li").first).to_contain_text("Week 4")
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")

@@ -97,6 +97,7 @@ def render_season_pdf(
         Paragraph(_markup(season.name), styles["title"]),
         Paragraph(_markup(heading), styles["heading"]),
         Paragraph(_markup(result.rule), styles["complete"]),
+        Paragraph(_markup(result.status_line), styles["warning" if result.waiting else "small"]),
         Paragraph(
             _markup(
                 f"{len(result.events)} events, {len(result.sessions)} sessions · printed "
@@ -175,7 +176,7 @@ def season_workbook(result: SeasonStandings) -> bytes:
     }
     for title, header, rows in season_sheets(result):
         sheet = workbook.create_sheet(title)
-        printed = f"{title}: {result.rule}" if title == "Season" else title
+        printed = f"{title}: {result.rule} ({result.status_line})" if title == "Season" else title
         set_page_layout(
             sheet,
             title=printed,

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from tournaments.models import Entry, Season, SeasonEvent, Seat, Tournament
 from tournaments.rule_checks import SUB_OWN, SUB_SHARED, UNPLAYED_AVERAGE
 
-from .models import UnplayedGame
+from .models import SheetState, UnplayedGame
 from .ranking import PlayerRecord
 from .season_ranking import SeasonPlayer, SeasonRow, SessionResult, rank_season, ranking_rule
 from .standings import Cut, _apply_substitute_rule, _totals_by_entry, _unplayed_credit, sql_rows
@@ -39,6 +39,7 @@ class SeasonSession:
     day_number: int
     day_id: int
     date: datetime.date | None
+    waiting: int = 0  # (table, game) pairs neither confirmed nor marked not played
 
     @property
     def label(self) -> str:
@@ -69,6 +70,21 @@ class SeasonStandings:
     def is_public(self) -> bool:
         """The public page shows only when the season is public and so is every event in it."""
         return self.season.public_pages and all(e.public_pages for e in self.events)
+
+    @property
+    def waiting(self) -> int:
+        return sum(s.waiting for s in self.sessions)
+
+    @property
+    def status_line(self) -> str:
+        """ "Provisional: 5 games waiting (Week 4)", or "Every game so far is confirmed"."""
+        if not self.sessions:
+            return "No session seated yet"
+        if not self.waiting:
+            return "Every game so far is confirmed"
+        games = "game" if self.waiting == 1 else "games"
+        where = ", ".join(s.label for s in self.sessions if s.waiting)
+        return f"Provisional: {self.waiting} {games} waiting ({where})"
 
     @property
     def legend(self) -> str:
@@ -130,19 +146,30 @@ def _sessions(events: list[Tournament]) -> list[SeasonSession]:
     ids = [e.pk for e in events]
     rows = sql_rows(
         f"""
-        SELECT d.tournament_id, d.number, d.id, d.date
+        SELECT d.tournament_id, d.number, d.id, d.date,
+               (SELECT COUNT(*) FROM tournaments_table t WHERE t.day_id = d.id),
+               (SELECT COUNT(*) FROM scoring_gamesheet g JOIN scoring_game gm ON gm.id = g.game_id
+                WHERE gm.day_id = d.id AND g.state = %s)
+             + (SELECT COUNT(*) FROM scoring_unplayedgame u JOIN scoring_game gm
+                ON gm.id = u.game_id WHERE gm.day_id = d.id)
         FROM tournaments_day d
         WHERE d.tournament_id IN ({", ".join(["%s"] * len(ids))})
-          AND EXISTS (SELECT 1 FROM tournaments_table t WHERE t.day_id = d.id)
         """,
-        ids,
+        [SheetState.CONFIRMED, *ids],
     )
     order = {pk: i for i, pk in enumerate(ids)}
     by_id = {e.pk: e for e in events}
-    rows.sort(key=lambda r: (order[r[0]], r[1]))
+    seated = sorted((r for r in rows if r[4]), key=lambda r: (order[r[0]], r[1]))
     return [
-        SeasonSession(i, by_id[tid], number, day_id, _as_date(date))
-        for i, (tid, number, day_id, date) in enumerate(rows)
+        SeasonSession(
+            i,
+            by_id[tid],
+            number,
+            day_id,
+            _as_date(date),
+            max(0, tables * by_id[tid].rules.games_per_day - settled),
+        )
+        for i, (tid, number, day_id, date, tables, settled) in enumerate(seated)
     ]
 
 

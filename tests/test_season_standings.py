@@ -272,3 +272,17 @@ def test_a_two_day_event_is_two_sessions():
     assert [s.label for s in result.sessions] == ["Cup, day 1", "Cup, day 2", "Week"]
     ann = by_name(result)["Ann Lee"]
     assert (ann.attendance, ann.best_total, ann.best_sessions) == ("3 of 3", 5, (1, 2))
+
+
+def test_status_says_how_many_games_are_still_waiting_and_where():
+    season, (week1, week2, week3), _ = three_week_season()
+    # A club session plays 12 games at each table: 2, 1 and 1 of them are confirmed.
+    result = season_standings(season)
+    assert [s.waiting for s in result.sessions] == [10, 11, 11]
+    assert result.status_line == "Provisional: 32 games waiting (Week 1, Week 2, Week 3)"
+    for week in (week1, week2, week3):
+        rules = week.event.rules
+        rules.games_per_day = 2 if week is week1 else 1
+        rules.engine_order = []
+        rules.save()
+    assert season_standings(season).status_line == "Every game so far is confirmed"

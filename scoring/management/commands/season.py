@@ -79,6 +79,7 @@ class Command(BaseCommand):
         result = season_standings(season_by_slug(slug))
         self.stdout.write(f"{result.season.name}: season standings")
         self.stdout.write(result.rule)
+        self.stdout.write(result.status_line)
         self.stdout.write(format_season_table(result))
         self.stdout.write(result.legend)
         for line in session_key(result):

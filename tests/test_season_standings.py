@@ -286,3 +286,17 @@ def test_status_says_how_many_games_are_still_waiting_and_where():
         rules.engine_order = []
         rules.save()
     assert season_standings(season).status_line == "Every game so far is confirmed"
+
+
+def test_season_pdf_embeds_its_fonts_and_names_title_author_and_language():
+    from test_pdf_documents import font_embedding
+
+    season, _, _ = three_week_season(best_of=2)
+    Season.objects.filter(pk=season.pk).update(name="Spring Élan")
+    reader = PdfReader(io.BytesIO(season_report(season_standings(Season.objects.get())).as_pdf()))
+    fonts = font_embedding(reader)
+    assert fonts and all(fonts.values()) and not any("Helvetica" in f for f in fonts)
+    assert reader.metadata.title == "Spring Élan: Season standings"
+    assert reader.metadata.author == "Spring Élan"
+    assert reader.trailer["/Root"]["/Lang"] == "en"
+    assert "Spring Élan" in reader.pages[0].extract_text()

@@ -123,6 +123,9 @@ def season_standings(season: Season) -> SeasonStandings:
     sessions = _sessions(events)
     if not sessions:
         return SeasonStandings(season=season, events=events, sessions=[], rows=[])
+    # The event standings' shape, {column: (tables, confirmed, day id, not played)}, with the
+    # season's sessions as its columns: the scores query reads only the day ids, and the rules
+    # only place a cut within a day, which a season never has.
     progress = {s.index + 1: (1, 0, s.day_id, 0) for s in sessions}
     day_numbers = tuple(progress)
     totals = _totals_by_entry(progress, day_numbers, Cut(), events[0].rules, True)

@@ -231,6 +231,21 @@ def text_table(
     return header, [[column.printed(row, output) for column in columns] for row in rows]
 
 
+def aligned_text(columns: Sequence[Column], rows: Iterable[Any], output: Output) -> str:
+    """The table in columns of spaces, numbers right-aligned and text left: the command line."""
+    header, body = text_table(columns, rows, output)
+    lines = [header, *body]
+    widths = [max(len(line[i]) for line in lines) for i in range(len(header))]
+    text_columns = {i for i, column in enumerate(columns) if not column.numeric}
+    return "\n".join(
+        "  ".join(
+            cell.ljust(width) if i in text_columns else cell.rjust(width)
+            for i, (cell, width) in enumerate(zip(line, widths, strict=True))
+        ).rstrip()
+        for line in lines
+    )
+
+
 def value_table(
     columns: Sequence[Column], rows: Iterable[Any], output: Output
 ) -> tuple[list[str], list[list[Any]]]:

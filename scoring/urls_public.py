@@ -10,4 +10,8 @@ urlpatterns = [
     path("t/<slug:slug>/standings.xlsx", views.standings_xlsx, name="standings_xlsx"),
     path("t/<slug:slug>/projector/", views.projector, name="projector"),
     path("t/<slug:slug>/player/<int:number>/", views.player, name="player"),
+    path("season/<slug:slug>/", views.season, name="season"),
+    path("season/<slug:slug>/player/<int:player_id>/", views.season_player, name="season_player"),
+    path("season/<slug:slug>.pdf", views.season_pdf, name="season_pdf"),
+    path("season/<slug:slug>.xlsx", views.season_xlsx, name="season_xlsx"),
 ]

@@ -12,12 +12,20 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST, require_safe
 
 from core.reports import PDF, XLSX
-from tournaments.access import desk_view, organiser_view
+from tournaments.access import (
+    desk_view,
+    may_run_season,
+    organiser_view,
+    season_organiser_view,
+    season_staff_view,
+)
 from tournaments.models import StaffRole
 from tournaments.selectors import tournament_days
 from tournaments.services.events import set_public_pages
+from tournaments.services.seasons import set_season_public
 
 from .day_board import day_board as board_of
+from .season_page import season_download, season_page, season_player_page
 from .selectors import day_for
 from .standings_page import standings_download, standings_page
 
@@ -79,3 +87,46 @@ def public_pages_toggle(request, tournament):
         else "Public pages are off: only staff can see standings.",
     )
     return redirect("organiser:standings", tournament.slug)
+
+
+# --- Seasons ---------------------------------------------------------------------------------
+
+
+@season_staff_view
+@require_safe
+def season(request, season):
+    return season_page(
+        request, season, namespace="organiser", can_run=may_run_season(request.user, season)
+    )
+
+
+@season_staff_view
+@require_safe
+def season_player(request, season, player_id):
+    return season_player_page(request, season, player_id, namespace="organiser")
+
+
+@season_staff_view
+@require_safe
+def season_pdf(request, season):
+    return season_download(request, season, PDF, namespace="organiser")
+
+
+@season_staff_view
+@require_safe
+def season_xlsx(request, season):
+    return season_download(request, season, XLSX, namespace="organiser")
+
+
+@season_organiser_view
+@require_POST
+def season_public_toggle(request, season):
+    on = request.POST.get("public_pages") == "on"
+    set_season_public(season, on)
+    messages.success(
+        request,
+        "The season page is now public (while every event in it is public)."
+        if on
+        else "The season page is now for staff only.",
+    )
+    return redirect("organiser:season", season.slug)

@@ -14,10 +14,11 @@ from django.urls import reverse
 
 from core.compression import compress_public_page
 from core.reports import PDF, XLSX
-from tournaments.access import public_view
+from tournaments.access import public_view, season_public_view
 
 from .player_story import player_story
 from .race import race_chart
+from .season_page import season_download, season_page, season_player_page
 from .standings import (
     Standings,
     last_changed,
@@ -155,3 +156,28 @@ def projector(request, tournament):
             "previous_url": screen_url((screen - 2) % len(cycle) + 1),
         },
     )
+
+
+# --- Seasons: public only while the season and every event in it are (see season_page) -------
+
+
+@compress_public_page
+@season_public_view
+def season(request, season):
+    return season_page(request, season, namespace="public")
+
+
+@compress_public_page
+@season_public_view
+def season_player(request, season, player_id):
+    return season_player_page(request, season, player_id, namespace="public")
+
+
+@season_public_view
+def season_pdf(request, season):
+    return season_download(request, season, PDF, namespace="public")
+
+
+@season_public_view
+def season_xlsx(request, season):
+    return season_download(request, season, XLSX, namespace="public")

@@ -11,7 +11,7 @@ from django.apps import apps
 from django.urls import NoReverseMatch, URLPattern, URLResolver, get_resolver, reverse
 from django.utils import timezone
 
-from tournaments.models import StaffRole, Table
+from tournaments.models import Season, SeasonEvent, StaffRole, Table
 
 ROLES = ("anonymous", "outsider", "desk", "organiser")
 
@@ -87,6 +87,19 @@ EXPECTED = {
     "organiser:standings_pdf": DESK_PAGE,
     "organiser:standings_xlsx": DESK_PAGE,
     "organiser:standings_public_pages": ORGANISER_POST_ONLY,
+    # Seasons: the fixture's season holds the demo event alone, so its staff are the season's.
+    "organiser:season_new": {"anonymous": 302, "outsider": 403, "desk": 403, "organiser": 403},
+    "organiser:season": DESK_PAGE,
+    "organiser:season_player": DESK_PAGE,
+    "organiser:season_pdf": DESK_PAGE,
+    "organiser:season_xlsx": DESK_PAGE,
+    "organiser:season_public_pages": ORGANISER_POST_ONLY,
+    "organiser:season_events": ORGANISER_PAGE,
+    "organiser:season_event_remove": ORGANISER_POST_ONLY,
+    "public:season": PUBLIC_PAGE,
+    "public:season_player": PUBLIC_PAGE,
+    "public:season_pdf": PUBLIC_PAGE,
+    "public:season_xlsx": PUBLIC_PAGE,
 }
 PUBLIC_NAMES = {name for name in EXPECTED if name.startswith("public:") and name != "public:home"}
 
@@ -131,6 +144,9 @@ def event(demo_tournament, make_user):
         tournament=demo_tournament, user=users["organiser"], role=StaffRole.ORGANISER
     )
     table = Table.objects.get(day=day, number=1)
+    # A public season of the demo event alone, under the event's slug, for the season pages.
+    season = Season.objects.create(slug=demo_tournament.slug, name="Demo season", public_pages=True)
+    SeasonEvent.objects.create(season=season, tournament=demo_tournament, position=1)
     return demo_tournament, users, table
 
 
@@ -144,6 +160,7 @@ def url_for(name, tournament, table):
         "number": 1,
         "other": 2,
         "token": table.link_token,
+        "player_id": table.seats.first().entry.player_id,
     }
     for params in (
         (),
@@ -152,6 +169,7 @@ def url_for(name, tournament, table):
         ("slug", "day_number"),
         ("slug", "number"),
         ("slug", "number", "other"),
+        ("slug", "player_id"),
         ("slug", "day", "table"),
         ("slug", "day", "table", "game"),
         ("token",),

@@ -8,7 +8,7 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.views.decorators.http import require_safe
 
-from .models import StaffRole, Tournament
+from .models import Season, SeasonEvent, StaffRole, Tournament
 
 
 class CommandLine:
@@ -98,5 +98,79 @@ def public_view(view):
         if not tournament.public_pages and role_in(request.user, tournament) is None:
             raise Http404("No such tournament.")
         return view(request, tournament, *args, **kwargs)
+
+    return wrapper
+
+
+def may_see_season(user, season) -> bool:
+    """Staff pages of a season: a superuser, or someone with a role in every one of its events
+    (a season's standings show every event's scores). Two queries."""
+    if user is None or not user.is_authenticated or not user.is_active:
+        return False
+    if user.is_superuser:
+        return True
+    events = set(SeasonEvent.objects.filter(season=season).values_list("tournament_id", flat=True))
+    staffed = set(
+        StaffRole.objects.filter(user=user, tournament_id__in=events).values_list(
+            "tournament_id", flat=True
+        )
+    )
+    if not events:
+        # A new season, before its first event: whoever may create events may fill it.
+        return user.has_perm("tournaments.create_tournament")
+    return staffed == events
+
+
+def may_run_season(user, season) -> bool:
+    """Changing a season (its events, its public page): a superuser, or an organiser of every
+    one of its events. Two queries."""
+    if not may_see_season(user, season):
+        return False
+    if user.is_superuser:
+        return True
+    events = SeasonEvent.objects.filter(season=season).values("tournament_id")
+    return not (
+        StaffRole.objects.filter(user=user, tournament_id__in=events)
+        .exclude(role=StaffRole.ORGANISER)
+        .exists()
+    )
+
+
+def season_staff_view(view):
+    """Wrap a view taking (request, season, ...): login, then :func:`may_see_season`; anyone
+    else sees 404, so a season's slug does not leak."""
+
+    @login_required
+    @wraps(view)
+    def wrapper(request, slug, *args, **kwargs):
+        season = get_object_or_404(Season, slug=slug)
+        if not may_see_season(request.user, season):
+            raise Http404("No such season.")
+        return view(request, season, *args, **kwargs)
+
+    return wrapper
+
+
+def season_public_view(view):
+    """Wrap a read-only view taking (request, season, ...); the view itself checks that the
+    season is public (it needs the season's events to know), so only GET and HEAD here."""
+
+    @wraps(view)
+    @require_safe
+    def wrapper(request, slug, *args, **kwargs):
+        return view(request, get_object_or_404(Season, slug=slug), *args, **kwargs)
+
+    return wrapper
+
+
+def season_organiser_view(view):
+    """Like :func:`season_staff_view`, and then :func:`may_run_season` (403 for other staff)."""
+
+    @season_staff_view
+    @wraps(view)
+    def wrapper(request, season, *args, **kwargs):
+        if not may_run_season(request.user, season):
+            raise PermissionDenied("Only an organiser of every event in the season can do that.")
+        return view(request, season, *args, **kwargs)
 
     return wrapper

@@ -9,6 +9,8 @@ from .models import (
     Player,
     RulePreset,
     RuleSet,
+    Season,
+    SeasonEvent,
     Seat,
     StaffRole,
     Table,
@@ -103,3 +105,17 @@ class SeatAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     list_display = ["entry", "table", "position", "left_after_game"]
     list_filter = ["day__tournament", "day"]
     raw_id_fields = ["entry", "table", "day"]
+
+
+class SeasonEventInline(ReadOnlyAdminMixin, admin.TabularInline):
+    model = SeasonEvent
+
+
+@admin.register(Season)
+class SeasonAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+    """Seasons change through the ``season`` command and the season pages, whose services keep
+    the order and the seating figures of later events right."""
+
+    list_display = ["name", "slug", "best_of", "avoid_earlier_pairings", "public_pages"]
+    search_fields = ["name", "slug"]
+    inlines = [SeasonEventInline]

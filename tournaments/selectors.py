@@ -2,12 +2,24 @@
 
 from dataclasses import dataclass, field
 
-from django.db.models import Count, Exists, OuterRef, Prefetch, Q
+from django.db import connections
+from django.db.models import Count, Exists, F, OuterRef, Prefetch, Q
 
 from core.search import matches, search_key
 
 from .hooks import entry_games, last_game_entered
-from .models import Day, Entry, KeepApart, Player, Seat, StaffRole, Table, Tournament
+from .models import (
+    Day,
+    Entry,
+    KeepApart,
+    Player,
+    Season,
+    SeasonEvent,
+    Seat,
+    StaffRole,
+    Table,
+    Tournament,
+)
 from .player_import import name_key
 from .seating import club_groups, club_spread, keep_apart_set, meeting_pairs, table_conflicts
 
@@ -25,7 +37,8 @@ def tournament_overview(tournament) -> dict:
         )
         .order_by("number")
     )
-    return {"entry_counts": counts, "days": days}
+    place = SeasonEvent.objects.filter(tournament=tournament).select_related("season").first()
+    return {"entry_counts": counts, "days": days, "season_place": place}
 
 
 # ---------------------------------------------------------------------------
@@ -197,9 +210,66 @@ def _tables_by_day(seats) -> dict[int, list[list[int]]]:
 
 
 def seating_history(tournament, before_day: int) -> list[list[list[int]]]:
-    """Tables of every earlier day as lists of entry ids, oldest day first. One query."""
-    seats = Seat.objects.filter(day__tournament=tournament, day__number__lt=before_day)
-    return list(_tables_by_day(seats).values())
+    """Tables of every earlier session as lists of entry ids, oldest first: the sessions of the
+    season's earlier events (see :func:`season_seating_history`), then this event's days before
+    ``before_day``. One query."""
+    return _session_tables(tournament, before_day)
+
+
+def season_seating_history(tournament) -> list[list[list[int]]]:
+    """The tables of every session of the season's earlier events (by position), oldest first,
+    as this event's entry ids: players not entered here are dropped, and so are tables left
+    with fewer than two of them (no pair to avoid). Empty when the event is in no season or its
+    season does not avoid earlier pairings. One query."""
+    return _session_tables(tournament, 1)
+
+
+# One query whatever the number of events: a seat of an earlier event is mapped to this event's
+# entry of the same player by a join, so a player not entered here drops out in the database.
+_SESSION_TABLES_SQL = """
+SELECT d.id, t.number, here.id
+FROM tournaments_seat s
+JOIN tournaments_day d ON d.id = s.day_id
+JOIN tournaments_table t ON t.id = s.table_id
+JOIN tournaments_entry e ON e.id = s.entry_id
+JOIN tournaments_entry here ON here.player_id = e.player_id AND here.tournament_id = %s
+LEFT JOIN tournaments_seasonevent se ON se.tournament_id = d.tournament_id
+WHERE (d.tournament_id = %s AND d.number < %s)
+   OR (d.tournament_id <> %s AND EXISTS (
+        SELECT 1 FROM tournaments_seasonevent mine
+        JOIN tournaments_season sn ON sn.id = mine.season_id
+        WHERE mine.tournament_id = %s AND sn.avoid_earlier_pairings = %s
+          AND mine.season_id = se.season_id AND se.position < mine.position))
+ORDER BY CASE WHEN d.tournament_id = %s THEN 1 ELSE 0 END, se.position, d.number, t.number
+"""
+
+
+def _session_tables(tournament, before_day: int) -> list[list[list[int]]]:
+    pk = tournament.pk
+    with connections[Seat.objects.db].cursor() as cursor:
+        cursor.execute(_SESSION_TABLES_SQL, [pk, pk, before_day, pk, pk, True, pk])
+        rows = cursor.fetchall()
+    sessions: dict[int, dict[int, list[int]]] = {}
+    for day_id, table_number, entry_id in rows:
+        sessions.setdefault(day_id, {}).setdefault(table_number, []).append(entry_id)
+    history = []
+    for tables in sessions.values():  # in the order of the rows: oldest session first
+        kept = [sorted(table) for table in tables.values() if len(table) >= 2]
+        if kept:
+            history.append(kept)
+    return history
+
+
+def later_season_events(tournament) -> list[Tournament]:
+    """The events after this one in its season, in order, when the season avoids earlier
+    pairings (their repeat figures count this event's seatings). One query."""
+    return list(
+        Tournament.objects.filter(
+            season_event__season__season_events__tournament=tournament,
+            season_event__season__avoid_earlier_pairings=True,
+            season_event__position__gt=F("season_event__season__season_events__position"),
+        ).order_by("season_event__position")
+    )
 
 
 def seatings_by_day(tournament) -> dict[int, list[list[int]]]:
@@ -454,3 +524,34 @@ def late_seating_choices(day) -> dict:
         .order_by("table__number", "position")
     )
     return {"waiting": waiting, "replaceable": replaceable}
+
+
+# ---------------------------------------------------------------------------
+# Seasons
+# ---------------------------------------------------------------------------
+
+
+def seasons_for(user) -> list[Season]:
+    """The seasons whose staff pages ``user`` may open (see ``access.may_see_season``): every
+    season for a superuser; else those with events, every one of which they staff. Two
+    queries."""
+    seasons = list(Season.objects.prefetch_related("season_events").order_by("name"))
+    if getattr(user, "is_superuser", False):
+        return seasons
+    staffed = set(StaffRole.objects.filter(user=user).values_list("tournament_id", flat=True))
+    return [
+        season
+        for season in seasons
+        if (events := {place.tournament_id for place in season.season_events.all()})
+        and events <= staffed
+    ]
+
+
+def public_seasons():
+    """Seasons whose public page is on and whose every event is public. One query."""
+    return (
+        Season.objects.filter(public_pages=True, season_events__isnull=False)
+        .exclude(season_events__tournament__public_pages=False)
+        .distinct()
+        .order_by("name")
+    )

@@ -1,10 +1,17 @@
 from django.urls import path
 
-from . import views_organiser as views
+from . import views_organiser as views, views_seasons
 
 urlpatterns = [
     path("", views.home, name="home"),
     path("new/", views.tournament_new, name="tournament_new"),
+    path("seasons/new/", views_seasons.season_new, name="season_new"),
+    path("season/<slug:slug>/events/", views_seasons.season_events, name="season_events"),
+    path(
+        "season/<slug:slug>/events/remove/",
+        views_seasons.season_event_remove,
+        name="season_event_remove",
+    ),
     path("t/<slug:slug>/", views.tournament_overview, name="tournament"),
     path("t/<slug:slug>/connect/", views.connect_phones, name="connect_phones"),
     path("t/<slug:slug>/settings/", views.tournament_settings, name="settings"),

@@ -66,6 +66,7 @@ def home(request):
         {
             "tournaments": tournaments_for(request.user),
             "may_create": events.may_create_events(request.user),
+            "seasons": selectors.seasons_for(request.user),
         },
     )
 

@@ -6,7 +6,7 @@ from core.compression import compress_public_page
 from . import selectors
 from .access import public_view
 from .forms import FindTableForm
-from .selectors import public_tournaments
+from .selectors import public_seasons, public_tournaments
 
 
 @compress_public_page
@@ -15,7 +15,7 @@ def home(request):
     return render(
         request,
         "tournaments/public_home.html",
-        {"tournaments": public_tournaments()},
+        {"tournaments": public_tournaments(), "seasons": public_seasons()},
     )
 
 

@@ -25,7 +25,9 @@ from tournaments.seating import (
 )
 from tournaments.selectors import (
     keep_apart_ids,
+    later_season_events,
     players_to_seat,
+    season_seating_history,
     seating_history,
     seatings_by_day,
 )
@@ -152,7 +154,10 @@ def _choose_tables(day, players: list[Entry], seed: int) -> tuple[list[list[int]
     history = seating_history(day.tournament, day.number)
     apart = keep_apart_ids(day.tournament)
     pins = {e.pk: e.pinned_table for e in players if e.pinned_table is not None}
-    if history and not rules.reshuffle_each_day:
+    # Reshuffle is a rule between an event's days: day 1 of an event in a season always avoids
+    # the season's earlier pairings (the history then holds only those).
+    keep_tables = not rules.reshuffle_each_day and day.number > 1
+    if history and keep_tables:
         sizes = table_sizes(len(ids), rules.max_table_size)
         kept = _kept_tables(history[-1], players, sizes, pins, apart)
         if kept is not None:
@@ -163,7 +168,7 @@ def _choose_tables(day, players: list[Entry], seed: int) -> tuple[list[list[int]
             ids,
             rules.max_table_size,
             seed=seed,
-            history=history if rules.reshuffle_each_day else (),
+            history=() if keep_tables else history,
             keep_apart=apart,
             pinned=pins,
             names=names,
@@ -233,7 +238,16 @@ def refresh_repeat_counts(tournament, from_day_number: int) -> dict[int, tuple[i
     A day's repeats are counted against every earlier day, so changing one day's tables changes
     the figures of the days after it; the bound also respects pins. Every change to seats or pins
     goes through here so no stored figure is left measured against tables that no longer exist.
+    In a season that avoids earlier pairings, the season's earlier events count as earlier days,
+    and the later events' figures are refreshed too.
     """
+    figures = _refresh_days(tournament, from_day_number)
+    for later in later_season_events(tournament):
+        _refresh_days(later, 1)
+    return figures
+
+
+def _refresh_days(tournament, from_day_number: int) -> dict[int, tuple[int, int]]:
     # Lock the days before reading their seats, so a reseat of a later day running at the same
     # time cannot slip in between the read and the write; always in day order, so no deadlock.
     days = list(
@@ -244,6 +258,7 @@ def refresh_repeat_counts(tournament, from_day_number: int) -> dict[int, tuple[i
     if not days:
         return {}
     seatings = seatings_by_day(tournament)
+    season = season_seating_history(tournament)
     pins = {
         pk: table
         for pk, table in Entry.objects.filter(
@@ -254,7 +269,7 @@ def refresh_repeat_counts(tournament, from_day_number: int) -> dict[int, tuple[i
     figures = {}
     for day in days:
         tables = seatings.get(day.number, [])
-        history = [earlier for number, earlier in seatings.items() if number < day.number]
+        history = season + [earlier for number, earlier in seatings.items() if number < day.number]
         ids = [p for table in tables for p in table]
         sizes = sorted((len(t) for t in tables), reverse=True)
         day.repeat_pairs = count_repeat_pairs(tables, history)

@@ -6,7 +6,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from core.reports import PDF, XLSX
 from scoring.standings import CutError, marks_legend, parse_cut, standings
-from scoring.standings_columns import Output, player_columns, text_table
+from scoring.standings_columns import Output, aligned_text, player_columns
 from scoring.standings_report import standings_report
 from tournaments.models import Tournament
 
@@ -55,14 +55,4 @@ class Command(BaseCommand):
 def format_table(result) -> str:
     """The players' table in columns of spaces: numbers right-aligned, names left."""
     columns = player_columns(result.day_numbers).for_output(Output.COMMAND)
-    header, body = text_table(columns, result.rows, Output.COMMAND)
-    lines = [header, *body]
-    widths = [max(len(line[i]) for line in lines) for i in range(len(header))]
-    text_columns = {i for i, column in enumerate(columns) if not column.numeric}
-    return "\n".join(
-        "  ".join(
-            cell.ljust(width) if i in text_columns else cell.rjust(width)
-            for i, (cell, width) in enumerate(zip(line, widths, strict=True))
-        ).rstrip()
-        for line in lines
-    )
+    return aligned_text(columns, result.rows, Output.COMMAND)

@@ -1,0 +1,108 @@
+"""Organiser pages that make a season and choose its events (the standings are scoring's).
+
+A season is created by whoever may create events; its events are added and removed by a
+superuser or an organiser of every event in it, from among the events they organise."""
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_http_methods, require_POST
+
+from core.errors import ServiceError
+
+from .access import season_organiser_view
+from .models import Season, StaffRole, Tournament
+from .services import seasons as season_services
+from .services.events import may_create_events
+
+
+class SeasonForm(forms.Form):
+    name = forms.CharField(max_length=200)
+    slug = forms.CharField(
+        label="Short name", max_length=50, help_text="For its web address, such as spring-2027."
+    )
+    best_of = forms.IntegerField(
+        label="Rank by the best N sessions",
+        required=False,
+        min_value=1,
+        help_text="Leave empty to rank by the average per game.",
+    )
+    avoid_earlier_pairings = forms.BooleanField(
+        label="Seat each new session away from the season's earlier pairings",
+        required=False,
+        initial=True,
+    )
+
+
+class AddEventForm(forms.Form):
+    event = forms.ChoiceField(label="Event")
+    position = forms.IntegerField(
+        label="At place", required=False, min_value=1, help_text="Empty: after the last."
+    )
+
+
+def _form_error(form, error: ServiceError) -> None:
+    form.add_error(error.field if error.field in form.fields else None, str(error))
+
+
+@login_required
+@require_http_methods(["GET", "HEAD", "POST"])
+def season_new(request):
+    if not may_create_events(request.user):
+        raise PermissionDenied("You may not create seasons.")
+    form = SeasonForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            season = season_services.create_season(**form.cleaned_data)
+        except ServiceError as error:
+            _form_error(form, error)
+        else:
+            messages.success(request, f"{season.name} is created: add its events.")
+            return redirect("organiser:season_events", season.slug)
+    return render(request, "tournaments/season_new.html", {"form": form})
+
+
+def _addable(user) -> list[Tournament]:
+    """Events the user organises that are in no season yet, newest first."""
+    events = Tournament.objects.filter(season_event__isnull=True)
+    if not user.is_superuser:
+        events = events.filter(staff__user=user, staff__role=StaffRole.ORGANISER)
+    return list(events.distinct())
+
+
+@season_organiser_view
+@require_http_methods(["GET", "HEAD", "POST"])
+def season_events(request, season: Season):
+    addable = _addable(request.user)
+    form = AddEventForm(request.POST or None)
+    form.fields["event"].choices = [(e.slug, e.name) for e in addable]  # type: ignore[attr-defined]
+    if request.method == "POST" and form.is_valid():
+        try:
+            (place,) = season_services.add_events(
+                season, [form.cleaned_data["event"]], position=form.cleaned_data["position"]
+            )
+        except ServiceError as error:
+            _form_error(form, error)
+        else:
+            messages.success(request, f"Added as event {place} of {season.name}.")
+            return redirect("organiser:season_events", season.slug)
+    places = season.season_events.select_related("tournament").order_by("position")
+    return render(
+        request,
+        "tournaments/season_events.html",
+        {"season": season, "places": places, "form": form, "addable": addable},
+    )
+
+
+@season_organiser_view
+@require_POST
+def season_event_remove(request, season: Season):
+    try:
+        season_services.remove_event(season, request.POST.get("event", ""))
+    except ServiceError as error:
+        messages.error(request, str(error))
+    else:
+        messages.success(request, "The event is no longer in the season.")
+    return redirect("organiser:season_events", season.slug)

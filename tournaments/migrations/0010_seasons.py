@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournaments', '0008_late_joins_and_substitutes'),
+        ('tournaments', '0009_entry_number_is_player_id'),
     ]
 
     operations = [

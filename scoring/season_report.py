@@ -31,13 +31,13 @@ from .standings_pdf import (
     PADDING,
     PAGE_SIZE,
     STRIPE,
-    _column_widths,
-    _FooterCanvas,
-    _markup,
-    _paragraph_styles,
-    _printed_table,
+    FooterCanvas,
+    column_widths,
+    markup,
+    paragraph_styles,
+    printed_table,
 )
-from .standings_xlsx import _cell_formats, _widths, _write_sheet
+from .standings_xlsx import cell_formats, sheet_column_widths, write_sheet
 
 
 def season_report(result: SeasonStandings) -> Report:
@@ -60,9 +60,9 @@ def session_key(result: SeasonStandings) -> list[str]:
 
 def _season_table(result: SeasonStandings, font: str, bold: str) -> Table:
     columns = season_columns(result).for_output(Output.PDF)
-    header, body = _printed_table(columns, result.rows)
+    header, body = printed_table(columns, result.rows)
     text_columns = [i for i, column in enumerate(columns) if not column.numeric]
-    size, widths = _column_widths(header, body, text_columns, font, bold, PAGE_SIZE[0] - 2 * MARGIN)
+    size, widths = column_widths(header, body, text_columns, font, bold, PAGE_SIZE[0] - 2 * MARGIN)
     style: list[tuple[Any, ...]] = [
         ("FONT", (0, 0), (-1, 0), bold, size),
         ("FONT", (0, 1), (-1, -1), font, size),
@@ -89,23 +89,23 @@ def render_season_pdf(
     result: SeasonStandings, *, printed_at: datetime.datetime | None = None
 ) -> bytes:
     font, bold = pdf_fonts().regular, pdf_fonts().bold
-    styles = _paragraph_styles(font, bold)
+    styles = paragraph_styles(font, bold)
     season = result.season
     heading = "Season standings"
     when = printed_at or timezone.now()
     story: list[Flowable] = [
-        Paragraph(_markup(season.name), styles["title"]),
-        Paragraph(_markup(heading), styles["heading"]),
-        Paragraph(_markup(result.rule), styles["complete"]),
-        Paragraph(_markup(result.status_line), styles["warning" if result.waiting else "small"]),
+        Paragraph(markup(season.name), styles["title"]),
+        Paragraph(markup(heading), styles["heading"]),
+        Paragraph(markup(result.rule), styles["complete"]),
+        Paragraph(markup(result.status_line), styles["warning" if result.waiting else "small"]),
         Paragraph(
-            _markup(
+            markup(
                 f"{len(result.events)} events, {len(result.sessions)} sessions · printed "
                 f"{date_and_time(when)}"
             ),
             styles["small"],
         ),
-        Paragraph(_markup(result.legend + " * marks a session among the best."), styles["small"]),
+        Paragraph(markup(result.legend + " * marks a session among the best."), styles["small"]),
         Spacer(1, 6),
     ]
     if result.rows:
@@ -113,7 +113,7 @@ def render_season_pdf(
     else:
         story.append(Paragraph("No confirmed games yet.", styles["small"]))
     story.append(Spacer(1, 10))
-    story += [Paragraph(_markup(line), styles["small"]) for line in session_key(result)]
+    story += [Paragraph(markup(line), styles["small"]) for line in session_key(result)]
     buffer = BytesIO()
     doc = SimpleDocTemplate(
         buffer,
@@ -125,7 +125,7 @@ def render_season_pdf(
         **document_settings(title=f"{season.name}: {heading}", author=season.name),
     )
 
-    class Footer(_FooterCanvas):
+    class Footer(FooterCanvas):
         footer_text = printable(f"{season.name}: {heading}")
         footer_font = font
 
@@ -170,7 +170,7 @@ def _date(value: datetime.date | None) -> str:
 def season_workbook(result: SeasonStandings) -> bytes:
     workbook = Workbook(write_only=True)
     formats = {
-        "Season": _cell_formats(season_columns(result).for_output(Output.WORKBOOK)),
+        "Season": cell_formats(season_columns(result).for_output(Output.WORKBOOK)),
         "Sessions": {},
         "Events": {},
     }
@@ -181,10 +181,10 @@ def season_workbook(result: SeasonStandings) -> bytes:
             sheet,
             title=printed,
             event=result.season.name,
-            widths=_widths(header, rows),
+            widths=sheet_column_widths(header, rows),
             rows=len(rows),
         )
-        _write_sheet(sheet, header, rows, formats[title])
+        write_sheet(sheet, header, rows, formats[title])
     buffer = BytesIO()
     workbook.save(buffer)
     return buffer.getvalue()

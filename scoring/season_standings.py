@@ -10,7 +10,7 @@ a day left half-way would otherwise look like a good day where the lowest score 
 
 The read runs a fixed number of queries whatever the number of events: the events, their days,
 one GROUP BY over the confirmed scores of every session (the event standings' own query,
-``standings._totals_by_entry``, given the season's days as its columns), the entries with their
+``standings.totals_by_entry``, given the season's days as its columns), the entries with their
 players, and when an event needs them, the credit for games not played and the substitutes.
 The arithmetic is the pure ``scoring.season_ranking``.
 """
@@ -26,7 +26,7 @@ from tournaments.rule_checks import SUB_OWN, SUB_SHARED, UNPLAYED_AVERAGE
 from .models import SheetState, UnplayedGame
 from .ranking import PlayerRecord
 from .season_ranking import SeasonPlayer, SeasonRow, SessionResult, rank_season, ranking_rule
-from .standings import Cut, _apply_substitute_rule, _totals_by_entry, _unplayed_credit, sql_rows
+from .standings import Cut, apply_substitute_rule, sql_rows, totals_by_entry, unplayed_credit
 
 TIED_MARK = "="
 NOT_RANKED_MARK = "-"
@@ -128,7 +128,7 @@ def season_standings(season: Season) -> SeasonStandings:
     # only place a cut within a day, which a season never has.
     progress = {s.index + 1: (1, 0, s.day_id, 0) for s in sessions}
     day_numbers = tuple(progress)
-    totals = _totals_by_entry(progress, day_numbers, Cut(), events[0].rules, True)
+    totals = totals_by_entry(progress, day_numbers, Cut(), events[0].rules, True)
     credit = _credit(events, sessions, progress, totals)
     entries = _entries(events)
     records = _records(events, sessions, totals, credit, entries)
@@ -199,7 +199,7 @@ def _credit(events, sessions, progress, totals) -> dict[int, tuple]:
         return {}
     some = next(e for e in events if e.pk in averaging)
     scoped = {s.index + 1: (1, 0, s.day_id, 1) for s in wanted if s.day_id in marked}
-    return _unplayed_credit(scoped, tuple(progress), Cut(), some.rules, totals)
+    return unplayed_credit(scoped, tuple(progress), Cut(), some.rules, totals)
 
 
 def _entries(events) -> dict[int, tuple]:
@@ -253,7 +253,7 @@ def _records(events, sessions, totals, credit, entries) -> dict[int, tuple]:
             for sub, held in replaced_by.items():  # the shared seat's games go to the held
                 if sub in games and held in games:
                     games[held] = [a + b for a, b in zip(games[held], games[sub], strict=True)]
-        for record in _apply_substitute_rule(by_event[event.pk], replaced_by, rule):
+        for record in apply_substitute_rule(by_event[event.pk], replaced_by, rule):
             if record.withdrawn or record.substitute:
                 continue
             results = tuple(

@@ -208,10 +208,10 @@ def standings(tournament: Tournament, cut: Cut = Cut()) -> Standings:
     # With no day seated there is nothing to add up (and SQL cannot say "IN ()").
     # Counts per day only feed the average a game not played counts under that rule.
     day_counts = rules.unplayed_counts == UNPLAYED_AVERAGE and any(p[3] for p in progress.values())
-    totals = _totals_by_entry(progress, day_numbers, cut, rules, day_counts) if progress else []
+    totals = totals_by_entry(progress, day_numbers, cut, rules, day_counts) if progress else []
     day_ids = [day_id for _, _, day_id, _ in progress.values()]
     entries = {row[0]: row for row in _entries(tournament, day_ids, rules.substitutes)}
-    credit = _unplayed_credit(progress, day_numbers, cut, rules, totals)
+    credit = unplayed_credit(progress, day_numbers, cut, rules, totals)
 
     withdrawn = Entry.WITHDRAWN
     replaced_by = {row[0]: row[6] for row in entries.values() if row[6] is not None}
@@ -247,7 +247,7 @@ def standings(tournament: Tournament, cut: Cut = Cut()) -> Standings:
                     entry_id, number, name, club, (None,) * days, 0, 0, None, status == withdrawn
                 )
             )
-    records = _apply_substitute_rule(records, replaced_by, rules.substitute_ranking)
+    records = apply_substitute_rule(records, replaced_by, rules.substitute_ranking)
     rows = rank_players(records, rules.tie_breaks or ())
 
     expected = confirmed = 0
@@ -371,7 +371,7 @@ def _progress_by_day(tournament, cut: Cut, rules) -> dict[int, tuple[int, int, i
     }
 
 
-def _totals_by_entry(progress, day_numbers, cut: Cut, rules, day_counts: bool) -> list[tuple]:
+def totals_by_entry(progress, day_numbers, cut: Cut, rules, day_counts: bool) -> list[tuple]:
     """(entry id, points per day..., games played, worst game, games gone out, and with
     ``day_counts`` games played per day...) for every entry with a confirmed score in scope,
     lowest total first.
@@ -421,7 +421,7 @@ def _totals_by_entry(progress, day_numbers, cut: Cut, rules, day_counts: bool) -
     )
 
 
-def _unplayed_credit(progress, day_numbers, cut: Cut, rules, totals) -> dict[int, tuple]:
+def unplayed_credit(progress, day_numbers, cut: Cut, rules, totals) -> dict[int, tuple]:
     """{entry id: points per day} that games marked not played count under the event's rule:
     nothing (no query), or each player's average over the games they played that day,
     rounded half up, once for every such game they sat down for (one query)."""
@@ -458,7 +458,7 @@ def _unplayed_credit(progress, day_numbers, cut: Cut, rules, totals) -> dict[int
     return {entry_id: tuple(days_credit) for entry_id, days_credit in credit.items()}
 
 
-def _apply_substitute_rule(records, replaced_by: dict[int, int], rule: str) -> list:
+def apply_substitute_rule(records, replaced_by: dict[int, int], rule: str) -> list:
     """Substitutes (``replaced_by``: substitute entry id -> the entry they replaced) under the
     event's rule: ranked on their own ("own"), shown without a rank ("not_ranked"), or their
     games added to the player they replaced, who is then ranked for the seat ("shared")."""

@@ -75,7 +75,7 @@ def _player_columns(result: Standings) -> list[Column]:
     return player_columns(result.day_numbers).for_output(Output.PDF)
 
 
-def _printed_table(columns: list[Column], rows) -> tuple[list[str], list[list[str]]]:
+def printed_table(columns: list[Column], rows) -> tuple[list[str], list[list[str]]]:
     """Header and body as printed: text cells keep only what the PDF font can draw."""
     header, body = text_table(columns, rows, Output.PDF)
     text_columns = [i for i, column in enumerate(columns) if not column.numeric]
@@ -87,7 +87,7 @@ def _printed_table(columns: list[Column], rows) -> tuple[list[str], list[list[st
 
 def player_table_rows(result: Standings) -> tuple[list[str], list[list[str]]]:
     """Header and body rows as printed (also what the benchmark's bare table is given)."""
-    return _printed_table(_player_columns(result), result.rows)
+    return printed_table(_player_columns(result), result.rows)
 
 
 def _number_widths(header, body, text_columns, font, bold, size, *, wrapped=()) -> list[float]:
@@ -114,7 +114,7 @@ def _text_widths(header, body, text_columns, font, bold, size) -> list[float]:
     ]
 
 
-def _column_widths(
+def column_widths(
     header, body, text_columns, font, bold, available, wrappable=()
 ) -> tuple[float, list[float]]:
     """Largest font size whose number columns leave the text columns (the first of them the
@@ -143,7 +143,7 @@ def _column_widths(
     return size, widths
 
 
-class _FooterCanvas(canvas.Canvas):
+class FooterCanvas(canvas.Canvas):
     """Holds pages back until the end so each footer can say "Page 3 of 40"."""
 
     footer_text = ""
@@ -172,10 +172,10 @@ class _FooterCanvas(canvas.Canvas):
 def _player_table(result: Standings, font: str, bold: str) -> Table:
     columns = _player_columns(result)
     text_columns = [i for i, column in enumerate(columns) if not column.numeric]
-    header, body = _printed_table(columns, result.rows)
+    header, body = printed_table(columns, result.rows)
     available = PAGE_SIZE[0] - 2 * MARGIN
     wrappable = [i for i, column in enumerate(columns) if column.heading_wraps]
-    size, widths = _column_widths(header, body, text_columns, font, bold, available, wrappable)
+    size, widths = column_widths(header, body, text_columns, font, bold, available, wrappable)
     leading = size * 1.2
 
     header_lines = 1
@@ -232,7 +232,7 @@ def render_standings_pdf(
     tournament = result.tournament
     players = _player_table(result, font, bold)
 
-    styles = _paragraph_styles(font, bold)
+    styles = paragraph_styles(font, bold)
     heading = f"{result.state.capitalize()} standings"
     if result.cut_label:
         heading += f" {result.cut_label}"
@@ -243,17 +243,17 @@ def render_standings_pdf(
         f"printed {date_and_time(when)}",
     ]
     story: list[Flowable] = [
-        Paragraph(_markup(tournament.name), styles["title"]),
-        Paragraph(_markup(heading), styles["heading"]),
-        Paragraph(_markup(" · ".join(f for f in facts if f)), styles["small"]),
+        Paragraph(markup(tournament.name), styles["title"]),
+        Paragraph(markup(heading), styles["heading"]),
+        Paragraph(markup(" · ".join(f for f in facts if f)), styles["small"]),
     ]
     if result.state == PROVISIONAL:
-        story.append(Paragraph(_markup(result.status_line), styles["warning"]))
+        story.append(Paragraph(markup(result.status_line), styles["warning"]))
     elif result.state == COMPLETE:
-        story.append(Paragraph(_markup(result.status_line), styles["complete"]))
+        story.append(Paragraph(markup(result.status_line), styles["complete"]))
     story.append(
         Paragraph(
-            _markup(f"{marks_legend(result)} Totals count confirmed games only."),
+            markup(f"{marks_legend(result)} Totals count confirmed games only."),
             styles["small"],
         )
     )
@@ -284,7 +284,7 @@ def render_standings_pdf(
         **document_settings(title=f"{tournament.name}: {heading}", author=tournament.name),
     )
 
-    class Footer(_FooterCanvas):
+    class Footer(FooterCanvas):
         footer_text = printable(f"{tournament.name}: {heading}")
         footer_font = font
 
@@ -292,7 +292,7 @@ def render_standings_pdf(
     return buffer.getvalue()
 
 
-def _markup(text: str) -> str:
+def markup(text: str) -> str:
     return escape(printable(text))
 
 
@@ -310,7 +310,7 @@ def _banner_style(name: str, bold: str, background: str) -> ParagraphStyle:
     )
 
 
-def _paragraph_styles(font: str, bold: str) -> dict[str, ParagraphStyle]:
+def paragraph_styles(font: str, bold: str) -> dict[str, ParagraphStyle]:
     return {
         "title": ParagraphStyle("title", fontName=bold, fontSize=16, leading=20, spaceAfter=2),
         "heading": ParagraphStyle("heading", fontName=bold, fontSize=12, leading=15, spaceAfter=2),
@@ -322,7 +322,7 @@ def _paragraph_styles(font: str, bold: str) -> dict[str, ParagraphStyle]:
 
 def _club_table(result: Standings, font: str, bold: str) -> Table:
     columns = CLUB_COLUMNS.for_output(Output.PDF)
-    header, body = _printed_table(columns, club_lines(result))
+    header, body = printed_table(columns, club_lines(result))
     return Table(
         [header, *body],
         repeatRows=1,

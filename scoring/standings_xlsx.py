@@ -74,8 +74,8 @@ def build_workbook(result: Standings, scores: list[tuple], seating: list[tuple])
     status = f"{result.title} ({result.status_line})"
     printed_titles = {"Standings": status, "Clubs": f"Clubs: {status}"}
     formats = {
-        "Standings": _cell_formats(player_columns(result.day_numbers).for_output(Output.WORKBOOK)),
-        "Clubs": _cell_formats(CLUB_COLUMNS.for_output(Output.WORKBOOK)),
+        "Standings": cell_formats(player_columns(result.day_numbers).for_output(Output.WORKBOOK)),
+        "Clubs": cell_formats(CLUB_COLUMNS.for_output(Output.WORKBOOK)),
     }
     for title, header, rows in workbook_sheets(result, scores, seating):
         sheet = workbook.create_sheet(title)
@@ -83,10 +83,10 @@ def build_workbook(result: Standings, scores: list[tuple], seating: list[tuple])
             sheet,
             title=printed_titles.get(title, title),
             event=result.tournament.name,
-            widths=_widths(header, rows),
+            widths=sheet_column_widths(header, rows),
             rows=len(rows),
         )
-        _write_sheet(sheet, header, rows, formats.get(title, {}))
+        write_sheet(sheet, header, rows, formats.get(title, {}))
     buffer = BytesIO()
     workbook.save(buffer)
     return buffer.getvalue()
@@ -115,12 +115,12 @@ def _rule_rows(result: Standings) -> list[list]:
     return rows
 
 
-def _cell_formats(columns: list[Column]) -> dict[int, str]:
+def cell_formats(columns: list[Column]) -> dict[int, str]:
     """Column index -> number format, for the columns that print in a form of their own."""
     return {i: c.cell_format for i, c in enumerate(columns) if c.cell_format is not None}
 
 
-def _write_sheet(sheet, header: list[str], rows: list[list], formats: dict[int, str]) -> None:
+def write_sheet(sheet, header: list[str], rows: list[list], formats: dict[int, str]) -> None:
     sheet.append([_header_cell(sheet, title) for title in header])
     for row in rows:
         # Empty text is no cell at all rather than an empty one: most players did not go out,
@@ -152,7 +152,7 @@ def _text_cell(sheet, value: str):
     return keep_as_text(WriteOnlyCell(sheet, value))
 
 
-def _widths(header: list[str], rows: list[list]) -> list[float]:
+def sheet_column_widths(header: list[str], rows: list[list]) -> list[float]:
     widths = [len(title) + 2 for title in header]
     for row in rows:
         for i, value in enumerate(row):

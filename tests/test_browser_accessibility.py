@@ -84,9 +84,19 @@ def demo_event(organiser):
     return tournament, first
 
 
+def in_a_season(tournament, *, public: bool) -> int:
+    """Put the event in a season (public or not); the id of one of its players."""
+    from tournaments.services.seasons import add_events, create_season
+
+    season = create_season(slug="club-season", name="Club season", best_of=1, public_pages=public)
+    add_events(season, [tournament.slug])
+    return tournament.entries.order_by("number").first().player_id
+
+
 def test_public_and_phone_pages_have_no_violations(live_server, page, axe_script, demo_event):
     tournament, _ = demo_event
     slug = tournament.slug
+    a_player = in_a_season(tournament, public=True)
     # An open day, so the table page shows its score form, not only the closed-day notice.
     open_day = seated_day(slug="open-cup")
     check_pages(
@@ -107,6 +117,8 @@ def test_public_and_phone_pages_have_no_violations(live_server, page, axe_script
             ("table page", f"/table/{open_day.tables[0].link_token}/", PHONE_TAGS),
             ("enter your table code", "/table/", PHONE_TAGS),
             ("login", "/accounts/login/", AA_TAGS),
+            ("season standings", "/season/club-season/", PHONE_TAGS),
+            ("a player's season", f"/season/club-season/player/{a_player}/", PHONE_TAGS),
         ],
     )
     # The table page as a scorekeeper sees a refusal: messages next to the fields, 7:1 too.
@@ -144,6 +156,7 @@ def test_organiser_and_desk_pages_have_no_violations(
     from tournaments.services.events import create_tournament
 
     tournament, sheet = demo_event
+    a_player = in_a_season(tournament, public=False)
     create_tournament(slug="fresh", name="Fresh", preset_key="jib-room", organiser=organiser)
     login_page(organiser)
     t = f"/organiser/t/{tournament.slug}"
@@ -178,5 +191,9 @@ def test_organiser_and_desk_pages_have_no_violations(
         ("settings", f"{t}/settings/"),
         ("rules, fixed once play started", f"{t}/rules/"),
         ("rules, open to change", "/organiser/t/fresh/rules/"),
+        ("new season", "/organiser/seasons/new/"),
+        ("season", "/organiser/season/club-season/"),
+        ("a player's season", f"/organiser/season/club-season/player/{a_player}/"),
+        ("season events", "/organiser/season/club-season/events/"),
     ]
     check_pages(page, live_server.url, axe_script, [(n, p, AA_TAGS) for n, p in pages])

@@ -7,7 +7,19 @@ from django.db.models import Count, Exists, OuterRef, Prefetch, Q
 from core.search import matches, search_key
 
 from .hooks import entry_games, last_game_entered
-from .models import Day, Entry, KeepApart, Player, Seat, StaffRole, Table, Tournament
+from .models import (
+    Day,
+    Entry,
+    KeepApart,
+    PlannedDay,
+    Player,
+    Seat,
+    SeatingPlan,
+    StaffRole,
+    Table,
+    Tournament,
+)
+from .plan_following import PlanChanges, plan_changes, running_repeats, schedule_line
 from .player_import import name_key
 from .seating import club_groups, club_spread, keep_apart_set, meeting_pairs, table_conflicts
 
@@ -21,7 +33,9 @@ def tournament_overview(tournament) -> dict:
     days = list(
         Day.objects.filter(tournament=tournament)
         .annotate(
-            table_count=Count("tables", distinct=True), seat_count=Count("seats", distinct=True)
+            table_count=Count("tables", distinct=True),
+            seat_count=Count("seats", distinct=True),
+            planned_now=Exists(PlannedDay.objects.filter(day=OuterRef("pk"))),
         )
         .order_by("number")
     )
@@ -59,8 +73,14 @@ def players_to_seat(tournament) -> list[Entry]:
         .select_related("player")
         .order_by("number")
     )
-    here = [e for e in entries if e.status == Entry.CHECKED_IN]
-    return here or entries
+    return to_seat_among(entries)
+
+
+def to_seat_among(entries: list[Entry]) -> list[Entry]:
+    """The rule of :func:`players_to_seat`, applied to entries already read."""
+    playing = [e for e in entries if e.status != Entry.WITHDRAWN]
+    here = [e for e in playing if e.status == Entry.CHECKED_IN]
+    return here or playing
 
 
 @dataclass(frozen=True)
@@ -313,6 +333,7 @@ def seating_days(tournament) -> list[Day]:
             table_count=Count("tables", distinct=True),
             seat_count=Count("seats", distinct=True),
             playing=Exists(Table.objects.with_scores().filter(day=OuterRef("pk"))),
+            planned_now=Exists(PlannedDay.objects.filter(day=OuterRef("pk"))),
         )
         .order_by("number")
     )
@@ -454,3 +475,163 @@ def late_seating_choices(day) -> dict:
         .order_by("table__number", "position")
     )
     return {"waiting": waiting, "replaceable": replaceable}
+
+
+# ---------------------------------------------------------------------------
+# Seating plans
+# ---------------------------------------------------------------------------
+
+PLANNED, SEATED, NEITHER = "planned", "seated", "neither"
+
+
+@dataclass
+class PlannedSeatView:
+    entry_id: int
+    entry: Entry | None  # None when the entry no longer exists
+    playing: bool  # among the players a seating would seat now
+    notes: list[str] = field(default_factory=list)  # problems: "met Bob Ray on an earlier day"
+    marks: list[str] = field(default_factory=list)  # not problems: "pinned to table 3"
+
+
+@dataclass
+class PlannedTableView:
+    number: int
+    seats: list[PlannedSeatView]
+
+    @property
+    def size(self) -> int:
+        return sum(1 for seat in self.seats if seat.playing)
+
+
+@dataclass
+class PlanDayView:
+    day: Day
+    state: str  # PLANNED, SEATED (seated since the plan was made) or NEITHER (cleared since)
+    tables: list[PlannedTableView]  # the planned tables, for a day still planned
+    repeats: int  # pairs meeting again, with the days before as they now stand
+    planned_repeats: int | None  # as planned, for a day still planned
+    lower_bound: int | None  # this day's bound after the days before it, as planned
+
+    @property
+    def is_planned(self) -> bool:
+        return self.state == PLANNED
+
+
+@dataclass
+class PlanView:
+    plan: SeatingPlan
+    days: list[PlanDayView]
+    changes: PlanChanges  # players changed since the plan was made
+    gone: list[str]  # their names (or "player #id" for an entry that no longer exists)
+    new: list[str]
+    reshuffle_off: bool  # switched off since: seating keeps the day before's tables instead
+
+    @property
+    def total_repeats(self) -> int:
+        return sum(day.repeats for day in self.days)
+
+    @property
+    def schedule_line(self) -> str:
+        return schedule_line(self.total_repeats, self.plan.lower_bound)
+
+    @property
+    def best_possible(self) -> bool:
+        return self.total_repeats <= self.plan.lower_bound
+
+    @property
+    def planned_days(self) -> list[PlanDayView]:
+        return [day for day in self.days if day.is_planned]
+
+    def day(self, number: int) -> PlanDayView | None:
+        return next((d for d in self.days if d.day.number == number and d.is_planned), None)
+
+
+def seating_plan(tournament) -> PlanView | None:
+    """The event's seating plan as the organiser sees it, measured against the event as it is
+    now: which planned days are still planned, their tables (players who left marked), each
+    day's repeats with the days before as they now stand, and who changed since. Six queries."""
+    plan = SeatingPlan.objects.filter(tournament=tournament).first()
+    if plan is None:
+        return None
+    days = list(
+        Day.objects.filter(tournament=tournament, number__in=plan.day_numbers)
+        .select_related("planned")
+        .order_by("number")
+    )
+    entries = {
+        e.pk: e for e in Entry.objects.filter(tournament=tournament).select_related("player")
+    }
+    playing = {e.pk for e in to_seat_among(sorted(entries.values(), key=lambda e: e.number))}
+    history = seating_history(tournament, min(plan.day_numbers, default=1))
+    seated = seatings_by_day(tournament)
+    apart = keep_apart_set(keep_apart_ids(tournament))
+    views: list[PlanDayView] = []
+    earlier = list(history)
+    for day in days:
+        view, tables = _plan_day_view(day, seated, entries, playing, earlier, apart)
+        views.append(view)
+        if tables:
+            earlier.append(tables)
+    changes = plan_changes(plan.players, playing)
+
+    def name(pk: int) -> str:
+        return entries[pk].player.name if pk in entries else f"a player no longer entered (#{pk})"
+
+    return PlanView(
+        plan=plan,
+        days=views,
+        changes=changes,
+        gone=[name(pk) for pk in changes.gone],
+        new=[name(pk) for pk in changes.new],
+        reshuffle_off=not tournament.rules.reshuffle_each_day,
+    )
+
+
+def _plan_day_view(day, seated, entries, playing, earlier, apart):
+    """One day of the plan, and its tables as they now stand (for the days after it)."""
+    planned = getattr(day, "planned", None)
+    if day.seated_at is not None:
+        tables = seated.get(day.number, [])
+        return PlanDayView(
+            day, SEATED, [], running_repeats(earlier, [tables])[0], None, None
+        ), tables
+    if planned is None:
+        return PlanDayView(day, NEITHER, [], 0, None, None), []
+    tables = [[p for p in t if p in playing] for t in planned.tables]
+    view = PlanDayView(
+        day=day,
+        state=PLANNED,
+        tables=_planned_tables(planned, entries, playing, earlier, apart),
+        repeats=running_repeats(earlier, [tables])[0],
+        planned_repeats=planned.repeat_pairs,
+        lower_bound=planned.lower_bound,
+    )
+    return view, tables
+
+
+def _planned_tables(planned, entries, playing, earlier, apart) -> list[PlannedTableView]:
+    """A planned day's tables with each player's notes: who they would meet again (after the
+    days before as they now stand), keep-apart pairs and pins set since, and who left."""
+    met = meeting_pairs(earlier)
+    views = []
+    for number, table in enumerate(planned.tables, start=1):
+        seats = [PlannedSeatView(p, entries.get(p), p in playing) for p in table]
+        here = {seat.entry_id: seat for seat in seats if seat.playing}
+        for a, b, kind in table_conflicts(sorted(here), met, apart):
+            for view, other in ((here[a], here[b]), (here[b], here[a])):
+                other_name = other.entry.player.name if other.entry else ""
+                if kind == "keep-apart":
+                    view.notes.append(f"must sit apart from {other_name}")
+                else:
+                    view.notes.append(f"met {other_name} on an earlier day")
+        for seat in seats:
+            pin = seat.entry.pinned_table if seat.entry else None
+            if not seat.playing:
+                seat.notes.append("no longer playing")
+            elif pin is not None and pin != number:
+                seat.notes.append(f"pinned to table {pin}")
+            elif pin is not None:
+                seat.marks.append(f"pinned to table {pin}")
+        seats.sort(key=lambda s: s.entry.number if s.entry else s.entry_id)
+        views.append(PlannedTableView(number=number, seats=seats))
+    return views

@@ -218,6 +218,8 @@ def test_withdrawal_then_seat_keeps_most_of_the_plan_and_reports_honestly(rally)
     assert withdrawn.planned_days == [2, 3, 4]
     view = selectors.seating_plan(rally)
     assert view.changes.count == 1 and view.gone == ["Player 5"]
+    # The bound is measured against today's 15 players, not the 16 planned.
+    assert view.lower_bound == schedule_lower_bound(15, 4, 4)
     planned = PlannedDay.objects.get(day__number=2).tables
 
     outcome = seat_day(day(rally, 2))

@@ -21,7 +21,16 @@ from .models import (
 )
 from .plan_following import PlanChanges, plan_changes, running_repeats, schedule_line
 from .player_import import name_key
-from .seating import club_groups, club_spread, keep_apart_set, meeting_pairs, table_conflicts
+from .seating import (
+    club_groups,
+    club_spread,
+    keep_apart_set,
+    meeting_pairs,
+    repeat_lower_bound,
+    table_conflicts,
+    table_sizes,
+)
+from .session_planning import schedule_lower_bound
 
 
 def tournament_overview(tournament) -> dict:
@@ -510,7 +519,7 @@ class PlanDayView:
     tables: list[PlannedTableView]  # the planned tables, for a day still planned
     repeats: int  # pairs meeting again, with the days before as they now stand
     planned_repeats: int | None  # as planned, for a day still planned
-    lower_bound: int | None  # this day's bound after the days before it, as planned
+    lower_bound: int | None  # the fewest a day planned can have after the days before it now
 
     @property
     def is_planned(self) -> bool:
@@ -521,6 +530,7 @@ class PlanDayView:
 class PlanView:
     plan: SeatingPlan
     days: list[PlanDayView]
+    lower_bound: int  # the schedule's: as planned, or for today's players once they changed
     changes: PlanChanges  # players changed since the plan was made
     gone: list[str]  # their names (or "player #id" for an entry that no longer exists)
     new: list[str]
@@ -532,11 +542,11 @@ class PlanView:
 
     @property
     def schedule_line(self) -> str:
-        return schedule_line(self.total_repeats, self.plan.lower_bound)
+        return schedule_line(self.total_repeats, self.lower_bound)
 
     @property
     def best_possible(self) -> bool:
-        return self.total_repeats <= self.plan.lower_bound
+        return self.total_repeats <= self.lower_bound
 
     @property
     def planned_days(self) -> list[PlanDayView]:
@@ -565,10 +575,15 @@ def seating_plan(tournament) -> PlanView | None:
     history = seating_history(tournament, min(plan.day_numbers, default=1))
     seated = seatings_by_day(tournament)
     apart = keep_apart_set(keep_apart_ids(tournament))
+    playing_now = _PlayingNow(
+        ids=sorted(playing),
+        sizes=table_sizes(len(playing), tournament.rules.max_table_size),
+        pins={p: e.pinned_table for p, e in entries.items() if e.pinned_table and p in playing},
+    )
     views: list[PlanDayView] = []
     earlier = list(history)
     for day in days:
-        view, tables = _plan_day_view(day, seated, entries, playing, earlier, apart)
+        view, tables = _plan_day_view(day, seated, entries, playing_now, earlier, apart)
         views.append(view)
         if tables:
             earlier.append(tables)
@@ -577,9 +592,17 @@ def seating_plan(tournament) -> PlanView | None:
     def name(pk: int) -> str:
         return entries[pk].player.name if pk in entries else f"a player no longer entered (#{pk})"
 
+    bound = plan.lower_bound
+    if changes.count:  # the plan's bound was for its players; measure against today's
+        index = {p: i for i, p in enumerate(playing_now.ids)}
+        renumbered = [[[index[p] for p in t if p in index] for t in d] for d in history]
+        bound = schedule_lower_bound(
+            len(index), tournament.rules.max_table_size, len(plan.day_numbers), renumbered
+        )
     return PlanView(
         plan=plan,
         days=views,
+        lower_bound=bound,
         changes=changes,
         gone=[name(pk) for pk in changes.gone],
         new=[name(pk) for pk in changes.new],
@@ -587,8 +610,16 @@ def seating_plan(tournament) -> PlanView | None:
     )
 
 
-def _plan_day_view(day, seated, entries, playing, earlier, apart):
+@dataclass(frozen=True)
+class _PlayingNow:
+    ids: list[int]  # the players a seating would seat now
+    sizes: list[int]  # their tables' sizes
+    pins: dict[int, int]
+
+
+def _plan_day_view(day, seated, entries, now: _PlayingNow, earlier, apart):
     """One day of the plan, and its tables as they now stand (for the days after it)."""
+    playing = set(now.ids)
     planned = getattr(day, "planned", None)
     if day.seated_at is not None:
         tables = seated.get(day.number, [])
@@ -604,7 +635,7 @@ def _plan_day_view(day, seated, entries, playing, earlier, apart):
         tables=_planned_tables(planned, entries, playing, earlier, apart),
         repeats=running_repeats(earlier, [tables])[0],
         planned_repeats=planned.repeat_pairs,
-        lower_bound=planned.lower_bound,
+        lower_bound=repeat_lower_bound(now.ids, now.sizes, earlier, now.pins) if now.ids else 0,
     )
     return view, tables
 

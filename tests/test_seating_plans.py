@@ -506,3 +506,14 @@ def test_staff_roles_unchanged(rally):
     plan_remaining_days(rally, seed=1, organiser=user)
     user.delete()
     assert SeatingPlan.objects.get().planned_by is None
+
+
+def test_a_smaller_table_size_marks_the_plan_as_not_fitting(rally, organiser_client):
+    plan_remaining_days(rally, seed=1)
+    assert selectors.seating_plan(rally).fits_the_rules
+    change_rules(rally, {"max_table_size": 3}, by=COMMAND_LINE)
+    assert not selectors.seating_plan(rally).fits_the_rules
+    page = organiser_client.get(url(rally, "seating/")).content.decode()
+    assert "The planned tables no longer fit the rules (tables of at most 3" in page
+    seat_day(day(rally, 1))
+    assert_valid(stored_tables(day(rally, 1)), [e.pk for e in selectors.players_to_seat(rally)], 3)

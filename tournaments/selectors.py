@@ -520,6 +520,7 @@ class PlanDayView:
     repeats: int  # pairs meeting again, with the days before as they now stand
     planned_repeats: int | None  # as planned, for a day still planned
     lower_bound: int | None  # the fewest a day planned can have after the days before it now
+    fits: bool = True  # its tables are as even as the rules now ask for the players planned
 
     @property
     def is_planned(self) -> bool:
@@ -552,6 +553,11 @@ class PlanView:
     def planned_days(self) -> list[PlanDayView]:
         return [day for day in self.days if day.is_planned]
 
+    @property
+    def fits_the_rules(self) -> bool:
+        """False once the table size changed since planning: seating redoes the tables."""
+        return all(day.fits for day in self.planned_days)
+
     def day(self, number: int) -> PlanDayView | None:
         return next((d for d in self.days if d.day.number == number and d.is_planned), None)
 
@@ -568,6 +574,8 @@ def seating_plan(tournament) -> PlanView | None:
         .select_related("planned")
         .order_by("number")
     )
+    for day in days:
+        day.tournament = tournament  # with its rules, already read
     entries = {
         e.pk: e for e in Entry.objects.filter(tournament=tournament).select_related("player")
     }
@@ -636,6 +644,8 @@ def _plan_day_view(day, seated, entries, now: _PlayingNow, earlier, apart):
         repeats=running_repeats(earlier, [tables])[0],
         planned_repeats=planned.repeat_pairs,
         lower_bound=repeat_lower_bound(now.ids, now.sizes, earlier, now.pins) if now.ids else 0,
+        fits=sorted(map(len, planned.tables), reverse=True)
+        == table_sizes(len(planned.entry_ids), day.tournament.rules.max_table_size),
     )
     return view, tables
 

@@ -364,6 +364,20 @@ def test_strangers_and_visitors_cannot_see_or_plan(rally, client, make_user):
     assert snapshot(*PLAN_MODELS) == before
 
 
+def test_a_scorekeeper_link_never_shows_the_plan(rally, client):
+    plan_remaining_days(rally, seed=1)
+    seat_day(day(rally, 1))
+    table = Table.objects.get(day__number=1, number=1)
+    page = client.get(f"/table/{table.link_token}/").content.decode()
+    assert "Table 1" in page
+    assert "Planned" not in page and "Day 2" not in page
+    day2_only = set(PlannedDay.objects.get(day__number=2).tables[0]) - {
+        s.entry_id for s in table.seats.all()
+    }
+    names = Entry.objects.filter(pk__in=day2_only).values_list("player__name", flat=True)
+    assert not any(f"{name}<" in page for name in names)
+
+
 def test_public_pages_never_show_a_plan_as_seated(rally, client):
     plan_remaining_days(rally, seed=1)
     found = client.get(f"/t/{rally.slug}/find-your-table/", {"q": "Player 1"}).content.decode()

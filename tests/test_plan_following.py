@@ -10,6 +10,7 @@ from tournaments.plan_following import (
     plan_changes,
     running_repeats,
     schedule_line,
+    seats_everyone_evenly,
 )
 from tournaments.seating import count_repeat_pairs
 
@@ -48,6 +49,14 @@ def test_rules_set_after_the_plan():
     assert breaks_rules(PLAN, {1: 2}, [])
     assert breaks_rules(PLAN, {}, [(3, 2)])
     assert not breaks_rules(PLAN, {99: 3}, [])  # a pinned player not seated today
+
+
+def test_seats_everyone_evenly():
+    assert seats_everyone_evenly(PLAN, range(1, 13), 4)
+    assert not seats_everyone_evenly(PLAN, range(1, 14), 4)  # player 13 has no seat
+    assert not seats_everyone_evenly([[1, 2, 3, 4, 5], [6, 7, 8]], range(1, 9), 5)  # 5 and 3
+    assert not seats_everyone_evenly([[1, 2, 3, 4, 5, 6]], range(1, 7), 4)  # above the most
+    assert not seats_everyone_evenly([[1, 2, 3], [3, 4, 5]], range(1, 6), 3)  # 3 twice
 
 
 def test_plan_changes():

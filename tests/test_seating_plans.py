@@ -25,6 +25,7 @@ from tournaments.models import (
     Table,
 )
 from tournaments.plan_following import moved_from_plan
+from tournaments.presenters import seating_summary
 from tournaments.seating import count_repeat_pairs, table_sizes
 from tournaments.services.planning import clear_plan, plan_remaining_days
 from tournaments.services.registration import (
@@ -257,6 +258,9 @@ def test_a_keep_apart_pair_set_after_planning_is_respected(rally):
     table_of = {p: n for n, t in enumerate(stored_tables(day(rally, 1)), start=1) for p in t}
     assert table_of[a.pk] != table_of[b.pk]
     assert outcome.plan.replanned and not outcome.plan.as_planned
+    assert "the plan broke a pin, keep-apart pair or table size set since" in seating_summary(
+        day(rally, 1), outcome
+    )
 
 
 def test_a_cleared_day_is_neither_seated_nor_planned(rally):

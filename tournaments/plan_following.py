@@ -16,6 +16,7 @@ from tournaments.seating import (
     broken_keep_aparts,
     count_repeat_pairs,
     keep_apart_set,
+    table_sizes,
 )
 
 Tables = list[list[int]]
@@ -105,6 +106,15 @@ def breaks_rules(
     organiser may have set after the plan was made)."""
     apart = keep_apart_set(keep_apart)
     return breaks_pins(tables, pinned) or any(broken_keep_aparts(t, apart) for t in tables)
+
+
+def seats_everyone_evenly(
+    tables: Sequence[Sequence[int]], players: Iterable[int], max_table_size: int
+) -> bool:
+    """Every player exactly once, nobody else, tables as even as the rules allow."""
+    seated = sorted(p for table in tables for p in table)
+    sizes = sorted((len(t) for t in tables), reverse=True)
+    return seated == sorted(players) and sizes == table_sizes(len(seated), max_table_size)
 
 
 def running_repeats(history: History, days: Sequence[Sequence[Sequence[int]] | None]) -> list[int]:

@@ -161,7 +161,8 @@ def plan_followed_note(followed) -> str:
         parts.append(f"{_count(new, 'player was', 'players were')} not in the plan")
     if followed.replanned:
         parts.append(
-            "the plan broke a pin or keep-apart pair set since, so the day was seated afresh"
+            "the plan broke a pin, keep-apart pair or table size set since, so the day was "
+            "seated afresh"
         )
     parts.append(f"{_count(followed.moved, 'player', 'players')} moved from their planned table")
     return "The plan was adjusted: " + "; ".join(parts) + "."

@@ -18,6 +18,7 @@ from tournaments.plan_following import (
     breaks_rules,
     moved_from_plan,
     plan_changes,
+    seats_everyone_evenly,
 )
 from tournaments.seating import (
     SeatingError,
@@ -121,7 +122,8 @@ def seat_day(day, *, seed: int | None = None, organiser=None) -> SeatingOutcome:
     From day 2 on, with reshuffle on, the seating avoids pairs who already shared a table on any
     earlier day and stops at the proven lower bound when it reaches it. With reshuffle off the
     previous day's tables are kept when they still fit today's players; otherwise (a withdrawal
-    unbalanced them) a fresh random seating is drawn.
+    unbalanced them) a fresh random seating is drawn. A planned day (reshuffle on) follows its
+    plan: see :func:`_seat_from_plan`.
     """
     day = _lock_day(day)
     players = players_or_refuse(day.tournament)
@@ -148,11 +150,12 @@ def _seat_from_plan(day, players, planned: PlannedDay, seed, organiser) -> Seati
     up (a day is seated or planned, never both)."""
     seed = planned.plan.seed if seed is None else seed
     inputs = _SeatingInputs.of(day, players)
+    max_size = day.tournament.rules.max_table_size
     try:
         result = replan_session(
             planned.tables,
             inputs.ids,
-            day.tournament.rules.max_table_size,
+            max_size,
             seed=seed,
             history=inputs.history,
             keep_apart=inputs.apart,
@@ -163,8 +166,10 @@ def _seat_from_plan(day, players, planned: PlannedDay, seed, organiser) -> Seati
     except SeatingError as error:
         raise ServiceError(str(error)) from error
     tables = align_to_plan(result.tables, planned.tables, inputs.pins)
-    replanned = breaks_rules(tables, inputs.pins, inputs.apart)
-    if replanned:  # a pin or keep-apart pair set after planning: the plan cannot stand
+    replanned = breaks_rules(tables, inputs.pins, inputs.apart) or not seats_everyone_evenly(
+        tables, inputs.ids, max_size
+    )
+    if replanned:  # a pin or keep-apart pair set since the plan (or a table size): seat afresh
         fresh, _ = _choose_tables(day, players, seed)
         tables = align_to_plan(fresh, planned.tables, inputs.pins)
     followed = PlanFollowed(

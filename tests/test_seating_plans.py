@@ -178,6 +178,32 @@ def test_a_refused_plan_keeps_the_older_plan(rally):
     }
 
 
+@pytest.mark.parametrize(
+    "meanwhile",
+    [
+        lambda t: register_player(t, name="Late Comer"),
+        lambda t: seat_day(day(t, 1), seed=1),
+        lambda t: add_keep_apart(*Entry.objects.filter(tournament=t).order_by("number")[:2]),
+    ],
+    ids=["a player entered", "a day seated", "a keep-apart pair"],
+)
+def test_a_plan_made_while_the_event_changed_is_not_stored(rally, monkeypatch, meanwhile):
+    """The search runs outside the transaction: what changed meanwhile refuses the plan."""
+    from tournaments.services import planning
+
+    real = planning.plan_sessions
+
+    def planner_while_the_desk_works(*args, **kwargs):
+        plan = real(*args, **kwargs)
+        meanwhile(rally)
+        return plan
+
+    monkeypatch.setattr(planning, "plan_sessions", planner_while_the_desk_works)
+    with pytest.raises(ServiceError, match="The event changed while the plan was being made"):
+        plan_remaining_days(rally, seed=1)
+    assert not SeatingPlan.objects.exists() and not PlannedDay.objects.exists()
+
+
 def test_clear_plan(rally):
     plan_remaining_days(rally, seed=1)
     clear_plan(rally)

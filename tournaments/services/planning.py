@@ -75,47 +75,89 @@ def days_to_plan(days: list[Day], rules) -> tuple[list[Day], str]:
     return remaining, ""
 
 
-def _lock_days_to_plan(tournament) -> list[Day]:
-    """Lock the event's days (in order, as every seating does) and return those to plan."""
-    days = list(Day.objects.select_for_update().filter(tournament=tournament).order_by("number"))
-    remaining, refusal = days_to_plan(days, tournament.rules)
-    if refusal:
-        raise ServiceError(refusal)
-    return remaining
+@dataclass(frozen=True)
+class _PlanInputs:
+    """Everything a plan is made from. Read once before planning (outside any transaction, so
+    a long search never holds the database's write lock while scorekeepers save) and again,
+    locked, before storing: a plan is stored only if they are unchanged."""
+
+    days: tuple[int, ...]
+    players: tuple[tuple[int, int | None, str], ...]  # (entry id, pinned table, club)
+    history: tuple[tuple[tuple[int, ...], ...], ...]
+    keep_apart: tuple[tuple[int, int], ...]
+    max_table_size: int
+    spread_clubs: bool
+
+    @classmethod
+    def read(cls, tournament, *, lock: bool) -> tuple["_PlanInputs", list[Day], list[Entry]]:
+        tournament = Tournament.objects.select_related("rules").get(pk=tournament.pk)
+        days = Day.objects.filter(tournament=tournament).order_by("number")
+        # Lock the days in order, as every seating does, so none is seated meanwhile.
+        remaining, refusal = days_to_plan(
+            list(days.select_for_update() if lock else days), tournament.rules
+        )
+        if refusal:
+            raise ServiceError(refusal)
+        players = players_or_refuse(tournament)
+        history = seating_history(tournament, remaining[0].number)
+        inputs = cls(
+            days=tuple(d.number for d in remaining),
+            players=tuple((e.pk, e.pinned_table, e.player.club) for e in players),
+            history=tuple(tuple(tuple(t) for t in day) for day in history),
+            keep_apart=tuple(sorted(keep_apart_ids(tournament))),
+            max_table_size=tournament.rules.max_table_size,
+            spread_clubs=tournament.rules.spread_clubs,
+        )
+        return inputs, remaining, players
+
+    @property
+    def pins(self) -> dict[int, int]:
+        return {pk: pin for pk, pin, _ in self.players if pin is not None}
 
 
-@transaction.atomic
-def plan_remaining_days(tournament, *, seed: int | None = None, organiser=None) -> PlanOutcome:
-    """Plan the tables of every day not seated yet, together, so that over all of them as few
-    pairs as possible meet again (after the days already seated), and store the plan in place
-    of any older one. Nothing is seated: each planned day is seated later from its plan."""
-    tournament = Tournament.objects.select_related("rules").get(pk=tournament.pk)
-    days = _lock_days_to_plan(tournament)
-    players = players_or_refuse(tournament)
-    if seed is None:
-        seed = secrets.randbits(31)
-    rules = tournament.rules
-    history = seating_history(tournament, days[0].number)
-    pins = {e.pk: e.pinned_table for e in players if e.pinned_table is not None}
+def _make_plan(inputs: _PlanInputs, players: list[Entry], seed: int, rules) -> SessionPlan:
+    history = [list(map(list, day)) for day in inputs.history]
     try:
-        planned = plan_sessions(
+        return plan_sessions(
             [e.pk for e in players],
-            rules.max_table_size,
-            len(days),
+            inputs.max_table_size,
+            len(inputs.days),
             seed=seed,
             history=history,
-            keep_apart=keep_apart_ids(tournament),
-            pinned=pins,
+            keep_apart=inputs.keep_apart,
+            pinned=inputs.pins,
             clubs=clubs_to_spread(rules, history, players),
             names={e.pk: f"{e.player.name} (#{e.number})" for e in players},
             time_limit=_plan_time_limit(),
         )
     except SeatingError as error:
         raise ServiceError(str(error)) from error
-    outcome = _store_plan(tournament, days, players, planned, history, pins, organiser)
+
+
+def plan_remaining_days(tournament, *, seed: int | None = None, organiser=None) -> PlanOutcome:
+    """Plan the tables of every day not seated yet, together, so that over all of them as few
+    pairs as possible meet again (after the days already seated), and store the plan in place
+    of any older one. Nothing is seated: each planned day is seated later from its plan.
+
+    The search runs outside the transaction; if a day was seated or the players, pins or
+    keep-apart pairs changed meanwhile, nothing is stored and the organiser is asked to plan
+    again."""
+    if seed is None:
+        seed = secrets.randbits(31)
+    inputs, _, players = _PlanInputs.read(tournament, lock=False)
+    planned = _make_plan(inputs, players, seed, tournament.rules)
+    with transaction.atomic():
+        again, days, players = _PlanInputs.read(tournament, lock=True)
+        if again != inputs:
+            raise ServiceError(
+                "The event changed while the plan was being made (a day seated, or a player, "
+                "pin or keep-apart pair changed). Nothing was stored: plan again."
+            )
+        history = [list(map(list, day)) for day in inputs.history]
+        outcome = _store_plan(days, players, planned, history, inputs, organiser)
     logger.info(
         "Days %s of %s planned by %s with seed %s: %s repeats (bound %s)",
-        ", ".join(str(d.number) for d in days),
+        ", ".join(str(n) for n in inputs.days),
         tournament.slug,
         organiser or "a command",
         seed,
@@ -125,10 +167,12 @@ def plan_remaining_days(tournament, *, seed: int | None = None, organiser=None) 
     return outcome
 
 
-def _store_plan(tournament, days, players, planned: SessionPlan, history, pins, organiser):
-    SeatingPlan.objects.filter(tournament=tournament).delete()  # with its planned days
+def _store_plan(days, players, planned: SessionPlan, history, inputs: _PlanInputs, organiser):
+    tournament_id = days[0].tournament_id
+    SeatingPlan.objects.filter(tournament_id=tournament_id).delete()  # with its planned days
+    pins = inputs.pins
     plan = SeatingPlan.objects.create(
-        tournament=tournament,
+        tournament_id=tournament_id,
         planned_at=timezone.now(),
         planned_by=account_of(organiser),
         seed=planned.seed,
@@ -139,7 +183,7 @@ def _store_plan(tournament, days, players, planned: SessionPlan, history, pins, 
         lower_bound=planned.lower_bound,
     )
     by_id = {e.pk: e for e in players}
-    sizes = table_sizes(len(players), tournament.rules.max_table_size)
+    sizes = table_sizes(len(players), inputs.max_table_size)
     earlier = list(history)
     sessions = []
     for day, tables, repeats in zip(days, planned.sessions, planned.repeats, strict=True):

@@ -53,6 +53,13 @@ def test_plan_all_remaining_sessions_then_seat_them(
     expect(page.locator(".plan-day").first.locator(".planned-table")).to_have_count(3)
     # A plan is not a seating: no table links, no score sheets, no charts of seated tables.
     expect(page.get_by_role("link", name="Seating chart (PDF)")).to_have_count(0)
+    # Printed, the page is the plan: its tables, without the forms and the menus.
+    page.emulate_media(media="print")
+    expect(page.locator(".planned-table").first).to_be_visible()
+    expect(page.get_by_role("button", name=re.compile("Plan all remaining"))).to_be_hidden()
+    expect(page.locator(".subnav")).to_be_hidden()
+    page.emulate_media(media="screen")
+    expect(page.get_by_role("button", name="Print the plan")).to_be_visible()
 
     # Day 2 shows its plan, and seats as planned.
     page.get_by_role("link", name="Day 2", exact=True).click()

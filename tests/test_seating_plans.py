@@ -561,3 +561,10 @@ def test_a_smaller_table_size_marks_the_plan_as_not_fitting(rally, organiser_cli
     assert "The planned tables no longer fit the rules (tables of at most 3" in page
     seat_day(day(rally, 1))
     assert_valid(stored_tables(day(rally, 1)), [e.pk for e in selectors.players_to_seat(rally)], 3)
+
+
+def test_the_overview_shows_planned_days(rally, organiser_client):
+    plan_remaining_days(rally, seed=1)
+    seat_day(day(rally, 1))
+    page = organiser_client.get(url(rally)).content.decode()
+    assert page.count("Planned (not seated)") == 3

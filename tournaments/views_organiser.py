@@ -432,8 +432,8 @@ def _seating_page(
     if data is None:
         data = selectors.day_seating(day)
     can_change = can_manage(request) and not data["scores_started"] and not day.is_closed
-    plan = selectors.seating_plan(tournament)
-    planned = plan.day(day.number) if plan and not day.seated_at else None
+    plan = None if day.seated_at else selectors.seating_plan(tournament)
+    planned = plan.day(day.number) if plan else None
     return render(
         request,
         "tournaments/seating.html",

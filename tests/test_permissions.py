@@ -66,6 +66,15 @@ EXPECTED = {
     "organiser:swap_players": ORGANISER_POST_ONLY,
     "organiser:seating_chart_pdf": DESK_PAGE,
     "organiser:find_table_pdf": DESK_PAGE,
+    "organiser:plan_days": ORGANISER_POST_ONLY,
+    "organiser:clear_plan": ORGANISER_POST_ONLY,
+    # A desk page, but the demo's day 2 is seated, so it has no plan to print.
+    "organiser:planned_chart_pdf": {
+        "anonymous": 302,
+        "outsider": 404,
+        "desk": 404,
+        "organiser": 404,
+    },
     "organiser:scores": {"anonymous": 302, "outsider": 404, "desk": 302, "organiser": 302},
     "organiser:upload_workbook": DESK_PAGE,
     "organiser:scores_day": DESK_PAGE,

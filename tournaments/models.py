@@ -464,3 +464,65 @@ class SeasonEvent(models.Model):
 
     def __str__(self):
         return f"{self.season}: {self.position}. {self.tournament}"
+
+
+class SeatingPlan(models.Model):
+    """Every day of an event not seated yet, planned together so that over all of them as few
+    pairs as possible meet again (:mod:`tournaments.session_planning`).
+
+    A plan, not a promise: nothing is seated until the organiser seats a planned day, which
+    follows the plan as far as the players of that morning allow. The tables are stored as
+    entry ids (not foreign keys), so a player withdrawn or gone since is still visible as a
+    change to the plan instead of vanishing from it unnoticed.
+    """
+
+    tournament = models.OneToOneField(
+        Tournament, on_delete=models.CASCADE, related_name="seating_plan"
+    )
+    planned_at = models.DateTimeField()
+    planned_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        help_text="Empty when planned from the command line.",
+    )
+    seed = models.BigIntegerField()
+    method = models.CharField(max_length=200, help_text="How the planner made it, in words.")
+    day_numbers = models.JSONField(default=list, help_text="The days planned together, in order.")
+    players = models.JSONField(default=list, help_text="The entry ids the plan seats.")
+    planned_repeats = models.PositiveIntegerField(
+        help_text="Repeat pairs over the planned days, as planned."
+    )
+    lower_bound = models.PositiveIntegerField(
+        help_text="The fewest repeat pairs any schedule of these days can have (proven)."
+    )
+
+    def __str__(self):
+        return f"Seating plan of {self.tournament}"
+
+
+class PlannedDay(models.Model):
+    """One planned day's tables. Removed when the day is seated from it: a day is seated,
+    planned, or neither."""
+
+    plan = models.ForeignKey(SeatingPlan, on_delete=models.CASCADE, related_name="planned_days")
+    day = models.OneToOneField(Day, on_delete=models.CASCADE, related_name="planned")
+    tables = models.JSONField(help_text="Entry ids at each table, table 1 first.")
+    repeat_pairs = models.PositiveIntegerField(
+        help_text="Pairs meeting again, against the seated days and the planned days before."
+    )
+    lower_bound = models.PositiveIntegerField(
+        help_text="The fewest repeat pairs this day can have after the days before it."
+    )
+
+    class Meta:
+        ordering = ["day_id"]
+
+    def __str__(self):
+        return f"Plan of {self.day}"
+
+    @property
+    def entry_ids(self) -> set[int]:
+        return {p for table in self.tables for p in table}

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from core.search import matches, search_key
 
 from .models import Entry, StaffRole
+from .plan_following import schedule_line
 from .rule_checks import RULE_FIELDS, RULE_LABELS, format_rule
 
 
@@ -64,6 +65,33 @@ def chart_tables(tables) -> list[tuple[int, list[tuple[int, str]]]]:
     ]
 
 
+def planned_chart_tables(planned) -> list[tuple[int, list[tuple[int, str]]]]:
+    """The seating chart's (table number, [(player number, name), ...]) for a planned day
+    (selectors.PlanDayView), without the players who no longer play."""
+    return [
+        (
+            table.number,
+            [(s.entry.number, s.entry.player.name) for s in table.seats if s.playing and s.entry],
+        )
+        for table in planned.tables
+    ]
+
+
+def plan_summary(outcome) -> str:
+    """The message after every remaining day is planned (planning.plan_remaining_days)."""
+    numbers = [s.day.number for s in outcome.sessions]
+    days = "Day " if len(numbers) == 1 else "Days "
+    days += ", ".join(str(n) for n in numbers[:-1])
+    days += (" and " if len(numbers) > 1 else "") + str(numbers[-1])
+    text = (
+        f"{days} {'is' if len(numbers) == 1 else 'are'} planned (not seated) with seed "
+        f"{outcome.plan.seed}: {schedule_line(outcome.total_repeats, outcome.lower_bound)}."
+    )
+    if outcome.note:
+        text += " " + outcome.note
+    return text
+
+
 def day_status(day) -> str:
     """A day's state in a few words, for the overview and the seating list.
 
@@ -76,6 +104,8 @@ def day_status(day) -> str:
         return "Playing: seating fixed"
     if day.seated_at:
         return "Seated"
+    if getattr(day, "planned_now", False):
+        return "Planned (not seated)"
     return "Not seated"
 
 
@@ -112,7 +142,30 @@ def seating_summary(day, outcome) -> str:
     )
     if outcome.kept_tables:
         text += " Reshuffling is off, so the previous day's tables were kept."
+    if outcome.plan is not None:
+        text += " " + plan_followed_note(outcome.plan)
     return text
+
+
+def plan_followed_note(followed) -> str:
+    """How a planned day's seating kept its plan (seating.PlanFollowed), in one sentence."""
+    if followed.as_planned:
+        return "The plan was followed as it was."
+    parts = []
+    gone, new = len(followed.changes.gone), len(followed.changes.new)
+    if gone:
+        parts.append(
+            f"{_count(gone, 'planned player is', 'planned players are')} no longer playing"
+        )
+    if new:
+        parts.append(f"{_count(new, 'player was', 'players were')} not in the plan")
+    if followed.replanned:
+        parts.append(
+            "the plan broke a pin, keep-apart pair or table size set since, so the day was "
+            "seated afresh"
+        )
+    parts.append(f"{_count(followed.moved, 'player', 'players')} moved from their planned table")
+    return "The plan was adjusted: " + "; ".join(parts) + "."
 
 
 def withdrawal_notes(name: str, outcome) -> list[tuple[str, str]]:
@@ -129,6 +182,15 @@ def withdrawal_notes(name: str, outcome) -> list[tuple[str, str]]:
                 "warning",
                 f"{name} was taken out of day {day_number}'s tables. Reseat day "
                 f"{day_number} so the tables stay even.",
+            )
+        )
+    if outcome.planned_days:
+        days = ", ".join(str(n) for n in outcome.planned_days)
+        notes.append(
+            (
+                "warning",
+                f"{name} was in the seating plan (day {days}): the plan is out of date, and "
+                "seating a planned day adjusts it.",
             )
         )
     return notes

@@ -43,6 +43,8 @@ urlpatterns = [
     path("t/<slug:slug>/check-in/", views.check_in, name="check_in"),
     path("t/<slug:slug>/check-in/<int:number>/", views.check_in_set, name="check_in_set"),
     path("t/<slug:slug>/seating/", views.seating_index, name="seating_index"),
+    path("t/<slug:slug>/seating/plan/", views.plan_days, name="plan_days"),
+    path("t/<slug:slug>/seating/plan/clear/", views.clear_plan, name="clear_plan"),
     path("t/<slug:slug>/seating/<int:day_number>/", views.seating, name="seating"),
     path("t/<slug:slug>/seating/<int:day_number>/seat/", views.seat_day, name="seat_day"),
     path("t/<slug:slug>/seating/<int:day_number>/move/", views.move_player, name="move_player"),
@@ -62,6 +64,11 @@ urlpatterns = [
         "t/<slug:slug>/seating/<int:day_number>/chart.pdf",
         views.seating_chart_pdf,
         name="seating_chart_pdf",
+    ),
+    path(
+        "t/<slug:slug>/seating/<int:day_number>/planned.pdf",
+        views.planned_chart_pdf,
+        name="planned_chart_pdf",
     ),
     path(
         "t/<slug:slug>/seating/<int:day_number>/find-your-table.pdf",

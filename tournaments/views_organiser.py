@@ -5,6 +5,7 @@ from django import forms as forms_module
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
+from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
@@ -40,6 +41,8 @@ from .presenters import (
     entry_status,
     import_summary,
     joining_closed,
+    plan_summary,
+    planned_chart_tables,
     rule_change_notes,
     rule_rows,
     seating_summary,
@@ -52,6 +55,7 @@ from .services import (
     events,
     importing,
     late as late_service,
+    planning,
     registration,
     rules as rules_service,
     seating as seating_service,
@@ -363,15 +367,55 @@ def check_in_set(request, tournament, number):
 
 @desk_view
 def seating_index(request, tournament):
+    days = with_day_status(selectors.seating_days(tournament))
+    plan = selectors.seating_plan(tournament)
+    for day in days:
+        day.plan_view = plan.day(day.number) if plan else None
+    to_plan, refusal = planning.days_to_plan(days, tournament.rules)
     return render(
         request,
         "tournaments/seating_index.html",
         {
             "tournament": tournament,
-            "days": with_day_status(selectors.seating_days(tournament)),
+            "days": days,
             "to_seat": len(selectors.players_to_seat(tournament)),
+            "plan": plan,
+            "can_plan": can_manage(request),
+            "to_plan": to_plan,
+            "plan_refusal": refusal,
+            "plan_form": SeatDayForm(),
         },
     )
+
+
+@organiser_view
+@require_POST
+def plan_days(request, tournament):
+    form = SeatDayForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "Nothing was planned: the seed must be a whole number.")
+        return redirect("organiser:seating_index", tournament.slug)
+    try:
+        outcome = planning.plan_remaining_days(
+            tournament, seed=form.cleaned_data["seed"], organiser=request.user
+        )
+    except ServiceError as error:
+        messages.error(request, f"Nothing was planned: {error}")
+    else:
+        messages.success(request, plan_summary(outcome))
+    return redirect("organiser:seating_index", tournament.slug)
+
+
+@organiser_view
+@require_POST
+def clear_plan(request, tournament):
+    try:
+        planning.clear_plan(tournament, organiser=request.user)
+    except ServiceError as error:
+        messages.error(request, str(error))
+    else:
+        messages.success(request, "The seating plan is cleared: no day is planned now.")
+    return redirect("organiser:seating_index", tournament.slug)
 
 
 def _seating_page(
@@ -389,6 +433,8 @@ def _seating_page(
     if data is None:
         data = selectors.day_seating(day)
     can_change = can_manage(request) and not data["scores_started"] and not day.is_closed
+    plan = None if day.seated_at else selectors.seating_plan(tournament)
+    planned = plan.day(day.number) if plan else None
     return render(
         request,
         "tournaments/seating.html",
@@ -402,6 +448,8 @@ def _seating_page(
             "move_form": move_form or MoveForm(tables=data["tables"]),
             "swap_form": swap_form or SwapForm(tables=data["tables"]),
             "to_seat": len(selectors.players_to_seat(tournament)) if can_change else None,
+            "plan": plan if planned else None,
+            "planned": planned,
             **(_late_forms(day) if can_manage(request) else {}),
         },
         status=status,
@@ -620,6 +668,28 @@ def seating_chart_pdf(request, tournament, day_number):
         {
             PDF: lambda: printouts.seating_chart_pdf(
                 title=tournament.name, day_number=day.number, tables=tables
+            ),
+        },
+    )
+    return report_response(report, PDF, disposition="attachment")
+
+
+@desk_view
+def planned_chart_pdf(request, tournament, day_number):
+    """The plan of a day not seated yet, printed as the wall chart is, marked as a plan."""
+    day = _day(tournament, day_number)
+    plan = selectors.seating_plan(tournament)
+    planned = plan.day(day.number) if plan and not day.seated_at else None
+    if planned is None:
+        raise Http404(f"Day {day.number} has no plan.")
+    tables = planned_chart_tables(planned)
+    report = Report(
+        f"{tournament.slug}-day{day.number}-planned-seating",
+        {
+            PDF: lambda: printouts.seating_chart_pdf(
+                title=f"{tournament.name} (PLANNED, not seated)",
+                day_number=day.number,
+                tables=tables,
             ),
         },
     )

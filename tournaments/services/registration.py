@@ -1,7 +1,7 @@
 """Writes for registration: entering players, correcting them, check-in, withdrawals and
 keep-apart pairs. Each action is one function in one transaction."""
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from django.db import transaction
 from django.db.models import Max
@@ -9,7 +9,17 @@ from django.db.models import Max
 from core.errors import ServiceError
 from tournaments.access import account_of
 from tournaments.hooks import last_game_entered, scores_by_game
-from tournaments.models import Day, Entry, KeepApart, Player, Seat, StaffRole, Table, Tournament
+from tournaments.models import (
+    Day,
+    Entry,
+    KeepApart,
+    PlannedDay,
+    Player,
+    Seat,
+    StaffRole,
+    Table,
+    Tournament,
+)
 from tournaments.player_import import CLUB_MAX, CONTACT_MAX, NAME_MAX, name_key
 from tournaments.selectors import directory_for, entered_names, first_started_day
 
@@ -185,6 +195,8 @@ class WithdrawOutcome:
     left_during: list[tuple[int, int]]
     # days seated but not started: the player's seat was taken out, so reseat for even tables
     unseated_days: list[int]
+    # days planned (not seated) with the player at a table: seating them adjusts the plan
+    planned_days: list[int] = field(default_factory=list)
 
 
 @transaction.atomic
@@ -218,7 +230,19 @@ def withdraw_entry(entry, after_game: int | None = None) -> WithdrawOutcome:
             left_during.append((held.day.number, held.left_after_game))
     if unseated:
         refresh_repeat_counts(entry.tournament, min(unseated))
-    return WithdrawOutcome(entry=entry, left_during=left_during, unseated_days=sorted(unseated))
+    planned = [
+        held.day.number
+        for held in PlannedDay.objects.filter(day__tournament=entry.tournament_id).select_related(
+            "day"
+        )
+        if entry.pk in held.entry_ids
+    ]
+    return WithdrawOutcome(
+        entry=entry,
+        left_during=left_during,
+        unseated_days=sorted(unseated),
+        planned_days=sorted(planned),
+    )
 
 
 def _leaving_game(entry, seat, after_game: int | None) -> int:

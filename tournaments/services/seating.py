@@ -11,7 +11,15 @@ from django.utils import timezone
 
 from core.errors import ServiceError
 from tournaments.hooks import day_seated
-from tournaments.models import Day, Entry, Seat, Table, Tournament
+from tournaments.models import Day, Entry, PlannedDay, Seat, Table, Tournament
+from tournaments.plan_following import (
+    PlanChanges,
+    align_to_plan,
+    breaks_rules,
+    moved_from_plan,
+    plan_changes,
+    seats_everyone_evenly,
+)
 from tournaments.seating import (
     SeatingError,
     broken_keep_aparts,
@@ -31,8 +39,22 @@ from tournaments.selectors import (
     seating_history,
     seatings_by_day,
 )
+from tournaments.session_planning import replan_session
 
 logger = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class PlanFollowed:
+    """How a planned day's seating compares with its plan."""
+
+    changes: PlanChanges  # players the plan seats who left, players it does not know
+    moved: int  # players in both whose table is not the planned one
+    replanned: bool  # the plan broke a pin or keep-apart pair set since: seated afresh
+
+    @property
+    def as_planned(self) -> bool:
+        return not self.moved and not self.changes.count and not self.replanned
 
 
 @dataclass
@@ -43,6 +65,7 @@ class SeatingOutcome:
     lower_bound: int
     seed: int | None
     kept_tables: bool = False  # reshuffle is off and yesterday's tables were kept
+    plan: PlanFollowed | None = None  # the day was planned: how far the plan was kept
 
 
 def _lock_day(day) -> Day:
@@ -101,14 +124,64 @@ def seat_day(day, *, seed: int | None = None, organiser=None) -> SeatingOutcome:
     From day 2 on, with reshuffle on, the seating avoids pairs who already shared a table on any
     earlier day and stops at the proven lower bound when it reaches it. With reshuffle off the
     previous day's tables are kept when they still fit today's players; otherwise (a withdrawal
-    unbalanced them) a fresh random seating is drawn.
+    unbalanced them) a fresh random seating is drawn. A planned day (reshuffle on) follows its
+    plan: see :func:`_seat_from_plan`.
     """
     day = _lock_day(day)
+    players = players_or_refuse(day.tournament)
+    planned = _plan_to_follow(day)
+    if planned is not None:
+        return _seat_from_plan(day, players, planned, seed, organiser)
     if seed is None:
         seed = secrets.randbits(31)
-    players = _players_or_refuse(day.tournament)
     tables, kept = _choose_tables(day, players, seed)
     return _commit_seating(day, players, tables, seed, organiser, kept=kept)
+
+
+def _plan_to_follow(day) -> PlannedDay | None:
+    """The day's plan, while reshuffling is on (with it off every day keeps the day before's
+    tables, and a plan made earlier no longer applies)."""
+    if not day.tournament.rules.reshuffle_each_day:
+        return None
+    return PlannedDay.objects.select_related("plan").filter(day=day).first()
+
+
+def _seat_from_plan(day, players, planned: PlannedDay, seed, organiser) -> SeatingOutcome:
+    """Seat a planned day through the planner, which keeps the planned tables when the players
+    are the ones planned and as much of them as it can after a change; the plan is then used
+    up (a day is seated or planned, never both)."""
+    seed = planned.plan.seed if seed is None else seed
+    inputs = _SeatingInputs.of(day, players)
+    max_size = day.tournament.rules.max_table_size
+    try:
+        result = replan_session(
+            planned.tables,
+            inputs.ids,
+            max_size,
+            seed=seed,
+            history=inputs.history,
+            keep_apart=inputs.apart,
+            pinned=inputs.pins,
+            names=inputs.names,
+            time_limit=_seating_limits()["time_limit"],
+        )
+    except SeatingError as error:
+        raise ServiceError(str(error)) from error
+    tables = align_to_plan(result.tables, planned.tables, inputs.pins)
+    replanned = breaks_rules(tables, inputs.pins, inputs.apart) or not seats_everyone_evenly(
+        tables, inputs.ids, max_size
+    )
+    if replanned:  # a pin or keep-apart pair set since the plan (or a table size): seat afresh
+        fresh, _ = _choose_tables(day, players, seed)
+        tables = align_to_plan(fresh, planned.tables, inputs.pins)
+    followed = PlanFollowed(
+        changes=plan_changes(planned.entry_ids, inputs.ids),
+        moved=moved_from_plan(tables, planned.tables),
+        replanned=replanned,
+    )
+    outcome = _commit_seating(day, players, tables, seed, organiser, kept=False)
+    outcome.plan = followed
+    return outcome
 
 
 @transaction.atomic
@@ -122,7 +195,7 @@ def seat_day_with_tables(
     """Seat a day at tables decided elsewhere (the demo's recorded event, say): the same checks
     and records as :func:`seat_day`, with the tables given instead of drawn."""
     day = _lock_day(day)
-    players = _players_or_refuse(day.tournament)
+    players = players_or_refuse(day.tournament)
     given = [[entry.pk for entry in table] for table in tables]
     seated = sorted(p for table in given for p in table)
     if seated != sorted(e.pk for e in players):
@@ -133,46 +206,65 @@ def seat_day_with_tables(
     return _commit_seating(day, players, given, seed, organiser, kept=False)
 
 
-def _players_or_refuse(tournament) -> list[Entry]:
+def players_or_refuse(tournament) -> list[Entry]:
     players = players_to_seat(tournament)
     if not players:
         raise ServiceError("There is nobody to seat: enter players first.")
     return players
 
 
-def _clubs_to_spread(rules, history, players: list[Entry]) -> dict[int, str] | None:
+def clubs_to_spread(rules, history, players: list[Entry]) -> dict[int, str] | None:
     """Each player's club, for a first seating (no earlier day) when the rules spread clubs."""
     if history or not rules.spread_clubs:
         return None
     return {e.pk: e.player.club for e in players}
 
 
+@dataclass(frozen=True)
+class _SeatingInputs:
+    """What every seating of a day reads: the players' ids, the earlier days, the pairs kept
+    apart, the pins, and names for refusals."""
+
+    ids: list[int]
+    history: list[list[list[int]]]
+    apart: list[tuple[int, int]]
+    pins: dict[int, int]
+    names: dict[int, str]
+
+    @classmethod
+    def of(cls, day, players: list[Entry]) -> "_SeatingInputs":
+        return cls(
+            ids=[e.pk for e in players],
+            history=seating_history(day.tournament, day.number),
+            apart=keep_apart_ids(day.tournament),
+            pins={e.pk: e.pinned_table for e in players if e.pinned_table is not None},
+            names={e.pk: f"{e.player.name} (#{e.number})" for e in players},
+        )
+
+
 def _choose_tables(day, players: list[Entry], seed: int) -> tuple[list[list[int]], bool]:
     """The day's tables as entry ids, and whether they are yesterday's kept as they were."""
     rules = day.tournament.rules
-    ids = [e.pk for e in players]
-    history = seating_history(day.tournament, day.number)
-    apart = keep_apart_ids(day.tournament)
-    pins = {e.pk: e.pinned_table for e in players if e.pinned_table is not None}
+    inputs = _SeatingInputs.of(day, players)
+    history, apart, pins = inputs.history, inputs.apart, inputs.pins
     # Reshuffle is a rule between an event's days: day 1 of an event in a season always avoids
     # the season's earlier pairings (the history then holds only those).
     keep_tables = not rules.reshuffle_each_day and day.number > 1
     if history and keep_tables:
-        sizes = table_sizes(len(ids), rules.max_table_size)
+        sizes = table_sizes(len(inputs.ids), rules.max_table_size)
         kept = _kept_tables(history[-1], players, sizes, pins, apart)
         if kept is not None:
             return kept, True
-    names = {e.pk: f"{e.player.name} (#{e.number})" for e in players}
     try:
         result = seat(
-            ids,
+            inputs.ids,
             rules.max_table_size,
             seed=seed,
             history=() if keep_tables else history,
             keep_apart=apart,
             pinned=pins,
-            names=names,
-            clubs=_clubs_to_spread(rules, history, players),
+            names=inputs.names,
+            clubs=clubs_to_spread(rules, history, players),
             **_seating_limits(),
         )
     except SeatingError as error:
@@ -184,6 +276,7 @@ def _commit_seating(day, players, tables, seed, organiser, *, kept: bool) -> Sea
     by_id = {e.pk: e for e in players}
     seated = [[by_id[p] for p in table] for table in tables]
     _store_tables(day, seated)
+    PlannedDay.objects.filter(day=day).delete()  # a day is seated or planned, never both
     day.seed = seed
     day.seated_at = timezone.now()
     day.save(update_fields=["seed", "seated_at"])

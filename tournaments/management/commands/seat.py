@@ -2,46 +2,92 @@ from django.core.management.base import BaseCommand, CommandError
 
 from core.errors import ServiceError
 from tournaments.management.lookup import find_day
+from tournaments.presenters import plan_followed_note
+from tournaments.services.planning import clear_plan, plan_remaining_days
 from tournaments.services.seating import clear_seating, seat_day
+
+
+def _names(members) -> str:
+    return ", ".join(f"#{e.number} {e.player.name}" for e in members)
 
 
 class Command(BaseCommand):
     help = (
         "Seat (or reseat, before play starts) one day of a tournament and print the tables and "
-        "the repeat pairs against the proven lower bound."
+        "the repeat pairs against the proven lower bound; or, with --plan, plan every day not "
+        "seated yet at once."
     )
 
     def add_arguments(self, parser):
         parser.add_argument("slug", help="The tournament's slug.")
-        parser.add_argument("--day", type=int, required=True, help="Day number, from 1.")
+        parser.add_argument("--day", type=int, help="Day number, from 1 (required without --plan).")
+        parser.add_argument(
+            "--plan",
+            action="store_true",
+            help="Plan every day not seated yet together, so that over all of them as few pairs "
+            "as possible meet again; each planned day is seated later with --day N.",
+        )
         parser.add_argument("--seed", type=int, help="Seed for a reproducible seating.")
         parser.add_argument(
             "--clear",
             action="store_true",
-            help="Take the day's tables away instead (before its first score).",
+            help="Take the day's tables away instead (before its first score); with --plan, "
+            "forget the plan.",
         )
 
-    def handle(self, slug, day, seed=None, clear=False, **options):
-        tournament, day_row = find_day(slug, day)
-        if clear:
-            try:
-                clear_seating(day_row)
-            except ServiceError as error:
-                raise CommandError(str(error)) from error
-            self.stdout.write(f"{tournament.name}, day {day}: seating cleared.")
-            return
+    def handle(self, slug, day=None, plan=False, seed=None, clear=False, **options):
+        if plan and day is not None:
+            raise CommandError("Give either --day N (seat one day) or --plan (plan them all).")
+        if not plan and day is None:
+            raise CommandError("the following arguments are required: --day (or give --plan)")
         if seed is not None and not 0 <= seed < 2**31:
             raise CommandError("The seed must be a whole number from 0 to 2147483647.")
+        tournament, day_row = find_day(slug, day)
         try:
-            outcome = seat_day(day_row, seed=seed)
+            if plan:
+                self._plan(tournament, seed, clear)
+            elif clear:
+                clear_seating(day_row)
+                self.stdout.write(f"{tournament.name}, day {day}: seating cleared.")
+            else:
+                self._seat(tournament, day_row, seed)
         except ServiceError as error:
             raise CommandError(str(error)) from error
-        self.stdout.write(f"{tournament.name}, day {day}: seed {outcome.seed}")
+
+    def _seat(self, tournament, day_row, seed):
+        outcome = seat_day(day_row, seed=seed)
+        self.stdout.write(f"{tournament.name}, day {day_row.number}: seed {outcome.seed}")
         if outcome.kept_tables:
             self.stdout.write("Reshuffling is off: the previous day's tables were kept.")
+        if outcome.plan is not None:
+            self.stdout.write(plan_followed_note(outcome.plan))
         for number, members in enumerate(outcome.tables, start=1):
-            names = ", ".join(f"#{e.number} {e.player.name}" for e in members)
-            self.stdout.write(f"Table {number} ({len(members)}): {names}")
+            self.stdout.write(f"Table {number} ({len(members)}): {_names(members)}")
         self.stdout.write(
             f"repeat pairs: {outcome.repeat_pairs} (lower bound: {outcome.lower_bound})"
         )
+
+    def _plan(self, tournament, seed, clear):
+        if clear:
+            clear_plan(tournament)
+            self.stdout.write(f"{tournament.name}: the seating plan is cleared.")
+            return
+        outcome = plan_remaining_days(tournament, seed=seed)
+        numbers = ", ".join(str(s.day.number) for s in outcome.sessions)
+        self.stdout.write(
+            f"{tournament.name}, days {numbers} planned together: seed {outcome.plan.seed} "
+            f"({outcome.plan.method}). Nothing is seated yet: seat each day with --day N."
+        )
+        if outcome.note:
+            self.stdout.write(outcome.note)
+        for session in outcome.sessions:
+            self.stdout.write(f"Day {session.day.number} (planned)")
+            for number, members in enumerate(session.tables, start=1):
+                self.stdout.write(f"Table {number} ({len(members)}): {_names(members)}")
+            self.stdout.write(
+                f"repeat pairs: {session.repeat_pairs} (lower bound: {session.lower_bound})"
+            )
+        total = f"total repeat pairs: {outcome.total_repeats} (lower bound: {outcome.lower_bound})"
+        if outcome.best_possible:
+            total += ": the best possible"
+        self.stdout.write(total)

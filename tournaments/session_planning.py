@@ -820,9 +820,11 @@ def replan_session(
 ) -> SeatingResult:
     """Seat one planned session for the players now playing (a withdrawal, a late entry).
 
-    Fewest repeats against ``history`` first, then fewest players away from their planned
-    table number: the same search as :func:`plan_sessions` on this one session, every player
-    off their planned table costing a little (less than any repeat), started from the plan
+    Fewest repeats against ``history`` and fewest players away from their planned table
+    number, one repeat weighing as much as moving the players of two full tables (so a table
+    is renumbered, or a few players moved, rather than a pair meeting again, but the plan is
+    not thrown away to save a repeat): the same search as :func:`plan_sessions` on this one
+    session, started from the plan
     (with the players of over-full or vanished tables, and newcomers, seated where there is
     room) and from a fresh :func:`seat`, whichever costs less. The result's ``repeat_pairs``
     and ``lower_bound`` are against ``history``.
@@ -851,14 +853,16 @@ def replan_session(
         for p in table:
             if p in index and t < k:
                 home[index[p]] = t
-    prob.unary = [[int(0 <= home[p] != t) for p in range(n) for t in range(k)]]
+    # A repeat is worth moving two tables' worth of players, no more (see the docstring).
+    move = max(1, prob.repeat_weight // (2 * max(prob.sizes)))
+    prob.unary = [[move * (0 <= home[p] != t) for p in range(n) for t in range(k)]]
     search = _ScheduleSearch(prob, random.Random(seed))
     kept = _keep_plan(home, prob.sizes, pin_tab)
     _, tabs = _cheapest(search, [("plan", [kept]), ("fresh", [_tab_of(fresh.tables, index, n)])])
     lower = repeat_lower_bound(ids, prob.sizes, history, pinned)
     must_move = sum(max(0, home.count(t) - size) for t, size in enumerate(prob.sizes))
     must_move += sum(1 for p, t in pin_tab.items() if 0 <= home[p] != t)
-    target = prob.repeat_weight * lower + must_move
+    target = prob.repeat_weight * lower + move * must_move
     if search.cost > target:
         budget = _REPLAN_EVALS if max_evals is None else max_evals
         tabs = search.run(target, budget, start + time_limit)

@@ -242,3 +242,16 @@ def test_replan_with_a_newcomer_pins_and_keep_apart():
     assert_valid_session(result.tables, present, 4, pinned=pinned, keep_apart=[(newcomer, mate)])
     assert result.repeat_pairs == count_repeat_pairs(result.tables, plan.sessions[:1])
     assert result.repeat_pairs >= result.lower_bound
+
+
+def test_replan_keeps_the_plan_when_everyone_can_sit_as_planned():
+    ids = list(range(1, 45))  # 44: tables of 7, 7, 6, 6, 6, 6, 6
+    plan = plan_sessions(ids, 7, 3, seed=8, max_evals=20_000)
+    history, planned = plan.sessions[:2], plan.sessions[2]
+    same = replan_session(planned, ids, 7, seed=1, history=history)
+    assert same.tables == planned
+    assert same.repeat_pairs == plan.repeats[2] == count_repeat_pairs(planned, history)
+    gone = planned[1][0]  # 43 sit 7, 6, 6, 6, 6, 6, 6: the second table had one too many
+    after = replan_session(planned, [p for p in ids if p != gone], 7, seed=1, history=history)
+    assert after.tables == [[p for p in table if p != gone] for table in planned]
+    assert after.repeat_pairs == count_repeat_pairs(after.tables, history)

@@ -250,6 +250,7 @@ class _ScheduleSearch:
         self.sample = 8
         self.tenure_lo, self.tenure_span = 3, 8
         self.stall = max(300, 4 * n)
+        self.kick = 4
         self.tab: list[list[int]] = []
         self.members: list[list[list[int]]] = []
         self.cnt: list[int] = []
@@ -473,7 +474,7 @@ class _ScheduleSearch:
     def _perturb(self) -> None:
         """A few random swaps (the search then goes on from there without its tabu list)."""
         rng = self.rng
-        for _ in range(1 + rng.randrange(4)):
+        for _ in range(1 + rng.randrange(self.kick)):
             s = rng.randrange(self.d)
             a, b = rng.choice(self.movable_ids), rng.choice(self.movable_ids)
             if self.tab[s][a] != self.tab[s][b]:
@@ -824,10 +825,11 @@ def replan_session(
     number, one repeat weighing as much as moving the players of two full tables (so a table
     is renumbered, or a few players moved, rather than a pair meeting again, but the plan is
     not thrown away to save a repeat): the same search as :func:`plan_sessions` on this one
-    session, started from the plan
-    (with the players of over-full or vanished tables, and newcomers, seated where there is
-    room) and from a fresh :func:`seat`, whichever costs less. The result's ``repeat_pairs``
-    and ``lower_bound`` are against ``history``.
+    session, started from the plan (with the players of over-full or vanished tables, and
+    newcomers, seated where there is room) and from a fresh :func:`seat`, whichever costs
+    less. When everyone can sit as planned (the same field, or a withdrawal that leaves the
+    tables balanced), the plan stands. The result's ``repeat_pairs`` and ``lower_bound`` are
+    against ``history``.
     """
     start = time.perf_counter()
     ids = sorted(players)
@@ -858,8 +860,14 @@ def replan_session(
     prob.unary = [[move * (0 <= home[p] != t) for p in range(n) for t in range(k)]]
     search = _ScheduleSearch(prob, random.Random(seed))
     kept = _keep_plan(home, prob.sizes, pin_tab)
-    _, tabs = _cheapest(search, [("plan", [kept]), ("fresh", [_tab_of(fresh.tables, index, n)])])
     lower = repeat_lower_bound(ids, prob.sizes, history, pinned)
+    search.load([kept])
+    if kept == home and search.cost < prob.apart_weight:
+        # Everyone can sit as planned: the plan weighed this session's repeats against the
+        # later sessions', which this one session cannot see, so it stands.
+        tables = _tables_of(kept, ids, k)
+        return SeatingResult(tables, count_repeat_pairs(tables, history), lower, seed)
+    _, tabs = _cheapest(search, [("plan", [kept]), ("fresh", [_tab_of(fresh.tables, index, n)])])
     must_move = sum(max(0, home.count(t) - size) for t, size in enumerate(prob.sizes))
     must_move += sum(1 for p, t in pin_tab.items() if 0 <= home[p] != t)
     target = prob.repeat_weight * lower + move * must_move

@@ -247,10 +247,11 @@ class _ScheduleSearch:
         for key in [*self.always, *self.first]:
             self.special[key // n].add(key % n)
         self.movable_ids = [p for p in range(n) if prob.movable[p]]
-        self.sample = 8
+        self.sample = max(4, 2000 // max(n, 1))  # about 2,000 swaps looked at a step
         self.tenure_lo, self.tenure_span = 3, 8
         self.stall = max(300, 4 * n)
         self.kick = 4
+        self.from_best = True
         self.tab: list[list[int]] = []
         self.members: list[list[list[int]]] = []
         self.cnt: list[int] = []
@@ -408,7 +409,8 @@ class _ScheduleSearch:
             move, looked = self._best_swap(tabu, step, best_cost)
             evals += looked + 1
             if move is None or step - last_improve > stall:
-                self.load(best)
+                if self.from_best:
+                    self.load(best)
                 self._perturb()
                 evals += self.n * self.d
                 tabu = [[0] * (self.n * self.k) for _ in range(self.d)]
@@ -442,25 +444,33 @@ class _ScheduleSearch:
     ) -> tuple[tuple[int, int, int, int] | None, int]:
         """The best swap moving a player in conflict (ties at random), and the swaps looked at;
         a tabu swap only when it beats the best schedule found."""
-        k, rng, movable = self.k, self.rng, self.prob.movable
+        k, n, rng, movable = self.k, self.n, self.rng, self.prob.movable
+        pins = len(self.movable_ids) < n
+        inc, cnt = self.inc, self.cnt
         cost = self.cost
         best_d = 0
         best_move: tuple[int, int, int, int] | None = None
         ties = looked = 0
         for s, a in self._conflicts():
             ts, cs, tb, members = self.tab[s], self.conf[s], tabu[s], self.members[s]
+            special = bool(self.always) or (s == 0 and bool(self.first))
             A = ts[a]
             own = cs[a * k + A]
+            an = a * n
             for B in range(k):
                 if B == A:
                     continue
                 base = cs[a * k + B] - own
                 a_tabu = tb[a * k + B] > step
+                looked += len(members[B])
                 for b in members[B]:
-                    if not movable[b]:
+                    if pins and not movable[b]:
                         continue
-                    looked += 1
-                    d = base + cs[b * k + A] - cs[b * k + B] - 2 * self._w(s, a, b)
+                    d = base + cs[b * k + A] - cs[b * k + B]
+                    if special:
+                        d -= 2 * self._w(s, a, b)
+                    elif cnt[an + b]:
+                        d -= 2 * inc[cnt[an + b]]
                     if (a_tabu or tb[b * k + A] > step) and cost + d >= best_cost:
                         continue
                     if best_move is None or d < best_d:
@@ -485,7 +495,7 @@ class _ScheduleSearch:
 # Planning
 # ---------------------------------------------------------------------------
 
-_PLAN_EVALS = 3_000_000  # swap evaluations of the schedule search (a few seconds at most)
+_PLAN_EVALS = 12_000_000  # swap evaluations of the schedule search (about 4 s at most here)
 _REPLAN_EVALS = 300_000
 
 
@@ -719,6 +729,7 @@ def _construction_start(
             keep_apart=keep_apart,
             pinned=pinned,
             names=names,
+            time_limit=0.5,
             max_evals=400_000,
         )
         tabs.append(_tab_of(result.tables, index, n))

@@ -249,10 +249,9 @@ class _ScheduleSearch:
             self.special[key // n].add(key % n)
         self.movable_ids = [p for p in range(n) if prob.movable[p]]
         self.sample = max(4, 2000 // max(n, 1))  # about 2,000 swaps looked at a step
-        self.tenure_lo, self.tenure_span = 3, 8
-        self.stall = max(300, 4 * n)
-        self.kick = 4
-        self.from_best = True
+        self.tenure_lo, self.tenure_span = 3, 8  # steps a player may not go back (random)
+        self.stall = max(300, 4 * n)  # steps without a new best before a restart from it
+        self.kick = 4  # at most this many random swaps on a restart
         self.tab: list[list[int]] = []
         self.members: list[list[list[int]]] = []
         self.cnt: list[int] = []
@@ -410,8 +409,7 @@ class _ScheduleSearch:
             move, looked = self._best_swap(tabu, step, best_cost)
             evals += looked + 1
             if move is None or step - last_improve > stall:
-                if self.from_best:
-                    self.load(best)
+                self.load(best)
                 self._perturb()
                 evals += self.n * self.d
                 tabu = [[0] * (self.n * self.k) for _ in range(self.d)]

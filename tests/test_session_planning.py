@@ -13,6 +13,7 @@ from tournaments.seating import (
     count_repeat_pairs,
     meeting_conflicts,
     repeat_lower_bound,
+    seat,
     table_sizes,
 )
 from tournaments.session_planning import (
@@ -255,3 +256,17 @@ def test_replan_keeps_the_plan_when_everyone_can_sit_as_planned():
     after = replan_session(planned, [p for p in ids if p != gone], 7, seed=1, history=history)
     assert after.tables == [[p for p in table if p != gone] for table in planned]
     assert after.repeat_pairs == count_repeat_pairs(after.tables, history)
+
+
+def test_never_worse_than_seating_one_session_at_a_time():
+    ids = list(range(1, 25))
+    pinned = {5: 1, 9: 3}
+    apart = [(1, 2), (3, 4)]
+    earlier = []
+    for number in range(6):
+        day = seat(ids, 4, seed=number, history=earlier, pinned=pinned, keep_apart=apart)
+        earlier.append(day.tables)
+    one_by_one = sum(schedule_repeats(earlier))
+    plan = plan_sessions(ids, 4, 6, seed=0, pinned=pinned, keep_apart=apart, max_evals=200_000)
+    assert_valid_plan(plan, ids, 4, 6, pinned=pinned, keep_apart=apart)
+    assert plan.total_repeats <= one_by_one

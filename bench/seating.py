@@ -3,6 +3,14 @@
 Prints, per case, N, day, repeat pairs, lower bound and seconds of algorithm
 time (the ``seat()`` call only), then one PASS/FAIL line per target.
 Use ``--quick`` to check only a sample of N in the first target.
+
+The schedule section (``--schedule`` runs it alone) plans several sessions at once with
+``tournaments.session_planning.plan_sessions``: published social-golfer instances (tables x seats
+x sessions, 0 repeats known for each) and rallies of 43 and 86 players at tables of at most 7,
+each against the schedule's lower bound and a CP-SAT model given 60 s (``--cp-seconds S``
+changes that). CP-SAT comes from OR-Tools, a benchmark-only dependency:
+``.venv/bin/pip install -r bench/requirements.txt``; without it that column says so and its
+target is skipped.
 """
 
 from __future__ import annotations
@@ -25,6 +33,7 @@ from tournaments.seating import (  # noqa: E402
     seat,
     table_sizes,
 )
+from tournaments.session_planning import plan_sessions, schedule_repeats  # noqa: E402
 
 MAX = 7
 results: list[tuple[str, bool, str]] = []
@@ -265,8 +274,138 @@ def target_club_spread(n=2000, club_count=40):
     )
 
 
+# ---------------------------------------------------------------------------
+PUBLISHED = [(4, 4, 5), (8, 4, 10), (7, 7, 8), (10, 4, 4), (6, 6, 3)]  # tables x seats x sessions
+RALLIES = [(43, 4), (43, 6), (43, 8), (86, 4), (86, 6), (86, 8)]  # players, sessions (tables <= 7)
+
+
+def timed_plan(n, max_size, sessions):
+    t0 = time.perf_counter()
+    plan = plan_sessions(range(1, n + 1), max_size, sessions, seed=n + sessions)
+    secs = time.perf_counter() - t0
+    for tables in plan.sessions:
+        assert sorted(p for t in tables for p in t) == list(range(1, n + 1)), "not once each"
+        assert [len(t) for t in tables] == table_sizes(n, max_size), "bad sizes"
+    assert plan.repeats == schedule_repeats(plan.sessions), "repeat count mismatch"
+    assert plan.total_repeats >= plan.lower_bound, "bound above repeats"
+    return plan, secs
+
+
+def cp_sat_repeats(n, max_size, sessions, seconds):
+    """The best total repeats a CP-SAT model finds in ``seconds`` (None without OR-Tools).
+
+    x[p, t, s]: player p at table t in session s; fixed table sizes; meet[p, q, s] is forced
+    to 1 when p and q share a table; each pair's repeats >= its meetings - 1. Session 1 is
+    fixed (without history it is arbitrary)."""
+    try:
+        from ortools.sat.python import cp_model
+    except ImportError:
+        return None
+    sizes = table_sizes(n, max_size)
+    k = len(sizes)
+    m = cp_model.CpModel()
+    x = {(p, t, s): m.new_bool_var("") for p in range(n) for t in range(k) for s in range(sessions)}
+    for s in range(sessions):
+        for p in range(n):
+            m.add_exactly_one(x[p, t, s] for t in range(k))
+        for t in range(k):
+            m.add(sum(x[p, t, s] for p in range(n)) == sizes[t])
+    first = [i % k for i in range(n)]  # session 1 dealt round robin
+    for p in range(n):
+        m.add(x[p, first[p], 0] == 1)
+    repeats = []
+    for p in range(n):
+        for q in range(p + 1, n):
+            meets = []
+            for s in range(sessions):
+                meet = m.new_bool_var("")
+                for t in range(k):
+                    m.add_bool_or([meet, x[p, t, s].Not(), x[q, t, s].Not()])
+                meets.append(meet)
+            r = m.new_int_var(0, sessions - 1, "")
+            m.add(r >= sum(meets) - 1)
+            repeats.append(r)
+    m.minimize(sum(repeats))
+    solver = cp_model.CpSolver()
+    solver.parameters.max_time_in_seconds = seconds
+    solver.parameters.num_workers = 2
+    status = solver.solve(m)
+    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        return "none found"
+    return int(solver.objective_value)
+
+
+def target_schedules(cp_seconds):
+    print()
+    print("Target 6: schedules planned as a whole (tables x seats x sessions, best known 0)")
+    print(f"{'instance':>10} {'repeats':>8} {'best':>5} {'bound':>6} {'seconds':>8}")
+    got = []
+    slowest = 0.0
+    for tables, seats, sessions in PUBLISHED:
+        plan, secs = timed_plan(tables * seats, seats, sessions)
+        slowest = max(slowest, secs)
+        label = f"{tables}x{seats}x{sessions}"
+        got.append(f"{label}: {plan.total_repeats}")
+        print(f"{label:>10} {plan.total_repeats:>8} {0:>5} {plan.lower_bound:>6} {secs:>8.2f}")
+    results.append(
+        (
+            "schedules: 0 repeats where a zero-repeat schedule is known",
+            all(g.endswith(": 0") for g in got),
+            ", ".join(got),
+        )
+    )
+    print()
+    print(f"Rallies at tables of at most {MAX} (CP-SAT given {cp_seconds:.0f} s)")
+    print(
+        f"{'players':>8} {'sessions':>8} {'repeats':>8} {'bound':>6} {'seconds':>8} {'CP-SAT':>10}"
+    )
+    cp_ok, cp_ran = True, False
+    for n, sessions in RALLIES:
+        plan, secs = timed_plan(n, MAX, sessions)
+        slowest = max(slowest, secs)
+        cp = cp_sat_repeats(n, MAX, sessions, cp_seconds) if cp_seconds > 0 else None
+        if isinstance(cp, int):
+            cp_ran = True
+            cp_ok = cp_ok and plan.total_repeats <= cp
+        shown = str(cp) if cp is not None else "not run" if cp_seconds <= 0 else "no ortools"
+        print(
+            f"{n:>8} {sessions:>8} {plan.total_repeats:>8} {plan.lower_bound:>6} "
+            f"{secs:>8.2f} {shown:>10}"
+        )
+    plan, secs = timed_plan(200, MAX, 8)
+    slowest = max(slowest, secs)
+    print(f"{200:>8} {8:>8} {plan.total_repeats:>8} {plan.lower_bound:>6} {secs:>8.2f}")
+    if cp_ran:
+        results.append(("schedules: never worse than CP-SAT", cp_ok, f"{cp_seconds:.0f} s runs"))
+    elif cp_seconds <= 0:
+        print("SKIP: never worse than CP-SAT (--cp-seconds 0)")
+    else:
+        print(
+            "SKIP: never worse than CP-SAT (OR-Tools is not installed: "
+            ".venv/bin/pip install -r bench/requirements.txt)"
+        )
+    results.append(
+        (
+            "schedules: every plan of up to 200 players < 10 s",
+            slowest < 10,
+            f"slowest {slowest:.2f} s",
+        )
+    )
+
+
 def main():
     quick = "--quick" in sys.argv
+    cp_seconds = 60.0
+    if "--cp-seconds" in sys.argv:
+        cp_seconds = float(sys.argv[sys.argv.index("--cp-seconds") + 1])
+    if "--schedule" in sys.argv:
+        t0 = time.perf_counter()
+        target_schedules(cp_seconds)
+        print()
+        for title, ok, detail in results:
+            print(f"{'PASS' if ok else 'FAIL'}: {title} [{detail}]")
+        print(f"(benchmark wall time {time.perf_counter() - t0:.1f} s)")
+        return
     t0 = time.perf_counter()
     ns = list(range(8, 2001))
     if quick:
@@ -276,6 +415,7 @@ def main():
     target_four_days([50, 100, 301, 1000, 2000])
     target_small_fields()
     target_club_spread()
+    target_schedules(cp_seconds)
     print()
     for title, ok, detail in results:
         print(f"{'PASS' if ok else 'FAIL'}: {title} [{detail}]")

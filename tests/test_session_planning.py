@@ -1,0 +1,272 @@
+"""The planner of many sessions: constructions, the schedule search, the bound, reseating."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from tournaments.designs import resolvable_design
+from tournaments.seating import (
+    SeatingError,
+    count_repeat_pairs,
+    meeting_conflicts,
+    repeat_lower_bound,
+    seat,
+    table_sizes,
+)
+from tournaments.session_planning import (
+    plan_sessions,
+    replan_session,
+    schedule_lower_bound,
+    schedule_repeats,
+)
+
+
+def assert_valid_session(tables, ids, max_table_size, pinned=None, keep_apart=()):
+    assert sorted(p for t in tables for p in t) == sorted(ids), "each player exactly once"
+    assert [len(t) for t in tables] == table_sizes(len(ids), max_table_size)
+    assert all(t == sorted(t) for t in tables)
+    assert not meeting_conflicts(tables, (), keep_apart), "a keep-apart pair together"
+    for p, t in (pinned or {}).items():
+        if p in ids:
+            assert p in tables[t - 1], f"{p} not at pinned table {t}"
+
+
+def assert_valid_plan(plan, ids, max_table_size, sessions, history=(), **constraints):
+    assert len(plan.sessions) == sessions
+    for tables in plan.sessions:
+        assert_valid_session(tables, ids, max_table_size, **constraints)
+    assert plan.repeats == schedule_repeats(plan.sessions, history)
+    assert plan.total_repeats >= plan.lower_bound
+
+
+@pytest.mark.parametrize(
+    ("points", "size", "classes"),
+    [
+        (49, 7, 8),
+        (16, 4, 5),
+        (25, 5, 6),
+        (9, 3, 4),
+        (36, 6, 3),
+        (64, 8, 9),
+        (15, 3, 7),
+        (27, 3, 13),
+        (10, 2, 9),
+        (100, 10, 3),
+    ],
+)
+def test_designs_seat_everyone_and_no_pair_twice(points, size, classes):
+    design = resolvable_design(points, size)
+    assert design is not None and len(design) == classes
+    seen = set()
+    for tables in design:
+        assert sorted(p for t in tables for p in t) == list(range(points))
+        assert {len(t) for t in tables} == {size}
+        for table in tables:
+            for pair in itertools.combinations(sorted(table), 2):
+                assert pair not in seen
+                seen.add(pair)
+
+
+def test_no_design_where_none_is_built():
+    assert resolvable_design(32, 4) is None
+    assert resolvable_design(20, 3) is None
+
+
+@pytest.mark.parametrize(
+    ("tables", "seats", "sessions"),
+    [(7, 7, 8), (4, 4, 5), (5, 5, 6), (8, 8, 9), (3, 3, 4), (6, 6, 3), (5, 3, 7), (7, 6, 6)],
+)
+def test_constructions_give_zero_repeats(tables, seats, sessions):
+    players = tables * seats if (tables, seats) != (7, 6) else 43  # 43: a plane short of 6
+    ids = list(range(100, 100 + players))
+    plan = plan_sessions(ids, seats if players != 43 else 7, sessions, seed=3, max_evals=0)
+    assert_valid_plan(plan, ids, seats if players != 43 else 7, sessions)
+    assert plan.total_repeats == 0 == plan.lower_bound
+
+
+def test_pins_and_clubs_keep_a_construction_at_zero():
+    ids = list(range(1, 17))
+    pinned = {3: 2, 9: 4, 12: 1}
+    clubs = {p: f"club {p % 4}" for p in ids}
+    plan = plan_sessions(ids, 4, 4, seed=1, pinned=pinned, clubs=clubs, max_evals=0)
+    assert_valid_plan(plan, ids, 4, 4, pinned=pinned)
+    assert plan.total_repeats == 0
+    first = plan.sessions[0]
+    assert all(len({clubs[p] for p in table}) == 4 for table in first), "clubs spread"
+
+
+def test_search_improves_on_seating_one_session_at_a_time():
+    ids = list(range(32))
+    plan = plan_sessions(ids, 4, 7, seed=2, max_evals=150_000)
+    assert_valid_plan(plan, ids, 4, 7)
+    assert plan.method.endswith("searched") or plan.total_repeats == plan.lower_bound
+    assert plan.total_repeats <= 4
+
+
+def test_same_seed_same_plan():
+    ids = list(range(30))
+    apart = [(1, 2), (3, 4)]
+    first = plan_sessions(ids, 4, 5, seed=9, keep_apart=apart, max_evals=60_000)
+    again = plan_sessions(ids, 4, 5, seed=9, keep_apart=apart, max_evals=60_000)
+    assert first == again
+
+
+def test_impossible_constraints_are_refused_by_name():
+    with pytest.raises(SeatingError, match="Ann"):
+        plan_sessions([1, 2, 3, 4], 2, 2, seed=1, pinned={1: 1, 2: 1, 3: 1}, names={1: "Ann"})
+
+
+@st.composite
+def instances(draw):
+    n = draw(st.integers(4, 18))
+    size = draw(st.integers(3, 5))
+    sessions = draw(st.integers(1, 4))
+    k = len(table_sizes(n, size))
+    ids = draw(st.lists(st.integers(1, 500), min_size=n, max_size=n, unique=True))
+    pinned_players = draw(st.lists(st.sampled_from(ids), max_size=min(k, 3), unique=True))
+    pinned = {p: i + 1 for i, p in enumerate(pinned_players)}
+    free = [p for p in ids if p not in pinned]
+    pairs = len(free) // 2 if k > 1 else 0
+    apart = [(free[2 * i], free[2 * i + 1]) for i in range(draw(st.integers(0, min(pairs, 3))))]
+    history = []
+    if draw(st.booleans()):
+        shuffled = draw(st.permutations(ids))
+        history = [[shuffled[i : i + 3] for i in range(0, n, 3)]]
+    return ids, size, sessions, pinned, apart, history, draw(st.integers(0, 10))
+
+
+@settings(max_examples=40, deadline=None)
+@given(instances())
+def test_every_plan_is_valid_and_reported_honestly(instance):
+    ids, size, sessions, pinned, apart, history, seed = instance
+    plan = plan_sessions(
+        ids,
+        size,
+        sessions,
+        seed=seed,
+        history=history,
+        pinned=pinned,
+        keep_apart=apart,
+        max_evals=3_000,
+    )
+    assert_valid_plan(plan, ids, size, sessions, history, pinned=pinned, keep_apart=apart)
+
+
+def _splits(players, sizes):
+    """Every seating of ``players`` at tables of ``sizes`` (tables of one size unordered)."""
+    if not sizes:
+        yield []
+        return
+    first, rest = players[0], players[1:]
+    for others in itertools.combinations(rest, sizes[0] - 1):
+        table = [first, *others]
+        left = [p for p in rest if p not in others]
+        for tail in _splits(left, sizes[1:]):
+            yield [table, *tail]
+
+
+@pytest.mark.parametrize(
+    ("n", "size", "sessions", "history"),
+    [
+        (6, 3, 3, []),
+        (6, 3, 4, []),
+        (7, 3, 3, []),
+        (8, 4, 3, []),
+        (6, 3, 2, [[[0, 1, 2], [3, 4, 5]]]),
+        (7, 3, 2, [[[0, 1, 2, 3], [4, 5, 6]]]),
+    ],
+)
+def test_bound_never_above_the_exhaustive_optimum(n, size, sessions, history):
+    sizes = table_sizes(n, size)
+    seatings = list(_splits(list(range(n)), sorted(sizes, reverse=True)))
+    firsts = seatings if history else seatings[:1]  # without history session 1 is arbitrary
+    best = min(
+        sum(schedule_repeats([first, *rest], history))
+        for first in firsts
+        for rest in itertools.product(seatings, repeat=sessions - 1)
+    )
+    bound = schedule_lower_bound(n, size, sessions, history)
+    assert bound <= best
+    plan = plan_sessions(range(n), size, sessions, seed=0, history=history, max_evals=20_000)
+    assert plan.lower_bound == bound and plan.total_repeats == best
+
+
+def test_bound_counts_history_pins_and_excess_meetings():
+    assert schedule_lower_bound(16, 4, 6) == 24  # five sessions use up every pair
+    assert schedule_lower_bound(16, 4, 5) == 0
+    day = [[0, 1, 2, 3], [4, 5, 6, 7], [8, 9, 10, 11], [12, 13, 14, 15]]
+    assert schedule_lower_bound(16, 4, 5, [day]) == 24
+    assert schedule_lower_bound(16, 4, 2, pinned={0: 1, 1: 1}) == 1
+
+
+@pytest.mark.parametrize(("field", "gone"), [(45, 2), (43, 2)])
+def test_replan_after_withdrawals_keeps_most_players_where_planned(field, gone):
+    """45 -> 43 keeps seven tables; 43 -> 41 drops a table, whose players must go elsewhere."""
+    ids = list(range(1, field + 1))
+    plan = plan_sessions(ids, 7, 3, seed=5, max_evals=20_000)
+    history, planned = plan.sessions[:2], plan.sessions[2]
+    withdrawn = {planned[0][0], planned[-1][1]}
+    present = [p for p in ids if p not in withdrawn]
+    result = replan_session(planned, present, 7, seed=1, history=history)
+    assert_valid_session(result.tables, present, 7)
+    assert result.repeat_pairs == count_repeat_pairs(result.tables, history)
+    sizes = table_sizes(len(present), 7)
+    assert result.lower_bound == repeat_lower_bound(present, sizes, history)
+    assert result.repeat_pairs >= result.lower_bound
+    where = {p: t for t, table in enumerate(planned) for p in table}
+    moved = [p for t, table in enumerate(result.tables) for p in table if where[p] != t]
+    # a repeat weighs as much as moving two full tables, so at most that many move per repeat
+    # avoided; most players keep their planned table
+    assert len(moved) <= len(present) // 4 + (len(planned[-1]) if len(sizes) < len(planned) else 0)
+
+
+def test_replan_with_a_newcomer_pins_and_keep_apart():
+    ids = list(range(1, 21))
+    plan = plan_sessions(ids, 4, 3, seed=4, max_evals=20_000)
+    planned = plan.sessions[1]
+    newcomer = 99
+    mate = planned[0][0]
+    pinned = {planned[2][0]: 1}
+    present = [*ids[1:], newcomer]
+    result = replan_session(
+        planned,
+        present,
+        4,
+        seed=2,
+        history=plan.sessions[:1],
+        pinned=pinned,
+        keep_apart=[(newcomer, mate)],
+    )
+    assert_valid_session(result.tables, present, 4, pinned=pinned, keep_apart=[(newcomer, mate)])
+    assert result.repeat_pairs == count_repeat_pairs(result.tables, plan.sessions[:1])
+    assert result.repeat_pairs >= result.lower_bound
+
+
+def test_replan_keeps_the_plan_when_everyone_can_sit_as_planned():
+    ids = list(range(1, 45))  # 44: tables of 7, 7, 6, 6, 6, 6, 6
+    plan = plan_sessions(ids, 7, 3, seed=8, max_evals=20_000)
+    history, planned = plan.sessions[:2], plan.sessions[2]
+    same = replan_session(planned, ids, 7, seed=1, history=history)
+    assert same.tables == planned
+    assert same.repeat_pairs == plan.repeats[2] == count_repeat_pairs(planned, history)
+    gone = planned[1][0]  # 43 sit 7, 6, 6, 6, 6, 6, 6: the second table had one too many
+    after = replan_session(planned, [p for p in ids if p != gone], 7, seed=1, history=history)
+    assert after.tables == [[p for p in table if p != gone] for table in planned]
+    assert after.repeat_pairs == count_repeat_pairs(after.tables, history)
+
+
+def test_never_worse_than_seating_one_session_at_a_time():
+    ids = list(range(1, 25))
+    pinned = {5: 1, 9: 3}
+    apart = [(1, 2), (3, 4)]
+    earlier = []
+    for number in range(6):
+        day = seat(ids, 4, seed=number, history=earlier, pinned=pinned, keep_apart=apart)
+        earlier.append(day.tables)
+    one_by_one = sum(schedule_repeats(earlier))
+    plan = plan_sessions(ids, 4, 6, seed=0, pinned=pinned, keep_apart=apart, max_evals=200_000)
+    assert_valid_plan(plan, ids, 4, 6, pinned=pinned, keep_apart=apart)
+    assert plan.total_repeats <= one_by_one

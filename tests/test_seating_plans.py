@@ -283,8 +283,10 @@ def test_a_keep_apart_pair_set_after_planning_is_respected(rally):
     outcome = seat_day(day(rally, 1))
     table_of = {p: n for n, t in enumerate(stored_tables(day(rally, 1)), start=1) for p in t}
     assert table_of[a.pk] != table_of[b.pk]
-    assert outcome.plan.replanned and not outcome.plan.as_planned
-    assert "the plan broke a pin, keep-apart pair or table size set since" in seating_summary(
+    # The planner keeps the pair apart by moving as few players as it can, not by starting over.
+    assert not outcome.plan.as_planned and not outcome.plan.replanned
+    assert 1 <= outcome.plan.moved <= 4
+    assert f"The plan was adjusted: {outcome.plan.moved} players moved" in seating_summary(
         day(rally, 1), outcome
     )
 

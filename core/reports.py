@@ -8,8 +8,9 @@ that sets a download's content type and ``Content-Disposition``.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
+from pathlib import Path
 
 from django.http import HttpResponse
 
@@ -49,6 +50,14 @@ class Report:
 
     def filename(self, file_format: FileFormat) -> str:
         return f"{self.name}.{file_format.extension}"
+
+    def save(self, paths: Mapping[FileFormat, Path | None]) -> Iterator[Path]:
+        """Write each format asked for (a path, not None) to its path, yielding each path once
+        written. ``OSError`` when a file cannot be written, with the ones before it done."""
+        for file_format, path in paths.items():
+            if path is not None:
+                path.write_bytes(self.render(file_format))
+                yield path
 
 
 def report_response(

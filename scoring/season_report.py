@@ -15,10 +15,10 @@ from typing import Any
 from django.utils import timezone
 from openpyxl import Workbook
 from reportlab.lib import colors
-from reportlab.platypus import Flowable, Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
+from reportlab.platypus import Flowable, Paragraph, Spacer, Table, TableStyle
 
 from core.formats import date_and_time, long_date
-from core.pdf_fonts import document_settings, pdf_fonts, printable
+from core.pdf_fonts import pdf_fonts
 from core.reports import PDF, XLSX, Report
 from core.spreadsheet_print import set_page_layout
 
@@ -31,7 +31,7 @@ from .standings_pdf import (
     PADDING,
     PAGE_SIZE,
     STRIPE,
-    FooterCanvas,
+    build_document,
     column_widths,
     markup,
     paragraph_styles,
@@ -114,23 +114,7 @@ def render_season_pdf(
         story.append(Paragraph("No confirmed games yet.", styles["small"]))
     story.append(Spacer(1, 10))
     story += [Paragraph(markup(line), styles["small"]) for line in session_key(result)]
-    buffer = BytesIO()
-    doc = SimpleDocTemplate(
-        buffer,
-        pagesize=PAGE_SIZE,
-        leftMargin=MARGIN,
-        rightMargin=MARGIN,
-        topMargin=MARGIN,
-        bottomMargin=MARGIN,
-        **document_settings(title=f"{season.name}: {heading}", author=season.name),
-    )
-
-    class Footer(FooterCanvas):
-        footer_text = printable(f"{season.name}: {heading}")
-        footer_font = font
-
-    doc.build(story, canvasmaker=Footer)
-    return buffer.getvalue()
+    return build_document(story, f"{season.name}: {heading}", season.name, font)
 
 
 def season_sheets(result: SeasonStandings) -> list[tuple[str, list[str], list[list]]]:

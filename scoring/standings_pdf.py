@@ -273,6 +273,12 @@ def render_standings_pdf(
     if chart is not None:
         story += [PageBreak(), Paragraph("The race: the top ten", styles["heading"]), chart]
 
+    return build_document(story, f"{tournament.name}: {heading}", tournament.name, font)
+
+
+def build_document(story: list, title: str, author: str, font: str) -> bytes:
+    """A portrait standings document: the page size and margins every standings PDF uses, and
+    ``title`` in each page's footer with "Page N of M"."""
     buffer = BytesIO()
     doc = SimpleDocTemplate(
         buffer,
@@ -281,11 +287,11 @@ def render_standings_pdf(
         rightMargin=MARGIN,
         topMargin=MARGIN,
         bottomMargin=MARGIN,
-        **document_settings(title=f"{tournament.name}: {heading}", author=tournament.name),
+        **document_settings(title=title, author=author),
     )
 
     class Footer(FooterCanvas):
-        footer_text = printable(f"{tournament.name}: {heading}")
+        footer_text = printable(title)
         footer_font = font
 
     doc.build(story, canvasmaker=Footer)

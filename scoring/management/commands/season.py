@@ -85,14 +85,11 @@ class Command(BaseCommand):
         for line in session_key(result):
             self.stdout.write(line)
         report = season_report(result)
-        for path, file_format in ((pdf, PDF), (xlsx, XLSX)):
-            if path is None:
-                continue
-            try:
-                path.write_bytes(report.render(file_format))
-            except OSError as error:
-                raise CommandError(f"Could not write {path}: {error.strerror}.") from None
-            self.stdout.write(f"Wrote {path}")
+        try:
+            for path in report.save({PDF: pdf, XLSX: xlsx}):
+                self.stdout.write(f"Wrote {path}")
+        except OSError as error:
+            raise CommandError(f"Could not write {error.filename}: {error.strerror}.") from None
 
 
 def format_season_table(result) -> str:

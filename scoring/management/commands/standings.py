@@ -42,14 +42,11 @@ class Command(BaseCommand):
         self.stdout.write(format_table(result))
         self.stdout.write(marks_legend(result))
         report = standings_report(result)
-        for path, file_format in ((pdf, PDF), (xlsx, XLSX)):
-            if path is None:
-                continue
-            try:
-                path.write_bytes(report.render(file_format))
-            except OSError as error:
-                raise CommandError(f"Could not write {path}: {error.strerror}.") from None
-            self.stdout.write(f"Wrote {path}")
+        try:
+            for path in report.save({PDF: pdf, XLSX: xlsx}):
+                self.stdout.write(f"Wrote {path}")
+        except OSError as error:
+            raise CommandError(f"Could not write {error.filename}: {error.strerror}.") from None
 
 
 def format_table(result) -> str:

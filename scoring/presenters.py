@@ -34,9 +34,15 @@ TABLE_PAGE_EMPTY = Badge("not entered", "empty")
 TABLE_PAGE_NOT_PLAYED = Badge("not played", "not-played")
 
 
+def grid_cells(cells: list[dict], table_number: int, review_url) -> tuple[list[dict], str]:
+    """A day-grid row's cells (see :func:`grid_cell`) and the HTML of them all, in order."""
+    shown = [grid_cell(cell, table_number, review_url) for cell in cells]
+    return shown, mark_safe("".join(cell["html"] for cell in shown))
+
+
 def grid_cell(cell: dict, table_number: int, review_url) -> dict:
     """A day-grid cell of table ``table_number`` with its ``badge``, ``css_class`` and ``html``
-    (what the cell shows); a game waiting for the desk also gets ``review_url``
+    (the whole ``<td>``); a game waiting for the desk also gets ``review_url``
     (``review_url(game number)`` gives it)."""
     state = cell["state"]
     badge = GRID_NOT_PLAYED if state == NOT_PLAYED else GRID_BADGES.get(state, GRID_EMPTY)
@@ -58,7 +64,7 @@ def _grid_cell_html(cell: dict, table_number: int) -> str:
         html = f'<a href="{escape(cell["review_url"])}" aria-label="{escape(label)}">{html}</a>'
     if cell["time"]:
         html += f'<br><span class="muted small">{escape(cell["time"])}</span>'
-    return mark_safe(html)  # noqa: S308 -- built from escaped parts just above
+    return mark_safe(f'<td class="{escape(cell["css_class"])}">{html}</td>')  # noqa: S308 -- built from escaped parts just above
 
 
 TABLE_PAGE_WRONG = Badge("marked wrong: enter it again", "wrong")

@@ -86,8 +86,11 @@ def confirmed_engines(live: dict[int, GameSheet]) -> dict[int, int]:
     }
 
 
-def local_time(moment) -> str:
-    return timezone.localtime(moment).strftime("%H:%M") if moment else ""
+def local_time(moment, zone=None) -> str:
+    """ "14:05" in the event's time zone; a caller writing many passes ``zone`` (looked up once)."""
+    if not moment:
+        return ""
+    return moment.astimezone(zone or timezone.get_current_timezone()).strftime("%H:%M")
 
 
 def who_label(sheet: GameSheet, *, confirming: bool = False) -> str:
@@ -374,6 +377,7 @@ def day_grid(day: Day, games: list[Game] | None = None) -> dict:
     unplayed = set(UnplayedGame.objects.filter(table__day=day).values_list("table_id", "game_id"))
     rows = []
     counts = {"empty": 0, SheetState.ENTERED: 0, SheetState.CONFIRMED: 0, NOT_PLAYED: 0}
+    zone = timezone.get_current_timezone()
     for table in tables:
         cells = []
         for game in games:
@@ -385,13 +389,13 @@ def day_grid(day: Day, games: list[Game] | None = None) -> dict:
             moment = None
             if sheet:
                 moment = sheet["confirmed_at"] or sheet["entered_at"]
-            cells.append({"game": game, "state": state, "time": local_time(moment)})
+            cells.append({"game": game, "state": state, "time": local_time(moment, zone)})
         done = all(c["state"] in (SheetState.CONFIRMED, NOT_PLAYED) for c in cells)
         rows.append(
             {
                 "table": table,
                 "cells": cells,
-                "last_entry": local_time(table.last_entry),
+                "last_entry": local_time(table.last_entry, zone),
                 "done": done,
                 "waiting": sum(c["state"] == SheetState.ENTERED for c in cells),
             }

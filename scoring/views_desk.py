@@ -31,7 +31,7 @@ from .models import SheetState, Source
 from .presenters import (
     check_rows,
     current_sheet,
-    grid_cell,
+    grid_cells,
     history_rows,
     is_provisional,
     review_scores,
@@ -114,10 +114,9 @@ def scores_day(request, tournament, day):
         number = row["table"].number
         row["card_url"], row["history_url"] = card(table=number), history(table=number)
         row["check_url"] = check(table=number) if row["waiting"] else ""
-        row["cells"] = [
-            grid_cell(cell, number, lambda game, n=number: review(table=n, game=game))
-            for cell in row["cells"]
-        ]
+        row["cells"], row["cells_html"] = grid_cells(
+            row["cells"], number, lambda game, n=number: review(table=n, game=game)
+        )
     return render(
         request,
         "scoring/day_grid.html",

@@ -221,10 +221,11 @@ def test_a_grid_cell_is_drawn_with_every_value_escaped():
         lambda number: f'/review/{number}/?x="y"&z',
     )
     assert waiting["html"] == (
+        '<td class="cell-entered">'
         '<a href="/review/3/?x=&quot;y&quot;&amp;z" aria-label="Review table 7, game 3: entered">'
         '<span class="badge entered">entered</span></a>'
-        '<br><span class="muted small">&lt;b&gt;10:05&lt;/b&gt;</span>'
+        '<br><span class="muted small">&lt;b&gt;10:05&lt;/b&gt;</span></td>'
     )
     empty = grid_cell({"game": game, "state": "empty", "time": ""}, 7, lambda number: "unused")
-    assert empty["html"] == '<span class="badge empty">empty</span>'
+    assert empty["html"] == '<td class="cell-empty"><span class="badge empty">empty</span></td>'
     assert "review_url" not in empty

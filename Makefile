@@ -69,6 +69,8 @@ bench: install
 	$(BIN)/python bench/entry_load.py
 	$(BIN)/python bench/abuse.py
 	$(BIN)/python bench/venue.py
+	$(BIN)/python bench/validation.py
+	$(BIN)/python bench/desk.py
 
 clean:
 	rm -rf $(VENV) .test-db.sqlite3* staticfiles .mypy_cache .ruff_cache

@@ -1,9 +1,12 @@
 """Load benchmark for score entry.
 
-Run as ``.venv/bin/python bench/entry_load.py [--db sqlite|postgres|both]``.
+Run as ``.venv/bin/python bench/entry_load.py [--db sqlite|postgres|both] [--server venue|sync]``.
 
-The real server (gunicorn, 3 workers, DJANGO_DEBUG=0, venue mode) serves a throwaway event of
-300 players seated at 43 tables for day 1 of the ``tournament`` preset. Before the clock starts,
+The real server (gunicorn with ``make venue``'s settings, config/gunicorn_venue.py: threaded
+workers, each running the app for one request at a time; DJANGO_DEBUG=0, venue mode) serves a
+throwaway event of
+300 players seated at 43 tables for day 1 of the ``tournament`` preset (``--server sync``: 3 of
+gunicorn's plain sync workers instead, for comparison). Before the clock starts,
 as at a venue where the server has been up since the morning, a few rounds of concurrent GETs
 load each worker's code and templates, and the desk volunteers sign in through the login form
 (django-axes on; a password check is deliberately slow, and desks sign in long before the first
@@ -54,7 +57,8 @@ sys.path.insert(0, str(ROOT))
 
 PLAYERS = 300
 DESKS = 3
-WORKERS = 3
+WORKERS = 3  # sync workers for --server sync; the warm-up visits this many logins either way
+SERVER = "venue"  # or "sync": set from the command line
 RUN_SECONDS = 120  # every client loop stops at this deadline, whatever happens
 HTTP_TIMEOUT = 30
 P95_TARGET_MS = 300
@@ -312,6 +316,18 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
+def _server_settings() -> list[str]:
+    if SERVER == "venue":
+        return ["-c", "config/gunicorn_venue.py"]
+    return ["--workers", str(WORKERS)]
+
+
+def _server_name() -> str:
+    if SERVER == "venue":
+        return "gunicorn with the venue settings (make venue)"
+    return f"gunicorn with {WORKERS} sync workers"
+
+
 def start_server(env: dict, port: int, log_path: Path) -> subprocess.Popen:
     with open(log_path, "ab") as log_file:
         process = subprocess.Popen(
@@ -320,10 +336,9 @@ def start_server(env: dict, port: int, log_path: Path) -> subprocess.Popen:
                 "-m",
                 "gunicorn",
                 "config.wsgi",
+                *_server_settings(),
                 "--bind",
                 f"127.0.0.1:{port}",
-                "--workers",
-                str(WORKERS),
                 "--timeout",
                 "60",
                 "--error-logfile",
@@ -432,6 +447,8 @@ def run_one(db: str) -> bool:
         "DJANGO_SECRET_KEY": secrets.token_urlsafe(50),
         "DJANGO_VENUE_MODE": "1",
         "DJANGO_ALLOWED_HOSTS": "127.0.0.1",
+        # A count of its own: another run's desk logins must not throttle this run's.
+        "DJANGO_THROTTLE_DIR": str(work / "throttles"),
     }
     env.pop("AXES_ENABLED", None)  # the login throttle stays on, as at a real event
     os.environ.update(env)
@@ -506,7 +523,7 @@ def _run(db: str, work: Path, env: dict) -> bool:
     import django
 
     django.setup()
-    print(f"\n== {db}: {PLAYERS} players, gunicorn with {WORKERS} workers ==", flush=True)
+    print(f"\n== {db}: {PLAYERS} players, {_server_name()} ==", flush=True)
     event = _seed_event()
     load = _drive_load(event, env, work)
     server = _read_server_log(work)
@@ -736,7 +753,7 @@ def _print_report(
         print(
             f"  of which in a worker: p50 {statistics.median(server.in_worker):.0f} ms, "
             f"p95 {percentile(server.in_worker, 0.95):.0f} ms (the rest is waiting for a free "
-            "worker)"
+            "worker; with the venue settings a worker's own queue for the app counts as inside)"
         )
     for kind, times in sorted(server.by_kind.items()):
         print(
@@ -782,12 +799,17 @@ def _verdict(
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--db", choices=["sqlite", "postgres", "both"], default="both")
+    parser.add_argument("--server", choices=["venue", "sync"], default="venue")
     args = parser.parse_args()
+    global SERVER
+    SERVER = args.server
     if args.db != "both":
         return 0 if run_one(args.db) else 1
     ok = True
     for db in ("sqlite", "postgres"):
-        child = subprocess.run([sys.executable, __file__, "--db", db], cwd=ROOT)
+        child = subprocess.run(
+            [sys.executable, __file__, "--db", db, "--server", args.server], cwd=ROOT
+        )
         ok = ok and child.returncode == 0
     print(f"\n{'PASS' if ok else 'FAIL'} overall")
     return 0 if ok else 1

@@ -16,8 +16,11 @@ not wait. Written against gunicorn 27.0.1 (pinned in requirements.txt).
 from __future__ import annotations
 
 import errno
+import io
 import os
 import socket
+import threading
+from collections import deque
 
 from gunicorn import util  # type: ignore[import-untyped]
 from gunicorn.workers.gthread import TConn, ThreadWorker  # type: ignore[import-untyped]
@@ -25,6 +28,62 @@ from gunicorn.workers.gthread import TConn, ThreadWorker  # type: ignore[import-
 # Long enough for a phone on a poor signal to send a save or fetch a page; short enough that
 # a stalled connection gives its thread back soon.
 CLIENT_TIMEOUT = float(os.environ.get("VENUE_CLIENT_TIMEOUT", "15"))
+
+
+# How many requests of one worker run the app (Django) at once. The threads are there to wait on
+# slow phones, not to run Django side by side: threads sharing the interpreter slow each other
+# down, and one holding the database's write lock then holds it for longer while the room queues
+# behind it (bench/entry_load.py --server venue measures it). A request's body is read before
+# it takes a slot, so a phone sending slowly never holds one.
+APP_SLOTS = int(os.environ.get("VENUE_APP_SLOTS", "1"))
+
+
+class FairSlots:
+    """A semaphore that serves its waiters in the order they came: a freed slot is handed to
+    the longest waiter, so no request is overtaken again and again by newcomers."""
+
+    def __init__(self, slots: int):
+        self._lock = threading.Lock()
+        self._free = max(1, slots)
+        self._waiting: deque[threading.Event] = deque()
+
+    def __enter__(self):
+        with self._lock:
+            if self._free and not self._waiting:
+                self._free -= 1
+                return self
+            turn = threading.Event()
+            self._waiting.append(turn)
+        turn.wait()  # the slot is ours when set: release handed it over
+        return self
+
+    def __exit__(self, *exc_info):
+        with self._lock:
+            if self._waiting:
+                self._waiting.popleft().set()
+            else:
+                self._free += 1
+
+
+class AppSlots:
+    """A WSGI app run by at most ``slots`` threads at once, each request's body read first."""
+
+    def __init__(self, app, slots: int):
+        self.app = app
+        self.slots = FairSlots(slots)
+
+    def __call__(self, environ, start_response):
+        length = environ.get("CONTENT_LENGTH") or ""
+        if length.isdigit() and int(length) > 0:
+            # Bounded by the client's time limit on reads; Django refuses oversized bodies.
+            try:
+                body = environ["wsgi.input"].read(int(length))
+            except OSError:  # the phone stalled past the time limit, or went away
+                start_response("408 Request Timeout", [("Content-Type", "text/plain")])
+                return [b"The request did not arrive in time. Please try again."]
+            environ["wsgi.input"] = io.BytesIO(body)
+        with self.slots:
+            return self.app(environ, start_response)
 
 
 class TimedConn(TConn):
@@ -53,6 +112,10 @@ class TimedConn(TConn):
 
 
 class VenueWorker(ThreadWorker):
+    def load_wsgi(self):
+        super().load_wsgi()
+        self.wsgi = AppSlots(self.wsgi, APP_SLOTS)
+
     def accept(self, listener):
         try:
             client_sock, client_addr = listener.accept()

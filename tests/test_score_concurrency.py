@@ -45,6 +45,26 @@ class QueueWatch:
             raise
 
 
+class ProcessQueueWatch:
+    """Stands in for the SQLite backend's lock for the threads of one process: sets ``refused``
+    when a thread other than the test's own finds it taken and starts waiting."""
+
+    def __init__(self, real, refused):
+        self.real = real
+        self.refused = refused
+        self.test_thread = threading.get_ident()
+
+    def acquire(self, timeout=-1):
+        if self.real.acquire(blocking=False):
+            return True
+        if threading.get_ident() != self.test_thread:
+            self.refused.set()
+        return self.real.acquire(timeout=timeout)
+
+    def release(self):
+        self.real.release()
+
+
 @pytest.fixture
 def lock_wait(monkeypatch):
     """An event set when a save is queued for a lock another transaction holds: on SQLite when
@@ -56,6 +76,10 @@ def lock_wait(monkeypatch):
         if base.fcntl is not None:
             watch = QueueWatch(base.fcntl)
             monkeypatch.setattr(base, "fcntl", watch)
+            # Threads of one process queue on the process's lock before the file lock.
+            monkeypatch.setattr(
+                base, "_PROCESS_WRITERS", ProcessQueueWatch(base._PROCESS_WRITERS, watch.refused)
+            )
             return watch.refused
     return threading.Event()
 

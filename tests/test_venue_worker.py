@@ -62,3 +62,65 @@ def test_a_close_sends_everything_and_does_not_wait_for_a_silent_client(monkeypa
         assert modes == [0.0]
     finally:
         client_side.close()
+
+
+def test_waiting_requests_get_the_app_in_the_order_they_came():
+    import threading
+    import time
+
+    from config.venue_worker import FairSlots
+
+    slots = FairSlots(1)
+    order = []
+    slots.__enter__()  # the slot is busy: everyone below waits
+    started = []
+
+    def request(n):
+        started.append(n)
+        with slots:
+            order.append(n)
+
+    threads = []
+    for n in range(5):
+        thread = threading.Thread(target=request, args=(n,))
+        thread.start()
+        threads.append(thread)
+        while len(started) <= n:
+            time.sleep(0.001)
+        time.sleep(0.01)  # n is waiting before n + 1 arrives
+    slots.__exit__(None, None, None)
+    for thread in threads:
+        thread.join(5)
+    assert order == [0, 1, 2, 3, 4]
+
+
+def test_a_body_is_read_before_the_app_is_taken_and_a_stalled_one_gets_408():
+    import io
+
+    from config.venue_worker import AppSlots
+
+    seen = []
+
+    def app(environ, start_response):
+        seen.append(environ["wsgi.input"].read())
+        start_response("200 OK", [])
+        return [b"ok"]
+
+    class Stalled(io.RawIOBase):
+        def read(self, size=-1):
+            raise TimeoutError("timed out")
+
+    statuses = []
+    slotted = AppSlots(app, 1)
+    body = slotted(
+        {"CONTENT_LENGTH": "5", "wsgi.input": io.BytesIO(b"hello")},
+        lambda status, headers: statuses.append(status),
+    )
+    assert body == [b"ok"] and seen == [b"hello"]
+    body = slotted(
+        {"CONTENT_LENGTH": "5", "wsgi.input": Stalled()},
+        lambda status, headers: statuses.append(status),
+    )
+    assert statuses == ["200 OK", "408 Request Timeout"] and seen == [b"hello"]
+    # The stalled request never took the slot: the next one runs at once.
+    assert slotted({"wsgi.input": io.BytesIO()}, lambda *args: None) == [b"ok"]

@@ -4,7 +4,9 @@ A SQLite writer that finds the database locked polls, sleeping longer and longer
 In a rush of score saves a writer often sleeps on long after the lock is free, and an unlucky
 one keeps losing the race to newcomers (bench/entry_load.py measures it). So each transaction
 first takes an exclusive flock on "<database>.writers";
-a waiter tries again every millisecond, so it starts about as soon as the lock is released.
+a waiter tries again every millisecond, so it starts about as soon as the lock is released. The
+threads of one process (the venue's threaded workers) line up on a lock of the process first, so
+only one of them at a time polls.
 SQLite's own lock and timeout still guard everything that does not come through here (another
 program, a plain autocommit write). A writer gives up queueing after the database's timeout
 (OPTIONS["timeout"]) and goes on to SQLite's lock, so a transaction left open somewhere ends in
@@ -13,6 +15,7 @@ SQLite's usual "database is locked" rather than a wait without end.
 
 import contextlib
 import os
+import threading
 import time
 from typing import BinaryIO
 
@@ -27,6 +30,11 @@ else:
 
 
 QUEUE_POLL_SECONDS = 0.001
+
+# The threads of one process (the venue's threaded workers) queue here first, blocked without
+# polling, so only one of them at a time polls the file lock: dozens of threads waking every
+# millisecond would take the CPU from the one that holds the lock.
+_PROCESS_WRITERS = threading.Lock()
 
 
 def queue_path(database_name: str) -> str:
@@ -52,13 +60,17 @@ class DatabaseWrapper(base.DatabaseWrapper):
         if self._queue_file is None:
             # Held open for the connection's life (closed in _close), so no `with` block.
             self._queue_file = open(queue_path(self.settings_dict["NAME"]), "a+b")  # noqa: SIM115
-        give_up = time.monotonic() + self.settings_dict["OPTIONS"].get("timeout", 5)
+        timeout = self.settings_dict["OPTIONS"].get("timeout", 5)
+        give_up = time.monotonic() + timeout
+        if not _PROCESS_WRITERS.acquire(timeout=timeout):
+            return  # not queued: SQLite's own lock and timeout decide
         while True:
             try:
                 fcntl.flock(self._queue_file, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except BlockingIOError:
                 if time.monotonic() >= give_up:
-                    return  # not queued: SQLite's own lock and timeout decide
+                    _PROCESS_WRITERS.release()
+                    return
                 time.sleep(QUEUE_POLL_SECONDS)
             else:
                 self._queued = True
@@ -68,6 +80,7 @@ class DatabaseWrapper(base.DatabaseWrapper):
         if self._queued and self._queue_file is not None:
             self._queued = False
             fcntl.flock(self._queue_file, fcntl.LOCK_UN)
+            _PROCESS_WRITERS.release()
 
     def _start_transaction_under_autocommit(self):
         self._join_writer_queue()

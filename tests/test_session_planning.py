@@ -55,6 +55,7 @@ def assert_valid_plan(plan, ids, max_table_size, sessions, history=(), **constra
         (27, 3, 13),
         (10, 2, 9),
         (100, 10, 3),
+        (32, 4, 9),
     ],
 )
 def test_designs_seat_everyone_and_no_pair_twice(points, size, classes):
@@ -71,8 +72,19 @@ def test_designs_seat_everyone_and_no_pair_twice(points, size, classes):
 
 
 def test_no_design_where_none_is_built():
-    assert resolvable_design(32, 4) is None
     assert resolvable_design(20, 3) is None
+    assert resolvable_design(27, 9) is None  # any two planes of GF(3)^3 share a line
+
+
+def test_partial_spread_seats_nine_sessions_of_32_at_tables_of_4_with_no_repeat():
+    # Nine is the most: the tenth session then repeats at least two pairs at each of its
+    # 8 tables (the pairs still unmet form no triangle), so 16 is what this start can give.
+    ids = list(range(1, 33))
+    plan = plan_sessions(ids, 4, 10, seed=42, max_evals=0)
+    assert_valid_plan(plan, ids, 4, 10)
+    assert plan.method.startswith("partial spread")
+    assert plan.repeats[:9] == [0] * 9
+    assert plan.total_repeats == 16
 
 
 @pytest.mark.parametrize(

@@ -16,11 +16,12 @@ How a plan is made
 ------------------
 1. *Constructions* (:mod:`tournaments.designs`): when every table has the same size ``g`` and the
    field is one a finite geometry seats with no pair meeting twice (affine planes and spaces,
-   Latin squares, the 15 schoolgirls, round robins), its first sessions are the start. Points
-   are dealt onto players the way :func:`tournaments.seating.seat` deals (club by club, so
-   session 1 spreads the clubs), pinned players take points on one line of a class that is not
-   used (so they never meet, and each session's tables are renumbered to put them at their
-   tables). Sessions beyond the construction are seated one by one against the ones before.
+   Latin squares, the 15 schoolgirls, round robins, partial spreads), its first sessions are the
+   start. Points are dealt onto players the way :func:`tournaments.seating.seat` deals (club by
+   club, so session 1 spreads the clubs), pinned players take points on one line of a class that
+   is not used (so they never meet, and each session's tables are renumbered to put them at
+   their tables). Sessions beyond the construction are seated one by one against the ones
+   before.
 2. *Session by session*: each session seated by :func:`tournaments.seating.seat` against the
    history and the sessions before it. The cheaper of the two starts is kept.
 3. *Tabu search over the whole schedule* (after Dotu and Van Hentenryck's search for the social

@@ -99,6 +99,17 @@ def test_constructions_give_zero_repeats(tables, seats, sessions):
     assert plan.total_repeats == 0 == plan.lower_bound
 
 
+@pytest.mark.parametrize("seed", [1, 42])
+def test_thirty_two_at_tables_of_four_for_ten_sessions_reach_zero_repeats(seed):
+    # The published 8-4-10 instance: the partial spread's nine sessions cannot take a tenth, so
+    # the search starts from its first six and rebuilds the other four.
+    ids = list(range(1, 33))
+    plan = plan_sessions(ids, 4, 10, seed=seed)
+    assert_valid_plan(plan, ids, 4, 10)
+    assert plan.total_repeats == 0 == plan.lower_bound
+    assert "first 6 sessions" in plan.method
+
+
 def test_pins_and_clubs_keep_a_construction_at_zero():
     ids = list(range(1, 17))
     pinned = {3: 2, 9: 4, 12: 1}

@@ -55,6 +55,7 @@ def assert_valid_plan(plan, ids, max_table_size, sessions, history=(), **constra
         (27, 3, 13),
         (10, 2, 9),
         (100, 10, 3),
+        (32, 4, 9),
     ],
 )
 def test_designs_seat_everyone_and_no_pair_twice(points, size, classes):
@@ -71,8 +72,19 @@ def test_designs_seat_everyone_and_no_pair_twice(points, size, classes):
 
 
 def test_no_design_where_none_is_built():
-    assert resolvable_design(32, 4) is None
     assert resolvable_design(20, 3) is None
+    assert resolvable_design(27, 9) is None  # any two planes of GF(3)^3 share a line
+
+
+def test_partial_spread_seats_nine_sessions_of_32_at_tables_of_4_with_no_repeat():
+    # Nine is the most: the tenth session then repeats at least two pairs at each of its
+    # 8 tables (the pairs still unmet form no triangle), so 16 is what this start can give.
+    ids = list(range(1, 33))
+    plan = plan_sessions(ids, 4, 10, seed=42, max_evals=0)
+    assert_valid_plan(plan, ids, 4, 10)
+    assert plan.method.startswith("partial spread")
+    assert plan.repeats[:9] == [0] * 9
+    assert plan.total_repeats == 16
 
 
 @pytest.mark.parametrize(
@@ -85,6 +97,17 @@ def test_constructions_give_zero_repeats(tables, seats, sessions):
     plan = plan_sessions(ids, seats if players != 43 else 7, sessions, seed=3, max_evals=0)
     assert_valid_plan(plan, ids, seats if players != 43 else 7, sessions)
     assert plan.total_repeats == 0 == plan.lower_bound
+
+
+@pytest.mark.parametrize("seed", [1, 42])
+def test_thirty_two_at_tables_of_four_for_ten_sessions_reach_zero_repeats(seed):
+    # The published 8-4-10 instance: the partial spread's nine sessions cannot take a tenth, so
+    # the search starts from its first six and rebuilds the other four.
+    ids = list(range(1, 33))
+    plan = plan_sessions(ids, 4, 10, seed=seed)
+    assert_valid_plan(plan, ids, 4, 10)
+    assert plan.total_repeats == 0 == plan.lower_bound
+    assert "first 6 sessions" in plan.method
 
 
 def test_pins_and_clubs_keep_a_construction_at_zero():

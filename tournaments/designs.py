@@ -20,6 +20,11 @@ What is built, and why each is repeat-free:
 * **The 15 schoolgirls** (15 players at 5 tables of 3, 7 sessions): a packing of the projective
   space PG(3, 2) into 7 spreads, found by a small exact search over its 56 spreads.
 * **Tables of two**: the round-robin circle method, ``n - 1`` sessions for even ``n``.
+* **Partial spreads**, tables of ``q**2`` and ``n = q**m`` with ``m`` odd (32 at tables of 4):
+  a session is the cosets of one 2-dimensional subspace of GF(q)^m, and two sessions share no
+  pair when their subspaces meet only in 0. The planes of GF(q)^m cannot all be split that way
+  for odd ``m``, so a small search picks as many pairwise disjoint ones as it can (9 for 32 at
+  tables of 4, the most there are); the planner seats the sessions beyond them.
 
 GF(q) is built here: elements are the integers ``0 .. q-1`` read as polynomials over GF(p) in
 base ``p``, multiplied modulo the first monic irreducible polynomial of degree ``m``.
@@ -259,6 +264,86 @@ def _round_robin(n: int) -> Design:
     return classes
 
 
+_SPREAD_NODES = 20_000  # steps of the partial-spread search (a few milliseconds here)
+
+
+def _planes(q: int, m: int) -> list[list[int]]:
+    """The 2-dimensional subspaces of GF(q)^m, each as its vectors (numbered in base q)."""
+    field = _field(q)
+    add, mul = field.add, field.mul
+    vectors = list(product(range(q), repeat=m))
+    index = {v: i for i, v in enumerate(vectors)}
+    found: set[tuple[int, ...]] = set()
+    for u in vectors:
+        for v in vectors:
+            if index[u] < index[v]:
+                span = {
+                    index[tuple(add[mul[a][x]][mul[b][y]] for x, y in zip(u, v, strict=True))]
+                    for a in range(q)
+                    for b in range(q)
+                }
+                if len(span) == q * q:
+                    found.add(tuple(sorted(span)))
+    return [list(plane) for plane in sorted(found)]
+
+
+def _disjoint_planes(planes: list[list[int]], limit: int) -> list[list[int]]:
+    """As many planes meeting pairwise only in 0 as a bounded depth-first search finds."""
+    masks = [sum(1 << x for x in plane if x) for plane in planes]
+    best: list[int] = []
+    nodes = 0
+
+    def grow(chosen: list[int], used: int, start: int) -> None:
+        nonlocal best, nodes
+        if len(chosen) > len(best):
+            best = list(chosen)
+        for i in range(start, len(planes)):
+            if nodes >= limit:
+                return
+            if not masks[i] & used:
+                nodes += 1
+                grow([*chosen, i], used | masks[i], i + 1)
+
+    grow([], 0, 0)
+    return [planes[i] for i in best]
+
+
+def _partial_spread(q: int, m: int) -> Design:
+    """One session per chosen plane of GF(q)^m: its cosets (see the module doc)."""
+    field = _field(q)
+    n = q**m
+    vectors = list(product(range(q), repeat=m))
+    index = {v: i for i, v in enumerate(vectors)}
+    classes: Design = []
+    for plane in _disjoint_planes(_planes(q, m), _SPREAD_NODES):
+        seen = [False] * n
+        tables = []
+        for x in range(n):
+            if seen[x]:
+                continue
+            coset = sorted(
+                index[tuple(field.add[a][b] for a, b in zip(vectors[x], vectors[y], strict=True))]
+                for y in plane
+            )
+            for y in coset:
+                seen[y] = True
+            tables.append(coset)
+        classes.append(tables)
+    return classes
+
+
+def _spread_order(n: int, table_size: int) -> tuple[int, int] | None:
+    """``(q, m)`` when tables of ``q**2`` seat ``n = q**m`` players, ``m`` odd, else None."""
+    q = round(table_size**0.5)
+    if q * q != table_size or prime_power(q) is None:
+        return None
+    m, rest = 0, n
+    while rest % q == 0:
+        rest //= q
+        m += 1
+    return (q, m) if rest == 1 and m % 2 == 1 and m >= 3 and n <= 4096 else None
+
+
 def resolvable_design(n: int, table_size: int) -> Design | None:
     """Sessions of ``n`` points at tables of exactly ``table_size`` with no pair meeting twice,
     as many as the constructions above give, or None when none applies."""
@@ -273,6 +358,10 @@ def resolvable_design(n: int, table_size: int) -> Design | None:
     while rest % g == 0:
         rest //= g
         d += 1
+    spread = _spread_order(n, g)
+    if spread is not None:
+        classes = _partial_spread(*spread)
+        return classes if len(classes) >= 2 else None
     if rest != 1:
         return None
     if d == 2:
@@ -290,4 +379,6 @@ def design_name(n: int, table_size: int) -> str:
         return "Kirkman's schoolgirls"
     if n == table_size * table_size:
         return "affine plane" if prime_power(table_size) else "Latin squares"
+    if _spread_order(n, table_size) is not None:
+        return "partial spread"
     return "affine space"

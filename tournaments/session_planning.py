@@ -16,11 +16,15 @@ How a plan is made
 ------------------
 1. *Constructions* (:mod:`tournaments.designs`): when every table has the same size ``g`` and the
    field is one a finite geometry seats with no pair meeting twice (affine planes and spaces,
-   Latin squares, the 15 schoolgirls, round robins), its first sessions are the start. Points
-   are dealt onto players the way :func:`tournaments.seating.seat` deals (club by club, so
-   session 1 spreads the clubs), pinned players take points on one line of a class that is not
-   used (so they never meet, and each session's tables are renumbered to put them at their
-   tables). Sessions beyond the construction are seated one by one against the ones before.
+   Latin squares, the 15 schoolgirls, round robins, partial spreads), its first sessions are the
+   start. Points are dealt onto players the way :func:`tournaments.seating.seat` deals (club by
+   club, so session 1 spreads the clubs), pinned players take points on one line of a class that
+   is not used (so they never meet, and each session's tables are renumbered to put them at
+   their tables). Sessions beyond the construction are seated one by one against the ones
+   before. When every table has the same size and the construction falls short of the
+   sessions, half the search budget first goes to short searches from starts keeping only its
+   first sessions (all but three; dealt afresh each time), since its sessions can leave the
+   others no room (see :func:`_search_trimmed`); the search goes on from the best found.
 2. *Session by session*: each session seated by :func:`tournaments.seating.seat` against the
    history and the sessions before it. The cheaper of the two starts is kept.
 3. *Tabu search over the whole schedule* (after Dotu and Van Hentenryck's search for the social
@@ -45,8 +49,9 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 
 from tournaments.designs import design_name, resolvable_design
 from tournaments.seating import (
@@ -496,6 +501,8 @@ class _ScheduleSearch:
 
 _PLAN_EVALS = 12_000_000  # swap evaluations of the schedule search (about 4 s at most here)
 _REPLAN_EVALS = 300_000
+_ATTEMPT_EVALS = 300_000  # one short search from a trimmed construction start (about 0.15 s)
+_ROOM = 3  # sessions of a construction that falls short handed back to the search (see below)
 
 
 def plan_sessions(
@@ -535,11 +542,13 @@ def plan_sessions(
     search = _ScheduleSearch(prob, rng)
     index = {p: i for i, p in enumerate(ids)}
     starts = [("session by session", [_tab_of(day, index, len(ids)) for day in baseline])]
-    built = _construction_start(
-        ids, prob, pin_tab, rng, history, keep_apart, pinned, names, max_table_size, clubs
+    construct = partial(
+        _construction_start,
+        *(ids, prob, pin_tab, rng, history, keep_apart, pinned, names, max_table_size, clubs),
     )
+    built = construct()
     if built is not None:
-        starts.insert(0, built)
+        starts.insert(0, built[:2])
     method, tabs = _cheapest(search, starts)
     target = prob.repeat_weight * bound + _club_floor(prob)
     if search.cost > target:
@@ -547,11 +556,49 @@ def plan_sessions(
         deadline = start + time_limit * 0.9
         # small fields settle long before the full budget (and must not keep the organiser waiting)
         budget = min(_PLAN_EVALS, 20_000 * len(ids) * sessions) if max_evals is None else max_evals
-        tabs = search.run(target, budget, deadline)
+        full = len(set(prob.sizes)) == 1  # a short field's left-out points already give room
+        if built is not None and built[2] < sessions and budget and full:
+            # The construction falls short of the sessions and its sessions leave the rest no
+            # room (9 of 32 at tables of 4 leave unmet pairs that hold no table of 4 at all):
+            # short searches from starts keeping only its first sessions (dealt afresh each
+            # time) let the search rebuild the others; it goes on from the best of them.
+            half = budget // 2
+            keep = built[2] - _ROOM
+            trimmed = _search_trimmed(search, lambda: construct(keep=keep), target, half, deadline)
+            budget -= half
+            if trimmed is not None and trimmed[0] < before:
+                method, tabs = trimmed[1], trimmed[2]
+            search.load(tabs)
+        if search.cost > target:
+            tabs = search.run(target, budget, deadline)
         if search.cost < before:
             method += ", then searched"
     planned = [_tables_of(tab, ids, len(prob.sizes)) for tab in tabs]
     return SessionPlan(planned, schedule_repeats(planned, history), bound, method, seed)
+
+
+def _search_trimmed(
+    search: _ScheduleSearch,
+    attempt: Callable[[], tuple[str, list[list[int]], int] | None],
+    target: int,
+    budget: int,
+    deadline: float,
+) -> tuple[int, str, list[list[int]]] | None:
+    """Short searches from trimmed construction starts until one reaches ``target`` or the
+    budget is spent: the best (cost, method, schedule) found, None when none was made."""
+    best: tuple[int, str, list[list[int]]] | None = None
+    while budget > 0 and time.perf_counter() < deadline:
+        start = attempt()
+        if start is None:
+            break
+        search.load(start[1])
+        found = search.run(target, min(budget, _ATTEMPT_EVALS), deadline)
+        budget -= _ATTEMPT_EVALS
+        if best is None or search.cost < best[0]:
+            best = (search.cost, start[0], found)
+        if best[0] <= target:
+            break
+    return best
 
 
 def _session_by_session(
@@ -687,9 +734,11 @@ def _construction_start(
     names: Mapping[int, str] | None,
     max_table_size: int,
     clubs: Mapping[int, str] | None,
-) -> tuple[str, list[list[int]]] | None:
+    keep: int | None = None,
+) -> tuple[str, list[list[int]], int] | None:
     """A start from a construction of :mod:`tournaments.designs` when one fits the tables (see
-    the module doc), the sessions beyond it seated one by one; None when none fits."""
+    the module doc), the sessions beyond it (or beyond its first ``keep``) seated one by one,
+    and how many of its sessions it holds; None when none fits."""
     n, sizes = prob.n, prob.sizes
     g, k = sizes[0], len(sizes)
     short = g * k - n  # tables of g - 1 (table_sizes puts them last)
@@ -699,7 +748,7 @@ def _construction_start(
     # A short field: leave out the points of one line of a class not used, so that in every
     # other class they fall at different tables (two lines share at most one point).
     removed = set(design.pop()[0][:short]) if short else set()
-    used = design[: prob.sessions]
+    used = design[: prob.sessions if keep is None else max(1, min(keep, prob.sessions))]
     spare = design[len(used)] if len(used) < len(design) else None
     dealt = [line[i] for i in range(g) for line in used[0] if i < len(line)]
     point_of = [0] * n
@@ -734,8 +783,8 @@ def _construction_start(
         )
         tabs.append(_tab_of(result.tables, index, n))
         earlier.append(result.tables)
-    name = design_name(g * k, g)
-    return (f"{name} less {short} players" if short else name), tabs
+    name = design_name(g * k, g) + (f" less {short} players" if short else "")
+    return (name if keep is None else f"{name}, first {len(used)} sessions"), tabs, len(used)
 
 
 def _deal_order(

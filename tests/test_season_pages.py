@@ -149,3 +149,10 @@ def test_hostile_names_stay_text_on_the_page_and_in_the_workbook(organiser_clien
 def test_the_event_page_names_its_season(organiser_client, season):
     page = organiser_client.get("/organiser/t/week-2/").content.decode()
     assert "Event 2 of the season" in page and 'href="/organiser/season/spring/"' in page
+
+
+def test_the_organiser_home_lists_the_season_once_under_its_own_heading(organiser_client, season):
+    page = organiser_client.get("/organiser/").content.decode()
+    assert "<title>My tournaments · Mexican Train</title>" in page
+    assert page.count("<h2>Seasons</h2>") == 1
+    assert page.count(f">{season.name}</a>") == 1

@@ -552,6 +552,15 @@ def late_seating_choices(day) -> dict:
 # ---------------------------------------------------------------------------
 
 
+def events_free_for_a_season(user) -> list[Tournament]:
+    """Events the user organises (a superuser: any) that are in no season yet, newest first.
+    One query."""
+    events = Tournament.objects.filter(season_event__isnull=True)
+    if not user.is_superuser:
+        events = events.filter(staff__user=user, staff__role=StaffRole.ORGANISER)
+    return list(events.distinct())
+
+
 def seasons_for(user) -> list[Season]:
     """The seasons whose staff pages ``user`` may open (see ``access.may_see_season``): every
     season for a superuser; else those with events, every one of which they staff. Two

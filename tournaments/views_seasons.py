@@ -13,7 +13,8 @@ from django.views.decorators.http import require_http_methods, require_POST
 from core.errors import ServiceError
 
 from .access import season_organiser_view
-from .models import Season, StaffRole, Tournament
+from .models import Season
+from .selectors import events_free_for_a_season
 from .services import seasons as season_services
 from .services.events import may_create_events
 
@@ -64,18 +65,10 @@ def season_new(request):
     return render(request, "tournaments/season_new.html", {"form": form})
 
 
-def _addable(user) -> list[Tournament]:
-    """Events the user organises that are in no season yet, newest first."""
-    events = Tournament.objects.filter(season_event__isnull=True)
-    if not user.is_superuser:
-        events = events.filter(staff__user=user, staff__role=StaffRole.ORGANISER)
-    return list(events.distinct())
-
-
 @season_organiser_view
 @require_http_methods(["GET", "HEAD", "POST"])
 def season_events(request, season: Season):
-    addable = _addable(request.user)
+    addable = events_free_for_a_season(request.user)
     form = AddEventForm(request.POST or None)
     form.fields["event"].choices = [(e.slug, e.name) for e in addable]  # type: ignore[attr-defined]
     if request.method == "POST" and form.is_valid():

@@ -118,6 +118,15 @@ def test_refused_season_form_changes_nothing(organiser_client, season):
     assert page.status_code == 200
     assert "already taken by another season" in page.content.decode()
     assert list(Season.objects.values()) == before
+    # Every mistake at once: a blank name, a short name with spaces, best of 0.
+    page = organiser_client.post(
+        "/organiser/seasons/new/", {"name": " ", "slug": "Bad Slug!", "best_of": "0"}
+    )
+    text = page.content.decode()
+    assert page.status_code == 200 and "This field is required." in text
+    assert "greater than or equal to 1" in text
+    assert text.count('class="field-error"') >= 3, "the short name's mistake is not shown too"
+    assert list(Season.objects.values()) == before
 
 
 def test_season_pages_need_the_right_to_create_or_run(client, season):

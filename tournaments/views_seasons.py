@@ -16,7 +16,7 @@ from .access import season_organiser_view
 from .models import Season
 from .selectors import events_free_for_a_season
 from .services import seasons as season_services
-from .services.events import may_create_events
+from .services.events import may_create_events, slug_problem
 
 
 class SeasonForm(forms.Form):
@@ -35,6 +35,14 @@ class SeasonForm(forms.Form):
         required=False,
         initial=True,
     )
+
+    def clean_slug(self):
+        # The service checks it too; said here it shows beside the other fields' mistakes at once.
+        slug = self.cleaned_data["slug"]
+        problem = slug_problem(slug)
+        if problem:
+            raise forms.ValidationError(problem.replace("the event", "the season"))
+        return slug
 
 
 class AddEventForm(forms.Form):

@@ -29,10 +29,10 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
+from domain.seating.day import table_sizes
 from scoring.models import GameSheet, Score, SheetState, Source
 from scoring.schedule import build_schedule
 from tournaments.models import Entry, Player, Seat, StaffRole, Table
-from tournaments.seating import table_sizes
 from tournaments.services.events import create_tournament
 
 TABLES = 43

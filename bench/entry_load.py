@@ -671,9 +671,9 @@ def _stored_games(event: _Event, log: Log) -> _Stored:
 
 def _check_standings(event: _Event, log: Log) -> _StandingsCheck:
     """The standings against a recomputation from what the clients sent."""
-    from scoring.standings import COMPLETE, Cut, standings
+    from domain.tie_breaks import resolve_tie_breaks
+    from standings.read import COMPLETE, Cut, standings
     from tournaments.models import Entry
-    from tournaments.tie_breaks import resolve_tie_breaks
 
     tournament = event.tournament
     tie_breaks = resolve_tie_breaks(tournament.rules.tie_breaks or ())

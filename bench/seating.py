@@ -1,11 +1,11 @@
-"""Benchmark for tournaments.seating -- run as ``.venv/bin/python bench/seating.py``.
+"""Benchmark for domain.seating.day -- run as ``.venv/bin/python bench/seating.py``.
 
 Prints, per case, N, day, repeat pairs, lower bound and seconds of algorithm
 time (the ``seat()`` call only), then one PASS/FAIL line per target.
 Use ``--quick`` to check only a sample of N in the first target.
 
 The schedule section (``--schedule`` runs it alone) plans several sessions at once with
-``tournaments.session_planning.plan_sessions``: published social-golfer instances (tables x seats
+``domain.seating.sessions.plan_sessions``: published social-golfer instances (tables x seats
 x sessions, 0 repeats known for each) and rallies of 43 and 86 players at tables of at most 7,
 each against the schedule's lower bound and a CP-SAT model given 60 s (``--cp-seconds S``
 changes that). CP-SAT comes from OR-Tools, a benchmark-only dependency:
@@ -24,7 +24,7 @@ import itertools  # noqa: E402
 import random  # noqa: E402
 import time  # noqa: E402
 
-from tournaments.seating import (  # noqa: E402
+from domain.seating.day import (  # noqa: E402
     club_spread,
     count_repeat_pairs,
     meeting_conflicts,
@@ -33,7 +33,7 @@ from tournaments.seating import (  # noqa: E402
     seat,
     table_sizes,
 )
-from tournaments.session_planning import plan_sessions, schedule_repeats  # noqa: E402
+from domain.seating.sessions import plan_sessions, schedule_repeats  # noqa: E402
 
 MAX = 7
 results: list[tuple[str, bool, str]] = []

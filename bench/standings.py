@@ -31,21 +31,21 @@ from django.utils import timezone
 from openpyxl import Workbook
 from reportlab.platypus import SimpleDocTemplate, Table
 
-from scoring import standings_page
+from domain.ranking import rank_clubs, rank_players
+from domain.seating.day import table_sizes
 from scoring.models import GameSheet, Score, SheetState, Source
-from scoring.race import race_chart
-from scoring.ranking import rank_clubs, rank_players
 from scoring.schedule import build_schedule
-from scoring.standings import score_rows, seating_rows, standings
-from scoring.standings_pdf import (
+from standings import page as standings_page
+from standings.pdf import (
     MARGIN,
     PAGE_SIZE,
     player_table_rows,
     render_standings_pdf,
 )
-from scoring.standings_xlsx import standings_workbook, workbook_sheets
+from standings.race import race_chart
+from standings.read import score_rows, seating_rows, standings
+from standings.xlsx import standings_workbook, workbook_sheets
 from tournaments.models import Entry, Player, Seat, Table as SeatingTable, Tournament
-from tournaments.seating import table_sizes
 from tournaments.services.events import create_tournament
 
 

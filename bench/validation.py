@@ -1,4 +1,4 @@
-"""Benchmark for scoring.validation -- run as ``.venv/bin/python bench/validation.py``.
+"""Benchmark for domain.sheet_checks -- run as ``.venv/bin/python bench/validation.py``.
 
 Checks 10,000 games played by the tests' simulator (every preset, every table size its
 deal covers, both double-blank values, the engine set aside or found in the hands) and
@@ -22,7 +22,7 @@ from dataclasses import replace  # noqa: E402
 
 from game_simulator import load_presets, play_day  # noqa: E402
 
-from scoring.validation import (  # noqa: E402
+from domain.sheet_checks import (  # noqa: E402
     SheetRules,
     TypedSheet,
     check_game,

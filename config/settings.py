@@ -62,6 +62,7 @@ INSTALLED_APPS = [
     "axes",
     "tournaments",
     "scoring",
+    "standings",
 ]
 
 MIDDLEWARE = [

@@ -1,7 +1,7 @@
 """Read-only pages for players and spectators."""
 
-from scoring import urls_public as scoring_urls
+from standings import urls_public as standings_urls
 from tournaments import urls_public as tournament_urls
 
 app_name = "public"
-urlpatterns = tournament_urls.urlpatterns + scoring_urls.urlpatterns
+urlpatterns = tournament_urls.urlpatterns + standings_urls.urlpatterns

@@ -1,8 +1,7 @@
 from django.contrib import admin
 
 from core.admin import ReadOnlyAdminMixin
-
-from .models import AuditEvent, Game, GameSheet, Score
+from scoring.models import AuditEvent, Game, GameSheet, Score
 
 
 @admin.register(Game)

@@ -9,11 +9,10 @@ class ScoringConfig(AppConfig):
         # Tournaments never imports scoring; scoring listens and answers here instead.
         from django.db.models.signals import post_save
 
+        from scoring.schedule import build_schedule_for_seated_day, build_schedules_for_rules
+        from scoring.selectors import entry_games, last_game_entered, scores_by_game
         from tournaments import hooks
         from tournaments.models import RuleSet
-
-        from .schedule import build_schedule_for_seated_day, build_schedules_for_rules
-        from .selectors import entry_games, last_game_entered, scores_by_game
 
         hooks.day_seated.connect(build_schedule_for_seated_day, dispatch_uid="scoring-schedule")
         post_save.connect(

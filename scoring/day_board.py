@@ -11,9 +11,8 @@ from dataclasses import dataclass, field
 
 from django.db.models import Count, Max
 
+from scoring.models import LIVE_STATES, GameSheet, SheetState
 from tournaments.models import Day, Table
-
-from .models import LIVE_STATES, GameSheet, SheetState
 
 # A tile's state, in the order the legend lists them; the page colours them by these names.
 DONE, WAITING, PLAYING, NOT_STARTED = "done", "waiting", "playing", "not-started"

@@ -11,14 +11,13 @@ from pathlib import Path
 from django.conf import settings
 from django.db import transaction
 
+from domain.sheet_checks import TypedSheet
+from scoring.schedule import day_games
+from scoring.services import GameInput, close_day, save_card
 from tournaments.models import Tournament
 from tournaments.services.events import create_tournament
 from tournaments.services.registration import register_player, set_checked_in
 from tournaments.services.seating import seat_day_with_tables
-
-from .schedule import day_games
-from .services import GameInput, close_day, save_card
-from .validation import TypedSheet
 
 DEMO_FILE = Path(settings.BASE_DIR) / "fixtures" / "demo_tournament.json"
 

@@ -1,4 +1,4 @@
-"""Forms for score entry. They only read what was typed; the rules live in scoring.validation
+"""Forms for score entry. They only read what was typed; the rules live in domain.sheet_checks
 and the writes in scoring.services. A refusal from the service is put back next to its field.
 """
 
@@ -14,18 +14,17 @@ from django import forms
 from core.cells import is_blank
 from core.errors import ServiceError
 from core.forms import CappedUploadForm
+from domain.sheet_checks import TypedSheet, infer_outcome
+from scoring import services
+from scoring.devices import device_mark
+from scoring.models import Score, SheetState, Source
+from scoring.selectors import TableSheets
+from scoring.services import CurrentSheet, GameInput
 from tournaments.models import (
     TABLE_CODE_ALPHABET,
     TABLE_CODE_LENGTH,
     normalise_table_code,
 )
-
-from . import services
-from .devices import device_mark
-from .models import Score, SheetState, Source
-from .selectors import TableSheets
-from .services import CurrentSheet, GameInput
-from .validation import TypedSheet, infer_outcome
 
 # The card's "who went out" choice for a game nobody went out of.
 BLOCKED = "blocked"

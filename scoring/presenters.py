@@ -8,9 +8,9 @@ from html import escape
 
 from django.utils.safestring import mark_safe
 
-from .models import AuditEvent, SheetState, Source
-from .selectors import NOT_PLAYED
-from .services import own_entry_refusal
+from scoring.models import AuditEvent, SheetState, Source
+from scoring.selectors import NOT_PLAYED
+from scoring.services import own_entry_refusal
 
 
 @dataclass(frozen=True)

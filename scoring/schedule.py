@@ -6,9 +6,8 @@ pages, printouts and exports only read them.
 
 from django.db import transaction
 
+from scoring.models import Game, GameSheet
 from tournaments.models import Day
-
-from .models import Game, GameSheet
 
 
 def day_games(day) -> list[Game]:

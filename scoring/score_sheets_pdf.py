@@ -19,9 +19,8 @@ from reportlab.pdfgen.canvas import Canvas
 
 from core.formats import weekday_date
 from core.pdf_fonts import document_canvas, pdf_fonts, printable
-
-from .schedule import day_games
-from .selectors import day_engines, day_tables_with_seats
+from scoring.schedule import day_games
+from scoring.selectors import day_engines, day_tables_with_seats
 
 DEFAULT_BASE_URL = "http://127.0.0.1:8000"
 

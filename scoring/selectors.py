@@ -10,9 +10,8 @@ from dataclasses import dataclass, field
 from django.db.models import Count, Max, Q
 from django.utils import timezone
 
-from tournaments.models import Day, Entry, Seat, Table
-
-from .models import (
+from domain.sheet_checks import SheetRules, engine_choices, expected_engine
+from scoring.models import (
     LIVE_STATES,
     AuditEvent,
     Game,
@@ -22,8 +21,8 @@ from .models import (
     Source,
     UnplayedGame,
 )
-from .schedule import game_numbered
-from .validation import SheetRules, engine_choices, expected_engine
+from scoring.schedule import game_numbered
+from tournaments.models import Day, Entry, Seat, Table
 
 # The rule sheets that take the engine out of the set before the deal: Good Sam's "the
 # appropriate double ... will be located and placed face up" before "each person selects 12

@@ -2,7 +2,7 @@
 wrong, correct, close a day, renew a table link.
 
 Every way a score comes in ends in :func:`save_games`, which checks each game with
-:func:`scoring.validation.check_game` (and written totals with ``check_card_totals``) and writes
+:func:`domain.sheet_checks.check_game` (and written totals with ``check_card_totals``) and writes
 append-only versions. Each action runs in one transaction that first locks the table rows
 (``select_for_update``; on SQLite the IMMEDIATE transaction serialises writers), then reads the
 live sheets and compares the versions the caller's form was based on. The partial unique
@@ -18,12 +18,11 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from core.errors import ServiceError
+from domain.sheet_checks import CleanGame, Problem, TypedSheet, check_card_totals, check_game
+from scoring.models import AuditEvent, Game, GameSheet, Score, SheetState, Source, TableSubmission
+from scoring.selectors import TableSheets, local_time, table_sheets, who_label
 from tournaments.access import account_of, role_in
 from tournaments.models import Day, StaffRole, Table, new_table_code, new_table_token
-
-from .models import AuditEvent, Game, GameSheet, Score, SheetState, Source, TableSubmission
-from .selectors import TableSheets, local_time, table_sheets, who_label
-from .validation import CleanGame, Problem, TypedSheet, check_card_totals, check_game
 
 __all__ = [
     "GameInput",

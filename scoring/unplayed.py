@@ -9,11 +9,10 @@ from django.db import transaction
 from django.utils import timezone
 
 from core.errors import ServiceError
+from scoring.models import Game, UnplayedGame
+from scoring.services import locked_table
 from tournaments.access import account_of, role_in
 from tournaments.models import Table
-
-from .models import Game, UnplayedGame
-from .services import locked_table
 
 
 def _refuse_unless_staff(user, table: Table) -> None:

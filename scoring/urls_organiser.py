@@ -1,13 +1,13 @@
-"""Score entry and standings for organisers and desk staff, mounted in the "organiser" namespace."""
+"""Score entry and the day board for organisers and desk staff, mounted in the "organiser"
+namespace."""
 
 from django.urls import path
 
-from . import views_desk as views, views_organiser
+from scoring import views_board, views_desk as views
 
 T = "t/<slug:slug>/"
 D = T + "day/<int:day>/"
 TABLE = D + "table/<int:table>/"
-S = "season/<slug:slug>/"
 
 urlpatterns = [
     path(T + "scores/", views.scores_home, name="scores"),
@@ -16,7 +16,7 @@ urlpatterns = [
     path(D + "scores.xlsx", views.export_workbook, name="export_workbook"),
     path(D + "score-sheets.pdf", views.score_sheets, name="score_sheets"),
     path(D + "close/", views.close_day, name="close_day"),
-    path(D + "board/", views_organiser.day_board, name="day_board"),
+    path(D + "board/", views_board.day_board, name="day_board"),
     path(D + "reopen/", views.reopen_day, name="reopen_day"),
     path(D + "table-links/", views.table_links, name="table_links"),
     path(TABLE + "card/", views.score_card, name="score_card"),
@@ -31,15 +31,4 @@ urlpatterns = [
     path(TABLE + "new-link/", views.regenerate_link, name="regenerate_link"),
     path(TABLE + "game/<int:game>/review/", views.review_game, name="review_game"),
     path(TABLE + "game/<int:game>/correct/", views.correct_game, name="correct_game"),
-    path(T + "standings/", views_organiser.standings, name="standings"),
-    path(T + "standings.pdf", views_organiser.standings_pdf, name="standings_pdf"),
-    path(T + "standings.xlsx", views_organiser.standings_xlsx, name="standings_xlsx"),
-    path(S, views_organiser.season, name="season"),
-    path(S + "player/<int:player_id>/", views_organiser.season_player, name="season_player"),
-    path(S[:-1] + ".pdf", views_organiser.season_pdf, name="season_pdf"),
-    path(S[:-1] + ".xlsx", views_organiser.season_xlsx, name="season_xlsx"),
-    path(S + "public/", views_organiser.season_public_toggle, name="season_public_pages"),
-    path(
-        T + "standings/public/", views_organiser.public_pages_toggle, name="standings_public_pages"
-    ),
 ]

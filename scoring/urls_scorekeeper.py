@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views_scorekeeper as views
+from scoring import views_scorekeeper as views
 
 app_name = "scorekeeper"
 urlpatterns = [

@@ -13,13 +13,9 @@ from django.views.decorators.http import require_POST
 from core.errors import ServiceError
 from core.reports import PDF, XLSX, Report, report_response
 from core.venue import link_address
-from tournaments.access import desk_view, organiser_view
-from tournaments.presenters import can_manage
-from tournaments.selectors import tournament_days
-
-from . import services, unplayed
-from .devices import device_mark
-from .forms import (
+from scoring import services, unplayed
+from scoring.devices import device_mark
+from scoring.forms import (
     CardForm,
     CheckCardForm,
     NotPlayedForm,
@@ -27,8 +23,8 @@ from .forms import (
     WorkbookUploadForm,
     submit_game_form,
 )
-from .models import SheetState, Source
-from .presenters import (
+from scoring.models import SheetState, Source
+from scoring.presenters import (
     check_rows,
     current_sheet,
     grid_cells,
@@ -36,9 +32,9 @@ from .presenters import (
     is_provisional,
     review_scores,
 )
-from .schedule import day_games
-from .score_sheets_pdf import score_sheets_pdf, table_link
-from .selectors import (
+from scoring.schedule import day_games
+from scoring.score_sheets_pdf import score_sheets_pdf, table_link
+from scoring.selectors import (
     current_day,
     day_for,
     day_grid,
@@ -52,8 +48,11 @@ from .selectors import (
     table_roster_changes,
     table_sheets,
 )
-from .workbook_export import export_day
-from .workbook_import import WorkbookRefused, WorkbookToCheck, import_workbook
+from scoring.workbook_export import export_day
+from scoring.workbook_import import WorkbookRefused, WorkbookToCheck, import_workbook
+from tournaments.access import desk_view, organiser_view
+from tournaments.presenters import can_manage
+from tournaments.selectors import tournament_days
 
 
 def _day(tournament, number):

@@ -10,19 +10,12 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_protect
 
 from core.throttle import Throttle, client_address
-
-from .devices import remember_device
-from .forms import (
-    TableCodeForm,
-    drop_refused,
-    keep_refused,
-    refused_form,
-    submit_game_form,
-)
-from .models import SheetState, Source
-from .presenters import current_sheet, table_page_row
-from .schedule import day_games, game_numbered
-from .selectors import (
+from scoring.devices import remember_device
+from scoring.forms import TableCodeForm, drop_refused, keep_refused, refused_form, submit_game_form
+from scoring.models import SheetState, Source
+from scoring.presenters import current_sheet, table_page_row
+from scoring.schedule import day_games, game_numbered
+from scoring.selectors import (
     local_time,
     table_by_code,
     table_by_link,

@@ -17,10 +17,9 @@ import io
 
 from core.cells import keep_as_text
 from core.spreadsheet_print import set_page_layout
+from scoring.models import SheetState
+from scoring.selectors import day_workbook_rows
 from tournaments.models import Day
-
-from .models import SheetState
-from .selectors import day_workbook_rows
 
 HEADER = ["Day", "Table", "Game", "Engine", "Player ID", "Player", "Score", "Out", "State"]
 # The words of the Out column; workbook_import reads them back (and a few spellings more).

@@ -6,7 +6,7 @@ blank is not played yet and is skipped. A played game states its outcome in the 
 with its rows named (a blank Out once stored a blocked game, and so miscounted the outs).
 
 This module only turns rows into typed games and says which row each problem is on: the rules
-are checked by scoring.validation through scoring.services, like every other way in.
+are checked by domain.sheet_checks through scoring.services, like every other way in.
 
 The steps, in order: read_rows (the file, safely), _load_event (what the rows may name),
 _group_rows (one row checked at a time, gathered by game), _plan_games (one typed game per
@@ -24,12 +24,11 @@ from django.conf import settings
 from core.cells import is_blank
 from core.errors import ServiceError
 from core.spreadsheet_files import MAX_SHEET_ROWS, UnreadableFile, open_xlsx, refuse_if_too_big
+from domain.sheet_checks import TypedSheet, parse_whole_number
+from scoring import services
+from scoring.selectors import WorkbookEvent, workbook_event
+from scoring.workbook_export import HEADER, OUT_BLOCKED, OUT_NOT_PLAYED, OUT_WENT
 from tournaments.models import Entry, Table
-
-from . import services
-from .selectors import WorkbookEvent, workbook_event
-from .validation import TypedSheet, parse_whole_number
-from .workbook_export import HEADER, OUT_BLOCKED, OUT_NOT_PLAYED, OUT_WENT
 
 NOT_A_WORKBOOK = (
     "This file is not an Excel workbook (.xlsx). Save it from your spreadsheet program as "

@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from scoring.validation import SheetRules, Tile, TypedSheet, engine_choices, tile_pips
+from domain.sheet_checks import SheetRules, Tile, TypedSheet, engine_choices, tile_pips
 from tournaments.presets import preset_rows
 
 MEXICAN = -1  # the Mexican Train's key among the trains

@@ -12,9 +12,9 @@ import openpyxl
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
+from domain.sheet_checks import TypedSheet
 from scoring.models import AuditEvent, GameSheet, Score, SheetState, Source
 from scoring.schedule import build_schedule
-from scoring.validation import TypedSheet
 from tournaments.models import Entry, KeepApart, Player, Seat, StaffRole, Table, Tournament
 from tournaments.services.events import create_tournament
 from tournaments.services.registration import register_player

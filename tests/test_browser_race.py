@@ -8,7 +8,7 @@ from django.utils import timezone
 from playwright.sync_api import expect
 
 from scoring.models import GameSheet, SheetState
-from scoring.standings import requested_standings, standings
+from standings.read import requested_standings, standings
 
 pytestmark = pytest.mark.browser
 

@@ -15,20 +15,20 @@ from pypdf import PdfReader
 from scoring_factories import fresh, seated_day, snapshot, stored_sheet
 
 from core.errors import ServiceError
-from scoring.models import Game
-from scoring.score_sheets_pdf import score_sheets_pdf
-from scoring.selectors import day_workbook_rows, sheet_rules
-from scoring.validation import expected_engine
-from tournaments.access import COMMAND_LINE
-from tournaments.models import Day, RulePreset, RuleSet, StaffRole, Tournament
-from tournaments.presets import preset_rows
-from tournaments.rule_checks import (
+from domain.rules import (
     RULE_FIELDS,
     format_hand_chart,
     parse_hand_chart,
     rule_problems,
     tile_count,
 )
+from domain.sheet_checks import expected_engine
+from scoring.models import Game
+from scoring.score_sheets_pdf import score_sheets_pdf
+from scoring.selectors import day_workbook_rows, sheet_rules
+from tournaments.access import COMMAND_LINE
+from tournaments.models import Day, RulePreset, RuleSet, StaffRole, Tournament
+from tournaments.presets import preset_rows
 from tournaments.services.rules import RuleProblems, change_rules
 
 RULE_MODELS = (Tournament, RuleSet, Day, Game)

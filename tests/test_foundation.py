@@ -11,8 +11,8 @@ from django.utils import timezone
 from scoring_factories import seated_day, stored_sheet
 
 from core.errors import ServiceError
+from domain.sheet_checks import SheetRules, TypedSheet, check_game
 from scoring.models import AuditEvent, Game, Score, SheetState, Source
-from scoring.validation import SheetRules, TypedSheet, check_game
 from tournaments.models import KeepApart, RulePreset, Seat, Table, Tournament
 
 pytestmark = pytest.mark.django_db

@@ -8,7 +8,7 @@ from scoring_factories import seated_day, snapshot, stored_sheet
 
 from core.errors import ServiceError
 from scoring.selectors import day_workbook_rows, table_sheets
-from scoring.standings import Cut, marks_legend, rank_label, standings
+from standings.read import Cut, marks_legend, rank_label, standings
 from tournaments.access import COMMAND_LINE
 from tournaments.models import Entry, Seat
 from tournaments.services.late import seat_late_player, seat_substitute

@@ -11,9 +11,9 @@ from pypdf import PdfReader
 
 from core.formats import average_text, date_and_time, long_date, weekday_date
 from scoring.score_sheets_pdf import score_sheets_pdf
-from scoring.standings import standings
-from scoring.standings_pdf import render_standings_pdf
-from scoring.standings_xlsx import standings_workbook
+from standings.pdf import render_standings_pdf
+from standings.read import standings
+from standings.xlsx import standings_workbook
 
 pytestmark = pytest.mark.django_db
 

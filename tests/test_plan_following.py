@@ -3,7 +3,8 @@ checking today's pins and keep-apart pairs, a part-seated schedule's repeats and
 
 from hypothesis import given, strategies as st
 
-from tournaments.plan_following import (
+from domain.seating.day import count_repeat_pairs
+from domain.seating.plan_following import (
     align_to_plan,
     breaks_rules,
     moved_from_plan,
@@ -12,7 +13,6 @@ from tournaments.plan_following import (
     schedule_line,
     seats_everyone_evenly,
 )
-from tournaments.seating import count_repeat_pairs
 
 PLAN = [[1, 2, 3, 4], [5, 6, 7, 8], [9, 10, 11, 12]]
 

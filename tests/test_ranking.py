@@ -7,7 +7,7 @@ from itertools import pairwise
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from scoring.ranking import (
+from domain.ranking import (
     TIE_BREAKS,
     ClubRow,
     PlayerRecord,
@@ -15,7 +15,7 @@ from scoring.ranking import (
     rank_clubs,
     rank_players,
 )
-from tournaments.tie_breaks import TIE_BREAKS as REGISTRY
+from domain.tie_breaks import TIE_BREAKS as REGISTRY
 
 
 def rec(number, days, *, outs=0, worst=None, club="", withdrawn=False, name=None, played=None):
@@ -125,7 +125,7 @@ def test_ranking_and_the_registry_load_no_django():
     import subprocess
     import sys
 
-    code = "import sys, scoring.ranking, tournaments.tie_breaks; print('django' in sys.modules)"
+    code = "import sys, domain.ranking, domain.tie_breaks; print('django' in sys.modules)"
     loaded = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     )

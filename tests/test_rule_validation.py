@@ -9,14 +9,14 @@ from django.core.exceptions import ValidationError
 from django.forms import modelform_factory
 from django.urls import reverse
 
-from tournaments.models import TIE_BREAK_CHOICES, RulePreset, RuleSet, hand_sizes_problems
-from tournaments.presets import preset_rows
-from tournaments.tie_breaks import (
+from domain.tie_breaks import (
     TIE_BREAK_KEYS,
     TIE_BREAKS,
     resolve_tie_breaks,
     tie_break_problems,
 )
+from tournaments.models import TIE_BREAK_CHOICES, RulePreset, RuleSet, hand_sizes_problems
+from tournaments.presets import preset_rows
 
 # --- the registry and its checks, no database ----------------------------------------------
 

@@ -10,10 +10,10 @@ import pytest
 from pypdf import PdfReader
 from scoring_factories import seated_day
 
+from domain.sheet_checks import engine_choices, expected_engine
 from scoring.models import Game
 from scoring.score_sheets_pdf import score_sheets_pdf
 from scoring.selectors import day_workbook_rows, sheet_rules
-from scoring.validation import engine_choices, expected_engine
 from tournaments.access import COMMAND_LINE
 from tournaments.models import Day
 from tournaments.presets import preset_rows

@@ -14,11 +14,11 @@ from openpyxl import load_workbook
 from pypdf import PdfReader
 from scoring_factories import T1, seated_day, snapshot, staff, typed
 
+from domain.sheet_checks import SheetRules, TypedSheet, hand_limits, infer_outcome
 from scoring import services
 from scoring.models import GameSheet, Score, SheetState, Source
 from scoring.score_sheets_pdf import score_sheets_pdf
 from scoring.selectors import sheet_rules, table_sheets
-from scoring.validation import SheetRules, TypedSheet, hand_limits, infer_outcome
 from scoring.workbook_import import WorkbookToCheck, import_workbook
 from tournaments.models import Tournament
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from scoring.validation import (
+from domain.sheet_checks import (
     GameCheck,
     HandLimits,
     Problem,

@@ -7,7 +7,7 @@ from scoring_factories import organiser_url as url, register
 
 from core.errors import ServiceError
 from core.search import matches, search_key
-from scoring.standings_tables import search_rows
+from standings.tables import search_rows
 from tournaments import selectors
 from tournaments.presenters import entries_named
 from tournaments.services.registration import register_player

@@ -6,7 +6,7 @@ from fractions import Fraction
 import pytest
 from hypothesis import given, strategies as st
 
-from scoring.season_ranking import (
+from domain.season_ranking import (
     SeasonPlayer,
     SessionResult,
     rank_season,

@@ -10,8 +10,8 @@ from django.test.utils import CaptureQueriesContext
 from season_factories import club_session, people, season_of
 
 from core.errors import ServiceError
+from domain.seating.day import count_repeat_pairs, meeting_pairs
 from tournaments.models import Day, Season, SeasonEvent
-from tournaments.seating import count_repeat_pairs, meeting_pairs
 from tournaments.selectors import season_seating_history, seating_history, seatings_by_day
 from tournaments.services.seasons import add_events, remove_event
 from tournaments.services.seating import seat_day, swap_players

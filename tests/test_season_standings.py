@@ -14,8 +14,8 @@ from django.utils import timezone
 from pypdf import PdfReader
 from season_factories import club_session, people, season_of
 
-from scoring.season_report import season_report
-from scoring.season_standings import player_season, season_standings
+from standings.seasons.read import player_season, season_standings
+from standings.seasons.report import season_report
 from tournaments.models import Entry, Season, SeasonEvent
 
 pytestmark = pytest.mark.django_db
@@ -125,7 +125,7 @@ def test_unplayed_games_count_as_the_event_says():
         table=week.tables[0], game=week.games[3], reason="time", marked_at=timezone.now()
     )
     season = season_of("avg", week)
-    from scoring.standings import standings
+    from standings.read import standings
 
     event_rows = {r.record.name: r.total for r in standings(week.event).rows}
     rows = by_name(season_standings(season))
@@ -238,7 +238,7 @@ def test_a_session_counts_what_the_events_standings_count(rule):
     neither has the late player whose table has not played a game since he came."""
     from test_late_joins_and_substitutes import club_session_with_a_late_player_and_a_substitute
 
-    from scoring.standings import standings
+    from standings.read import standings
 
     w, *_ = club_session_with_a_late_player_and_a_substitute()
     rules = w.tournament.rules

@@ -1,4 +1,4 @@
-"""Unit and property tests for tournaments.seating (pure Python, no database)."""
+"""Unit and property tests for domain.seating.day (pure Python, no database)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import random
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from tournaments.seating import (
+from domain.seating.day import (
     SeatingError,
     SeatingResult,
     broken_keep_aparts,
@@ -412,13 +412,13 @@ def test_module_is_pure_python():
     import subprocess
     import sys
 
-    import tournaments.seating as module
+    import domain.seating.day as module
 
     source = inspect.getsource(module)
     assert "import django" not in source and "from django" not in source
     # nor through anything it imports
     loaded = subprocess.run(
-        [sys.executable, "-c", "import sys, tournaments.seating; print('django' in sys.modules)"],
+        [sys.executable, "-c", "import sys, domain.seating.day; print('django' in sys.modules)"],
         capture_output=True,
         text=True,
         check=True,
@@ -553,7 +553,7 @@ def test_property_spread_bound_matches_brute_force(t, k, caps_raw):
 
 def test_incremental_bookkeeping_matches_recount():
     """The tabu search's O(1) deltas keep cost and conf tables exact."""
-    from tournaments.seating import _cost, _Search
+    from domain.seating.day import _cost, _Search
 
     rng = random.Random(5)
     n, k = 30, 5

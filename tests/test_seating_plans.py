@@ -13,6 +13,9 @@ from pypdf import PdfReader
 from scoring_factories import organiser_url as url, register, snapshot, staff
 
 from core.errors import ServiceError
+from domain.seating.day import count_repeat_pairs, table_sizes
+from domain.seating.plan_following import moved_from_plan
+from domain.seating.sessions import schedule_lower_bound, schedule_repeats
 from tournaments import selectors
 from tournaments.access import COMMAND_LINE
 from tournaments.models import (
@@ -24,9 +27,7 @@ from tournaments.models import (
     StaffRole,
     Table,
 )
-from tournaments.plan_following import moved_from_plan
 from tournaments.presenters import seating_summary
-from tournaments.seating import count_repeat_pairs, table_sizes
 from tournaments.services.planning import clear_plan, plan_remaining_days
 from tournaments.services.registration import (
     add_keep_apart,
@@ -36,7 +37,6 @@ from tournaments.services.registration import (
 )
 from tournaments.services.rules import change_rules
 from tournaments.services.seating import clear_seating, seat_day
-from tournaments.session_planning import schedule_lower_bound, schedule_repeats
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("quick_seating", "quick_planning")]
 

@@ -10,11 +10,11 @@ from pypdf import PdfReader
 from scoring_factories import organiser_url as url, register, stored_sheet
 
 from core.errors import ServiceError
+from domain.seating.day import count_repeat_pairs, repeat_lower_bound, table_sizes
 from scoring.models import Game, SheetState
 from tournaments import selectors
 from tournaments.access import COMMAND_LINE
 from tournaments.models import Entry, Seat, Table
-from tournaments.seating import count_repeat_pairs, repeat_lower_bound, table_sizes
 from tournaments.services.registration import (
     add_keep_apart,
     register_player,

@@ -7,8 +7,7 @@ import itertools
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from tournaments.designs import resolvable_design
-from tournaments.seating import (
+from domain.seating.day import (
     SeatingError,
     count_repeat_pairs,
     meeting_conflicts,
@@ -16,7 +15,8 @@ from tournaments.seating import (
     seat,
     table_sizes,
 )
-from tournaments.session_planning import (
+from domain.seating.designs import resolvable_design
+from domain.seating.sessions import (
     plan_sessions,
     replan_session,
     schedule_lower_bound,

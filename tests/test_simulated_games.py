@@ -16,7 +16,7 @@ import pytest
 from game_simulator import Preset, TableDay, load_presets, play_day
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from scoring.validation import (
+from domain.sheet_checks import (
     SheetRules,
     TypedSheet,
     check_game,

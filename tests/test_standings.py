@@ -12,7 +12,7 @@ from django.urls import reverse
 from scoring_factories import add_entries, fresh, seat_tables, stored_sheet
 
 from scoring.models import GameSheet, Score, SheetState
-from scoring.standings import (
+from standings.read import (
     Cut,
     CutError,
     parse_cut,

@@ -15,11 +15,11 @@ from scoring_factories import add_entries, fresh, seat_tables, stored_sheet
 from test_standings import page_rows
 
 from core.reports import PDF, XLSX, Report, report_response
-from scoring import standings_columns
 from scoring.models import GameSheet, Score, SheetState
-from scoring.standings import Cut, standings
-from scoring.standings_pdf import MARGIN, PAGE_SIZE, player_table_rows, render_standings_pdf
-from scoring.standings_xlsx import standings_workbook
+from standings import columns as standings_columns
+from standings.pdf import MARGIN, PAGE_SIZE, player_table_rows, render_standings_pdf
+from standings.read import Cut, standings
+from standings.xlsx import standings_workbook
 from tournaments.models import Day, Entry, Player
 
 pytestmark = pytest.mark.django_db

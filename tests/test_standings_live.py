@@ -18,10 +18,11 @@ from test_standings import EVERY_GAME, page_rows
 
 from scoring.day_board import day_board
 from scoring.models import GameSheet, SheetState
-from scoring.player_story import player_story
-from scoring.race import race_chart, race_lines, slots
-from scoring.race_chart import RaceLine, race_chart_svg
-from scoring.standings import (
+from standings.pdf import player_table_rows, render_standings_pdf
+from standings.player_story import player_story
+from standings.race import race_chart, race_lines, slots
+from standings.race_chart import RaceLine, race_chart_svg
+from standings.read import (
     COMPLETE,
     FINAL,
     PROVISIONAL,
@@ -31,8 +32,7 @@ from scoring.standings import (
     rank_label,
     standings,
 )
-from scoring.standings_pdf import player_table_rows, render_standings_pdf
-from scoring.standings_xlsx import standings_workbook
+from standings.xlsx import standings_workbook
 from tournaments.services.events import set_public_pages
 
 DASH = "\u2013"

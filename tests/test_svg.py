@@ -4,7 +4,7 @@ from xml.etree import ElementTree
 
 from hypothesis import given, strategies as st
 
-from scoring.svg import element, points, text
+from standings.svg import element, points, text
 
 
 def test_attributes_and_text_are_escaped():

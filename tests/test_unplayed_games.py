@@ -12,10 +12,10 @@ from scoring_factories import T1, snapshot, stored_sheet, typed
 from core.errors import ServiceError
 from scoring import services
 from scoring.models import GameSheet, UnplayedGame
-from scoring.standings import standings
 from scoring.unplayed import mark_not_played, undo_not_played
 from scoring.workbook_export import export_day
 from scoring.workbook_import import import_workbook
+from standings.read import standings
 from tournaments.access import COMMAND_LINE
 from tournaments.models import RuleSet
 from tournaments.services.rules import change_rules

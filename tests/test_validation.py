@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from scoring.validation import (
+from domain.sheet_checks import (
     CleanGame,
     Problem,
     SheetRules,

@@ -14,9 +14,9 @@ from pypdf import PdfReader
 from scoring_factories import seated_day, stored_sheet
 
 from core.spreadsheet_print import header_text, is_wide
-from scoring.standings import standings
-from scoring.standings_xlsx import standings_workbook
 from scoring.workbook_export import HEADER, export_day
+from standings.read import standings
+from standings.xlsx import standings_workbook
 
 pytestmark = pytest.mark.django_db
 

@@ -8,7 +8,7 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.views.decorators.http import require_safe
 
-from .models import Season, SeasonEvent, StaffRole, Tournament
+from tournaments.models import Season, SeasonEvent, StaffRole, Tournament
 
 
 class CommandLine:

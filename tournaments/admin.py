@@ -1,8 +1,7 @@
 from django.contrib import admin
 
 from core.admin import ReadOnlyAdminMixin
-
-from .models import (
+from tournaments.models import (
     Day,
     Entry,
     KeepApart,

@@ -3,10 +3,7 @@
 from django import forms
 
 from core.forms import CappedUploadForm
-
-from .models import TIE_BREAK_CHOICES, TILE_SETS, Entry, RulePreset, Tournament
-from .player_import import CLUB_MAX, CONTACT_MAX, NAME_MAX
-from .rule_checks import (
+from domain.rules import (
     SUBSTITUTE_CHOICES,
     UNPLAYED_CHOICES,
     format_engine_order,
@@ -14,6 +11,8 @@ from .rule_checks import (
     parse_engine_order,
     parse_hand_chart,
 )
+from tournaments.models import TIE_BREAK_CHOICES, TILE_SETS, Entry, RulePreset, Tournament
+from tournaments.player_import import CLUB_MAX, CONTACT_MAX, NAME_MAX
 
 
 class PlayerSearchForm(forms.Form):

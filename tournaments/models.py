@@ -5,9 +5,9 @@ from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import F, Q
 
-from . import rule_checks
-from .rule_checks import SETS, hand_sizes_problems, rule_problems, set_label
-from .tie_breaks import TIE_BREAK_KEYS, tie_break_choices
+from domain import rules as rule_checks
+from domain.rules import SETS, hand_sizes_problems, rule_problems, set_label
+from domain.tie_breaks import TIE_BREAK_KEYS, tie_break_choices
 
 TILE_SETS = [(top, set_label(top)) for top in SETS]
 TIE_BREAK_CHOICES = tie_break_choices()
@@ -468,7 +468,7 @@ class SeasonEvent(models.Model):
 
 class SeatingPlan(models.Model):
     """Every day of an event not seated yet, planned together so that over all of them as few
-    pairs as possible meet again (:mod:`tournaments.session_planning`).
+    pairs as possible meet again (:mod:`domain.seating.sessions`).
 
     A plan, not a promise: nothing is seated until the organiser seats a planned day, which
     follows the plan as far as the players of that morning allow. The tables are stored as

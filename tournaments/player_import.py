@@ -23,9 +23,8 @@ from django.db.models import CharField
 
 from core.search import search_key
 from core.spreadsheet_files import MAX_SHEET_ROWS, UnreadableFile, open_xlsx, refuse_if_too_big
-
-from .models import Entry, Player
-from .seating import table_sizes
+from domain.seating.day import table_sizes
+from tournaments.models import Entry, Player
 
 NOT_A_SPREADSHEET = "This file is not a spreadsheet (.xlsx or .csv)."
 TOO_MANY_ROWS = f"The sheet has more than {MAX_SHEET_ROWS:,} rows: is it the player list?"

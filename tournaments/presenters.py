@@ -9,10 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from core.search import matches, search_key
-
-from .models import Entry, StaffRole
-from .plan_following import schedule_line
-from .rule_checks import RULE_FIELDS, RULE_LABELS, format_rule
+from domain.rules import RULE_FIELDS, RULE_LABELS, format_rule
+from domain.seating.plan_following import schedule_line
+from tournaments.models import Entry, StaffRole
 
 
 def can_manage(request) -> bool:

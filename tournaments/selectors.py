@@ -6,9 +6,19 @@ from django.db import connections
 from django.db.models import Count, Exists, F, OuterRef, Prefetch, Q
 
 from core.search import matches, search_key
-
-from .hooks import entry_games, last_game_entered
-from .models import (
+from domain.seating.day import (
+    club_groups,
+    club_spread,
+    keep_apart_set,
+    meeting_pairs,
+    repeat_lower_bound,
+    table_conflicts,
+    table_sizes,
+)
+from domain.seating.plan_following import PlanChanges, plan_changes, running_repeats, schedule_line
+from domain.seating.sessions import schedule_lower_bound
+from tournaments.hooks import entry_games, last_game_entered
+from tournaments.models import (
     Day,
     Entry,
     KeepApart,
@@ -22,18 +32,7 @@ from .models import (
     Table,
     Tournament,
 )
-from .plan_following import PlanChanges, plan_changes, running_repeats, schedule_line
-from .player_import import name_key
-from .seating import (
-    club_groups,
-    club_spread,
-    keep_apart_set,
-    meeting_pairs,
-    repeat_lower_bound,
-    table_conflicts,
-    table_sizes,
-)
-from .session_planning import schedule_lower_bound
+from tournaments.player_import import name_key
 
 
 def tournament_overview(tournament) -> dict:

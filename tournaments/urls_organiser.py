@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views_organiser as views, views_seasons
+from tournaments import views_organiser as views, views_seasons
 
 urlpatterns = [
     path("", views.home, name="home"),

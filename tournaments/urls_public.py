@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views_public as views
+from tournaments import views_public as views
 
 urlpatterns = [
     path("", views.home, name="home"),

@@ -13,10 +13,9 @@ from django.views.decorators.http import require_POST
 from core.errors import ServiceError
 from core.reports import PDF, Report, report_response
 from core.venue import link_address, wifi_qr_text
-
-from . import printouts, selectors
-from .access import desk_view, organiser_view, tournaments_for
-from .forms import (
+from tournaments import printouts, selectors
+from tournaments.access import desk_view, organiser_view, tournaments_for
+from tournaments.forms import (
     ExistingPlayerForm,
     ImportForm,
     KeepApartForm,
@@ -33,8 +32,8 @@ from .forms import (
     WifiForm,
     WithdrawForm,
 )
-from .models import Day, Entry
-from .presenters import (
+from tournaments.models import Day, Entry
+from tournaments.presenters import (
     can_manage,
     chart_tables,
     entries_named,
@@ -50,8 +49,8 @@ from .presenters import (
     with_status,
     withdrawal_notes,
 )
-from .selectors import leaving_mid_day, tournament_days
-from .services import (
+from tournaments.selectors import leaving_mid_day, tournament_days
+from tournaments.services import (
     events,
     importing,
     late as late_service,

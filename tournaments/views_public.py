@@ -2,11 +2,10 @@ from django.shortcuts import render
 from django.views.decorators.http import require_safe
 
 from core.compression import compress_public_page
-
-from . import selectors
-from .access import public_view
-from .forms import FindTableForm
-from .selectors import public_seasons, public_tournaments
+from tournaments import selectors
+from tournaments.access import public_view
+from tournaments.forms import FindTableForm
+from tournaments.selectors import public_seasons, public_tournaments
 
 
 @compress_public_page

@@ -11,12 +11,11 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
 
 from core.errors import ServiceError
-
-from .access import season_organiser_view
-from .models import Season
-from .selectors import events_free_for_a_season
-from .services import seasons as season_services
-from .services.events import may_create_events, slug_problem
+from tournaments.access import season_organiser_view
+from tournaments.models import Season
+from tournaments.selectors import events_free_for_a_season
+from tournaments.services import seasons as season_services
+from tournaments.services.events import may_create_events, slug_problem
 
 
 class SeasonForm(forms.Form):

@@ -7,10 +7,9 @@ from django.db import transaction
 from django.utils.text import slugify
 
 from core.errors import ServiceError
+from domain.rules import rule_problems
 from tournaments.models import Day, RulePreset, RuleSet, StaffRole, Tournament
-from tournaments.rule_checks import rule_problems
-
-from .rules import RuleProblems, proposed_rules
+from tournaments.services.rules import RuleProblems, proposed_rules
 
 
 def may_create_events(user) -> bool:

@@ -24,8 +24,7 @@ from tournaments.player_import import (
     read_cells,
 )
 from tournaments.selectors import directory_for, entered_names
-
-from .registration import lock_tournament, next_number, refuse_if_play_started
+from tournaments.services.registration import lock_tournament, next_number, refuse_if_play_started
 
 # Names looked up in the directory per query: well under every database's limit on parameters.
 LOOKUP_CHUNK = 500

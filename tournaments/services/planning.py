@@ -12,12 +12,12 @@ from django.db import transaction
 from django.utils import timezone
 
 from core.errors import ServiceError
+from domain.seating.day import SeatingError, repeat_lower_bound, table_sizes
+from domain.seating.sessions import SessionPlan, plan_sessions
 from tournaments.access import account_of
 from tournaments.models import Day, Entry, PlannedDay, SeatingPlan, Tournament
-from tournaments.seating import SeatingError, repeat_lower_bound, table_sizes
 from tournaments.selectors import keep_apart_ids, seating_history
 from tournaments.services.seating import clubs_to_spread, players_or_refuse
-from tournaments.session_planning import SessionPlan, plan_sessions
 
 logger = logging.getLogger(__name__)
 

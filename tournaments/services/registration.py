@@ -22,8 +22,7 @@ from tournaments.models import (
 )
 from tournaments.player_import import CLUB_MAX, CONTACT_MAX, NAME_MAX, name_key
 from tournaments.selectors import directory_for, entered_names, first_started_day
-
-from .seating import is_fixed, refresh_repeat_counts
+from tournaments.services.seating import is_fixed, refresh_repeat_counts
 
 
 def lock_tournament(tournament) -> Tournament:

@@ -12,10 +12,10 @@ from django.db import transaction
 from django.db.models import Count
 
 from core.errors import ServiceError
+from domain.rules import RULE_FIELDS, RULE_LABELS, rule_problems
+from domain.seating.day import table_sizes
 from tournaments.access import role_in
 from tournaments.models import Day, RuleSet, StaffRole, Table, Tournament
-from tournaments.rule_checks import RULE_FIELDS, RULE_LABELS, rule_problems
-from tournaments.seating import table_sizes
 from tournaments.selectors import first_started_day
 
 

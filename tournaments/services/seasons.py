@@ -9,9 +9,8 @@ from django.db.models import Max
 
 from core.errors import ServiceError
 from tournaments.models import Season, SeasonEvent, Tournament
-
-from .events import slug_problem
-from .seating import refresh_repeat_counts
+from tournaments.services.events import slug_problem
+from tournaments.services.seating import refresh_repeat_counts
 
 
 def season_by_slug(slug: str) -> Season:

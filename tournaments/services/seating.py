@@ -10,17 +10,7 @@ from django.db.models import Max
 from django.utils import timezone
 
 from core.errors import ServiceError
-from tournaments.hooks import day_seated
-from tournaments.models import Day, Entry, PlannedDay, Seat, Table, Tournament
-from tournaments.plan_following import (
-    PlanChanges,
-    align_to_plan,
-    breaks_rules,
-    moved_from_plan,
-    plan_changes,
-    seats_everyone_evenly,
-)
-from tournaments.seating import (
+from domain.seating.day import (
     SeatingError,
     broken_keep_aparts,
     count_repeat_pairs,
@@ -31,6 +21,17 @@ from tournaments.seating import (
     table_conflicts,
     table_sizes,
 )
+from domain.seating.plan_following import (
+    PlanChanges,
+    align_to_plan,
+    breaks_rules,
+    moved_from_plan,
+    plan_changes,
+    seats_everyone_evenly,
+)
+from domain.seating.sessions import replan_session
+from tournaments.hooks import day_seated
+from tournaments.models import Day, Entry, PlannedDay, Seat, Table, Tournament
 from tournaments.selectors import (
     keep_apart_ids,
     later_season_events,
@@ -39,7 +40,6 @@ from tournaments.selectors import (
     seating_history,
     seatings_by_day,
 )
-from tournaments.session_planning import replan_session
 
 logger = logging.getLogger(__name__)
 

@@ -3,7 +3,7 @@ import datetime
 from django.core.management.base import BaseCommand, CommandError
 
 from core.errors import ServiceError
-from tournaments.rule_checks import parse_engine_order
+from domain.rules import parse_engine_order
 from tournaments.services.events import create_tournament
 
 # Options that change one rule of the preset, checked with the rules as a whole.

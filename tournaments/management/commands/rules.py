@@ -1,10 +1,10 @@
 from django.core.management.base import BaseCommand, CommandError
 
 from core.errors import ServiceError
+from domain.rules import RULE_FIELDS, parse_rule
 from tournaments.access import COMMAND_LINE
 from tournaments.models import Tournament
 from tournaments.presenters import rule_change_notes, rule_rows
-from tournaments.rule_checks import RULE_FIELDS, parse_rule
 from tournaments.services.rules import RuleProblems, change_rules
 
 

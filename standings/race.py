@@ -1,0 +1,89 @@
+"""The race chart's read: the points per game of the players drawn, in one query.
+
+The players drawn are the top ten of the standings given and any the viewer picks by player
+number. The games counted are exactly those the standings counted (confirmed, within the cut),
+so each line ends at the player's total.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from scoring.models import SheetState
+from standings.race_chart import RaceLine, race_chart_svg
+from standings.read import Standings, rank_label, sql_rows
+
+TOP = 10
+
+
+def slots(result: Standings) -> list[tuple[int, int]]:
+    """(day, game) of every game of the seated days in the view, in play order."""
+    rules = result.tournament.rules
+    last = result.cut.last_day(rules.days)
+    made = []
+    for day in result.day_numbers:
+        if day in result.unseated_days:
+            continue
+        games = rules.games_per_day
+        if day == last and result.cut.game is not None:
+            games = min(games, result.cut.game)
+        made += [(day, game) for game in range(1, games + 1)]
+    return made
+
+
+def race_lines(result: Standings, picked: Iterable[int] = (), top: int = TOP) -> list[RaceLine]:
+    """The top ``top`` ranked players, then the picked ones (by player number) not among them."""
+    chosen = [row for row in result.rows[:top] if row.rank is not None]
+    wanted = set(picked) - {row.record.player_number for row in chosen}
+    chosen += [
+        row for row in result.rows if row.record.player_number in wanted and row.rank is not None
+    ]
+    if not chosen:
+        return []
+    games = _points(result, [row.record.entry_id for row in chosen])
+    return [
+        RaceLine(
+            row.record.player_number,
+            row.record.name,
+            rank_label(row),
+            games.get(row.record.entry_id, {}),
+            picked=index >= top or row.record.player_number in wanted,
+        )
+        for index, row in enumerate(chosen)
+    ]
+
+
+def race_chart(result: Standings, picked: Iterable[int] = (), top: int = TOP) -> str:
+    lines = race_lines(result, picked, top)
+    if not lines:
+        return ""
+    title = f"The race: total after each game, top {min(top, len(result.rows))}"
+    return race_chart_svg(slots(result), lines, title)
+
+
+def _points(result: Standings, entry_ids: list[int]) -> dict[int, dict[tuple[int, int], int]]:
+    """{entry: {(day, game): points}} over the confirmed games the standings counted."""
+    rules = result.tournament.rules
+    last = result.cut.last_day(rules.days)
+    cut_sql, params = "AND d.number <= %s", [last]
+    if result.cut.is_everything:
+        cut_sql, params = "", []
+    if result.cut.game is not None:
+        cut_sql += " AND (d.number < %s OR gm.number <= %s)"
+        params += [last, result.cut.game]
+    rows = sql_rows(
+        f"""
+        SELECT s.entry_id, d.number, gm.number, s.points
+        FROM scoring_score s
+        JOIN scoring_gamesheet g ON g.id = s.sheet_id
+        JOIN scoring_game gm ON gm.id = g.game_id
+        JOIN tournaments_day d ON d.id = gm.day_id
+        WHERE g.state = %s AND d.tournament_id = %s
+          AND s.entry_id IN ({", ".join(["%s"] * len(entry_ids))}) {cut_sql}
+        """,
+        [SheetState.CONFIRMED, result.tournament.pk, *entry_ids, *params],
+    )
+    made: dict[int, dict[tuple[int, int], int]] = {}
+    for entry, day, game, points in rows:
+        made.setdefault(entry, {})[(day, game)] = points
+    return made

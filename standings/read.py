@@ -1,0 +1,562 @@
+"""The one standings read: every output (page, projector, PDF, Excel, command line) comes from here.
+
+``standings(tournament, cut)`` runs three queries whatever the size of the event (four when
+the caller did not select the rule set): tables and confirmed sheets per day in scope, one
+GROUP BY entry over the confirmed scores in scope, and the entries with their players and
+whether they sat at a table. The ranking itself is the pure ``domain.ranking`` module; this
+file only adapts rows to it. The columns every output shows are in ``standings.columns``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+
+from django.db import connections
+from django.db.models import Max
+
+from domain.ranking import ClubRow, PlayerRecord, RankedRow, rank_clubs, rank_players
+from domain.rules import SUB_OWN, SUB_SHARED, UNPLAYED_AVERAGE
+from scoring.models import LIVE_STATES, GameSheet, Score, SheetState
+from tournaments.models import Entry, Seat, Tournament
+
+# Shared ranks print as "=2" everywhere a rank is text (page, projector, PDF, command line), so
+# one legend explains them all.
+TIE_MARK = "="
+TIE_LEGEND = "=2 means a shared rank: the players tied and share 2nd place."
+WITHDRAWN_MARK = "W"
+SUBSTITUTE_MARK = "S"
+WITHDRAWN_LEGEND = f"{WITHDRAWN_MARK}: withdrawn, not ranked."
+SUBSTITUTE_LEGEND = f"{SUBSTITUTE_MARK}: a substitute, not ranked."
+# The banner's three states; pages colour them by these names.
+FINAL, COMPLETE, PROVISIONAL = "final", "complete", "provisional"
+
+
+class CutError(ValueError):
+    """An "after day / after game" choice the event does not have; the message says why."""
+
+
+@dataclass(frozen=True)
+class Cut:
+    """Which confirmed games count: all days up to ``day``, and on that day games up to ``game``.
+
+    ``day=None`` means every day; ``game=None`` means every game of the last day in scope.
+    """
+
+    day: int | None = None
+    game: int | None = None
+
+    @property
+    def is_everything(self) -> bool:
+        return self.day is None and self.game is None
+
+    def last_day(self, days: int) -> int:
+        return self.day if self.day is not None else days
+
+    def label(self, days: int) -> str:
+        if self.game is not None:
+            return f"after game {self.game} of day {self.last_day(days)}"
+        if self.day is not None:
+            return f"after day {self.day}"
+        return ""
+
+    def as_params(self) -> dict[str, int]:
+        params = {}
+        if self.day is not None:
+            params["after_day"] = self.day
+        if self.game is not None:
+            params["after_game"] = self.game
+        return params
+
+
+def parse_cut(rules, params: Mapping[str, object]) -> Cut:
+    """Read ``after_day`` and ``after_game`` (query string or command line) against the rules.
+
+    ``after_game`` alone means that game of the last day. Blank values mean "no cut".
+    """
+
+    def number(name: str, highest: int, what: str) -> int | None:
+        raw = params.get(name)
+        if raw is None or str(raw).strip() == "":
+            return None
+        try:
+            value = int(str(raw).strip())
+        except ValueError:
+            raise CutError(f'"{raw}" is not a {what} number.') from None
+        if not 1 <= value <= highest:
+            raise CutError(f"There is no {what} {value}: this event has {what}s 1 to {highest}.")
+        return value
+
+    day = number("after_day", rules.days, "day")
+    game = number("after_game", rules.games_per_day, "game")
+    return Cut(day=day, game=game)
+
+
+@dataclass(frozen=True)
+class Standings:
+    tournament: Tournament
+    cut: Cut
+    day_numbers: tuple[int, ...]  # one column each
+    rows: list[RankedRow]
+    clubs: list[ClubRow]
+    expected_games: int  # (table, game) pairs the seated tables of the days in scope must play
+    confirmed_games: int
+    unseated_days: tuple[int, ...] = field(default=())  # days in scope with no tables yet
+    # The cut is the mid-day default (``default_cut``), not one the viewer asked for.
+    default_view: bool = False
+
+    @property
+    def to_confirm(self) -> int:
+        return max(0, self.expected_games - self.confirmed_games)
+
+    @property
+    def covers_the_event(self) -> bool:
+        """The view reaches the last game of the last day: nothing of the event is cut off."""
+        rules = self.tournament.rules
+        return (self.cut.day is None or self.cut.day >= rules.days) and (
+            self.cut.game is None or self.cut.game >= rules.games_per_day
+        )
+
+    @property
+    def state(self) -> str:
+        """FINAL: the whole event is over and confirmed. COMPLETE: every game this (partial)
+        view counts is confirmed. PROVISIONAL: games in the view are still waiting."""
+        if self.to_confirm:
+            return PROVISIONAL
+        seated = [day for day in self.day_numbers if day not in self.unseated_days]
+        if not seated:
+            return PROVISIONAL
+        if self.covers_the_event and not self.unseated_days:
+            return FINAL
+        return COMPLETE
+
+    @property
+    def is_final(self) -> bool:
+        return self.state == FINAL
+
+    @property
+    def complete_label(self) -> str:
+        """ "after day 2, game 2": the last game a complete view counts."""
+        seated = [day for day in self.day_numbers if day not in self.unseated_days]
+        last = seated[-1] if seated else self.cut.last_day(self.tournament.rules.days)
+        if self.cut.game is not None and last == self.cut.last_day(self.tournament.rules.days):
+            return f"after day {last}, game {self.cut.game}"
+        return f"after day {last}"
+
+    @property
+    def status_line(self) -> str:
+        state = self.state
+        if state == FINAL:
+            return "Final"
+        if state == COMPLETE:
+            return f"Complete {self.complete_label}"
+        parts = []
+        if self.to_confirm or not self.unseated_days:
+            games = "game" if self.to_confirm == 1 else "games"
+            parts.append(f"{self.to_confirm} {games} waiting")
+        if self.unseated_days:
+            days = ", ".join(str(d) for d in self.unseated_days)
+            word = "day" if len(self.unseated_days) == 1 else "days"
+            parts.append(f"{word} {days} not seated yet")
+        return "Provisional: " + "; ".join(parts)
+
+    @property
+    def cut_label(self) -> str:
+        return self.cut.label(self.tournament.rules.days)
+
+    @property
+    def title(self) -> str:
+        label = self.cut_label
+        return f"Standings {label}" if label else "Standings"
+
+
+def marks_legend(result: Standings) -> str:
+    """What the rank marks mean: shared ranks and withdrawals always, substitutes when the
+    standings show one (the projector has no room for words it does not need)."""
+    legend = f"{TIE_LEGEND} {WITHDRAWN_LEGEND}"
+    if any(row.record.substitute for row in result.rows):
+        legend += f" {SUBSTITUTE_LEGEND}"
+    return legend
+
+
+def rank_label(row: RankedRow) -> str:
+    """Rank as printed: "3", "=2" for a shared rank, "" for a withdrawn player."""
+    if row.rank is None:
+        return SUBSTITUTE_MARK if row.record.substitute else ""
+    return f"{TIE_MARK}{row.rank}" if row.tied else str(row.rank)
+
+
+def requested_standings(tournament: Tournament, params: Mapping[str, object]) -> Standings:
+    """The standings at the cut asked for; with none asked for (neither parameter given, not
+    even blank), the mid-day default view. Raises CutError for a cut the event does not have."""
+    if "after_day" in params or "after_game" in params:
+        return standings(tournament, parse_cut(tournament.rules, params))
+    cut = default_cut(tournament)
+    if cut is None:
+        return standings(tournament)
+    return replace(standings(tournament, cut), default_view=True)
+
+
+def standings(tournament: Tournament, cut: Cut = Cut()) -> Standings:
+    rules = tournament.rules
+    progress = _progress_by_day(tournament, cut, rules)
+    # Every day the rules have up to the cut is a column, and so is any seated day beyond them
+    # (rules shortened after play), so no counted point is ever missing from the day columns.
+    day_numbers = tuple(sorted(set(range(1, cut.last_day(rules.days) + 1)) | set(progress)))
+    days = len(day_numbers)
+    # With no day seated there is nothing to add up (and SQL cannot say "IN ()").
+    # Counts per day only feed the average a game not played counts under that rule.
+    day_counts = rules.unplayed_counts == UNPLAYED_AVERAGE and any(p[3] for p in progress.values())
+    totals = totals_by_entry(progress, day_numbers, cut, rules, day_counts) if progress else []
+    day_ids = [day_id for _, _, day_id, _ in progress.values()]
+    entries = {row[0]: row for row in _entries(tournament, day_ids, rules.substitutes)}
+    credit = unplayed_credit(progress, day_numbers, cut, rules, totals)
+
+    withdrawn = Entry.WITHDRAWN
+    replaced_by = {row[0]: row[6] for row in entries.values() if row[6] is not None}
+    records = []
+    for row in totals:  # (entry, points per day..., played, worst game, outs, played per day...)
+        entry = entries.pop(row[0], None)
+        if entry is not None:
+            entry_id, number, status, name, club, _, _ = entry
+            extra = credit.get(entry_id, (0,) * days)
+            records.append(
+                PlayerRecord(
+                    entry_id,
+                    number,
+                    name,
+                    club,
+                    tuple(
+                        p if not e else (p or 0) + e
+                        for p, e in zip(row[1 : days + 1], extra, strict=True)
+                    ),
+                    row[days + 1],
+                    row[days + 3],
+                    row[days + 2],
+                    status == withdrawn,
+                )
+            )
+    # Left in ``entries``: players without a counted game. Registered but never at a table (a
+    # no-show): a total of 0 is not a score, so once tables are seated those without a seat
+    # are left out.
+    for entry_id, number, status, name, club, seated, _ in entries.values():
+        if seated:
+            records.append(
+                PlayerRecord(
+                    entry_id, number, name, club, (None,) * days, 0, 0, None, status == withdrawn
+                )
+            )
+    records = apply_substitute_rule(records, replaced_by, rules.substitute_ranking)
+    rows = rank_players(records, rules.tie_breaks or ())
+
+    expected = confirmed = 0
+    for number, (tables, confirmed_here, _, unplayed_here) in progress.items():
+        games = rules.games_per_day
+        if number == cut.last_day(rules.days) and cut.game is not None:
+            games = min(games, cut.game)
+        expected += tables * games
+        # A game marked not played is settled: the standings need not wait for it.
+        confirmed += confirmed_here + unplayed_here
+    return Standings(
+        tournament=tournament,
+        cut=cut,
+        day_numbers=day_numbers,
+        rows=rows,
+        clubs=rank_clubs(rows),
+        expected_games=expected,
+        confirmed_games=confirmed,
+        unseated_days=tuple(d for d in day_numbers if d not in progress),
+    )
+
+
+def default_cut(tournament: Tournament) -> Cut | None:
+    """The view mid-day: after the last game every table of the latest day in play has
+    finished, so nobody's total counts a game another table has not played yet.
+
+    None when the tables stand level (every view is comparable) or nothing is confirmed.
+    One query: every table of the latest day with a confirmed sheet, with its confirmed games.
+    """
+    rows = sql_rows(
+        """
+        SELECT d.number, t.id, gm.number
+        FROM tournaments_table t
+        JOIN tournaments_day d ON d.id = t.day_id
+        LEFT JOIN scoring_gamesheet g ON g.table_id = t.id AND g.state = %s
+        LEFT JOIN scoring_game gm ON gm.id = g.game_id
+        WHERE d.tournament_id = %s AND d.number = (
+            SELECT MAX(d2.number) FROM tournaments_day d2
+            JOIN scoring_game gm2 ON gm2.day_id = d2.id
+            JOIN scoring_gamesheet g2 ON g2.game_id = gm2.id
+            WHERE d2.tournament_id = %s AND g2.state = %s)
+        """,
+        [SheetState.CONFIRMED, tournament.pk, tournament.pk, SheetState.CONFIRMED],
+    )
+    if not rows:
+        return None
+    day = rows[0][0]
+    games: dict[int, set[int]] = {}
+    for _, table, game in rows:
+        played = games.setdefault(table, set())
+        if game is not None:
+            played.add(game)
+    return level_cut(day, list(games.values()))
+
+
+def level_cut(day: int, confirmed: list[set[int]]) -> Cut | None:
+    """The cut after the last game every table has finished (games 1 to K all confirmed), or
+    None when every table has confirmed the same games (no cut needed)."""
+
+    def finished(games: set[int]) -> int:
+        count = 0
+        while count + 1 in games:
+            count += 1
+        return count
+
+    common = min(finished(games) for games in confirmed)
+    if all(games == set(range(1, common + 1)) for games in confirmed):
+        return None
+    if common:
+        return Cut(day=day, game=common)
+    return Cut(day=day - 1) if day > 1 else None
+
+
+def last_changed(tournament: Tournament):
+    """When a score of the event was last entered or confirmed (None before the first)."""
+    latest = GameSheet.objects.filter(table__day__tournament=tournament).aggregate(
+        entered=Max("entered_at"), confirmed=Max("confirmed_at")
+    )
+    stamps = [stamp for stamp in latest.values() if stamp is not None]
+    return max(stamps) if stamps else None
+
+
+# The three reads of every standings request are written in SQL rather than built with the
+# ORM: building and compiling the querysets (mostly the two with aggregates) cost a large share
+# of the request next to running them (bench/standings.py compares against a bare GROUP BY).
+# They are plain SQL that PostgreSQL and SQLite (3.30 or later, for FILTER) run alike.
+
+
+def _progress_by_day(tournament, cut: Cut, rules) -> dict[int, tuple[int, int, int, int]]:
+    """{day number: (tables seated, (table, game) sheets confirmed, day id, (table, game)
+    marked not played)} for seated days in scope."""
+    # Two counts per day rather than one join of every table with every sheet: counting the
+    # distinct tables of that join meant sorting all of its rows. Sheets are counted by the
+    # day of their game, as the scores are (a table plays only the games of its own day).
+    last = cut.last_day(rules.days)
+    game_cut, game_params = "", []
+    if cut.game is not None:
+        game_cut, game_params = "AND (d.number < %s OR gm.number <= %s)", [last, cut.game]
+    day_cut, day_params = "", []
+    if not cut.is_everything:
+        day_cut, day_params = "AND d.number <= %s", [last]
+    rows = sql_rows(
+        f"""
+        SELECT d.number, d.id,
+               (SELECT COUNT(*) FROM tournaments_table t WHERE t.day_id = d.id),
+               (SELECT COUNT(*) FROM scoring_gamesheet g
+                JOIN scoring_game gm ON gm.id = g.game_id
+                WHERE gm.day_id = d.id AND g.state = %s {game_cut}),
+               (SELECT COUNT(*) FROM scoring_unplayedgame u
+                JOIN scoring_game gm ON gm.id = u.game_id
+                WHERE gm.day_id = d.id {game_cut})
+        FROM tournaments_day d
+        WHERE d.tournament_id = %s {day_cut}
+        """,
+        [SheetState.CONFIRMED, *game_params, *game_params, tournament.pk, *day_params],
+    )
+    return {
+        number: (tables, confirmed, day_id, unplayed)
+        for number, day_id, tables, confirmed, unplayed in rows
+        if tables
+    }
+
+
+def totals_by_entry(progress, day_numbers, cut: Cut, rules, day_counts: bool) -> list[tuple]:
+    """(entry id, points per day..., games played, worst game, games gone out, and with
+    ``day_counts`` games played per day...) for every entry with a confirmed score in scope,
+    lowest total first.
+
+    One row per entry with the days pivoted into columns: half the rows of GROUP BY (entry,
+    day). Scores are found through the seated days' ids (``progress`` holds only days up to
+    the cut), so the day table is never joined: on 24,000 rows every join shows.
+
+    The order costs the database less than it saves the ranking: Python's sort is adaptive,
+    and records that arrive in order (ties by entry id, which mostly follows the player
+    number) sort in about one pass.
+    """
+    day_ids = {number: day_id for number, (_, _, day_id, _) in progress.items()}
+    columns, counts, params, count_params = [], [], [], []
+    for number in day_numbers:
+        if number in day_ids:
+            # NULL, not 0, for a player with no counted game that day: an unplayed day prints
+            # as a dash, because where the lowest score wins a 0 reads as a perfect day.
+            columns.append("SUM(s.points) FILTER (WHERE gm.day_id = %s)")
+            params.append(day_ids[number])
+            counts.append("COUNT(*) FILTER (WHERE gm.day_id = %s)")
+            count_params.append(day_ids[number])
+        else:
+            columns.append("NULL")  # a day with no tables yet has no scores
+            counts.append("0")
+    if not day_counts:
+        counts, count_params = [], []
+    params += count_params
+    params += [SheetState.CONFIRMED, *day_ids.values()]
+    game_cut = ""
+    last_day_id = day_ids.get(cut.last_day(rules.days))
+    if cut.game is not None and last_day_id is not None:
+        game_cut = "AND (gm.day_id <> %s OR gm.number <= %s)"
+        params += [last_day_id, cut.game]
+    return sql_rows(
+        f"""
+        SELECT s.entry_id, {", ".join(columns)}, COUNT(*), MAX(s.points),
+               COUNT(*) FILTER (WHERE g.went_out_id = s.entry_id){"".join(", " + c for c in counts)}
+        FROM scoring_score s
+        JOIN scoring_gamesheet g ON g.id = s.sheet_id
+        JOIN scoring_game gm ON gm.id = g.game_id
+        WHERE g.state = %s AND gm.day_id IN ({", ".join(["%s"] * len(day_ids))}) {game_cut}
+        GROUP BY s.entry_id
+        ORDER BY SUM(s.points), s.entry_id
+        """,
+        params,
+    )
+
+
+def unplayed_credit(progress, day_numbers, cut: Cut, rules, totals) -> dict[int, tuple]:
+    """{entry id: points per day} that games marked not played count under the event's rule:
+    nothing (no query), or each player's average over the games they played that day,
+    rounded half up, once for every such game they sat down for (one query)."""
+    if rules.unplayed_counts != UNPLAYED_AVERAGE or not any(p[3] for p in progress.values()):
+        return {}
+    days = len(day_numbers)
+    column = {day_id: day_numbers.index(number) for number, (_, _, day_id, _) in progress.items()}
+    played = {row[0]: (row[1 : days + 1], row[days + 4 : 2 * days + 4]) for row in totals}
+    game_cut, params = "", [*column]
+    last_day_id = next((p[2] for n, p in progress.items() if n == cut.last_day(rules.days)), None)
+    if cut.game is not None and last_day_id is not None:
+        game_cut, params = (
+            "AND (gm.day_id <> %s OR gm.number <= %s)",
+            [*params, last_day_id, cut.game],
+        )
+    rows = sql_rows(
+        f"""
+        SELECT st.entry_id, gm.day_id
+        FROM scoring_unplayedgame u
+        JOIN scoring_game gm ON gm.id = u.game_id
+        JOIN tournaments_seat st ON st.table_id = u.table_id
+        WHERE gm.day_id IN ({", ".join(["%s"] * len(column))}) {game_cut}
+          AND (st.left_after_game IS NULL OR st.left_after_game >= gm.number)
+          AND (st.joined_at_game IS NULL OR st.joined_at_game <= gm.number)
+        """,
+        params,
+    )
+    credit: dict[int, list[int]] = {}
+    for entry_id, day_id in rows:
+        points, counts = played.get(entry_id, ((0,) * days, (0,) * days))
+        i = column[day_id]
+        average = (2 * (points[i] or 0) + counts[i]) // (2 * counts[i]) if counts[i] else 0
+        credit.setdefault(entry_id, [0] * days)[i] += average
+    return {entry_id: tuple(days_credit) for entry_id, days_credit in credit.items()}
+
+
+def apply_substitute_rule(records, replaced_by: dict[int, int], rule: str) -> list:
+    """Substitutes (``replaced_by``: substitute entry id -> the entry they replaced) under the
+    event's rule: ranked on their own ("own"), shown without a rank ("not_ranked"), or their
+    games added to the player they replaced, who is then ranked for the seat ("shared")."""
+    if not replaced_by or rule == SUB_OWN:
+        return records
+    if rule != SUB_SHARED:
+        return [replace(r, substitute=r.entry_id in replaced_by) for r in records]
+    by_id = {r.entry_id: r for r in records}
+    for sub_id, replaced_id in replaced_by.items():
+        sub, held = by_id.pop(sub_id, None), by_id.get(replaced_id)
+        if sub is None or held is None:
+            continue
+        worst = [w for w in (held.worst_game, sub.worst_game) if w is not None]
+        by_id[replaced_id] = replace(
+            held,
+            day_totals=tuple(
+                None if a is None and b is None else (a or 0) + (b or 0)
+                for a, b in zip(held.day_totals, sub.day_totals, strict=True)
+            ),
+            games_played=held.games_played + sub.games_played,
+            games_out=held.games_out + sub.games_out,
+            worst_game=max(worst) if worst else None,
+            withdrawn=False,
+        )
+    return list(by_id.values())
+
+
+def _entries(tournament, day_ids: list[int], substitutes: bool) -> list[tuple]:
+    """(entry id, player number, status, name, club, seated, entry replaced as a substitute or
+    None) of every entry, in no particular order (the ranking sets it). ``seated``: at a table
+    on one of ``day_ids``, the seated days in scope; with none seated yet, everyone counts as
+    seated. Substitutes are looked up only under rules that allow them (the rules are fixed
+    before anyone can be one)."""
+    seated, params = "1", []
+    if day_ids:
+        seated = (
+            f"EXISTS (SELECT 1 FROM tournaments_seat s WHERE s.entry_id = e.id"
+            f" AND s.day_id IN ({', '.join(['%s'] * len(day_ids))}))"
+        )
+        params = list(day_ids)
+    replaced = "NULL"
+    if substitutes:
+        replaced = "(SELECT MAX(r.replaces_id) FROM tournaments_seat r WHERE r.entry_id = e.id)"
+    return sql_rows(
+        f"""
+        SELECT e.id, e.number, e.status, p.name, p.club, {seated}, {replaced}
+        FROM tournaments_entry e JOIN tournaments_player p ON p.id = e.player_id
+        WHERE e.tournament_id = %s
+        """,
+        [*params, tournament.pk],
+    )
+
+
+def sql_rows(sql: str, params) -> list[tuple]:
+    with connections[Score.objects.db].cursor() as cursor:
+        cursor.execute(sql, params)
+        return cursor.fetchall()
+
+
+# --- Reads for the extra Excel sheets: one query each, whatever the size of the event. ---
+
+
+def score_rows(tournament: Tournament) -> list[tuple]:
+    """Every player's score on every live sheet (entered or confirmed), in play order.
+
+    (day, table, game, engine used, player number, name, points, went out, state label).
+    """
+    states = dict(SheetState.choices)
+    rows = (
+        Score.objects.filter(sheet__state__in=LIVE_STATES, sheet__table__day__tournament=tournament)
+        .order_by(
+            "sheet__table__day__number",
+            "sheet__table__number",
+            "sheet__game__number",
+            "entry__number",
+        )
+        .values_list(
+            "sheet__table__day__number",
+            "sheet__table__number",
+            "sheet__game__number",
+            "sheet__engine_used",
+            "entry__number",
+            "entry__player__name",
+            "points",
+            "sheet__went_out_id",
+            "entry_id",
+            "sheet__state",
+        )
+    )
+    return [
+        (day, table, game, engine, number, name, points, went_out == entry, states[state])
+        for day, table, game, engine, number, name, points, went_out, entry, state in rows
+    ]
+
+
+def seating_rows(tournament: Tournament) -> list[tuple]:
+    """(day, table, player number, name) for every seat of every day."""
+    return list(
+        Seat.objects.filter(day__tournament=tournament)
+        .order_by("day__number", "table__number", "position")
+        .values_list("day__number", "table__number", "entry__number", "entry__player__name")
+    )

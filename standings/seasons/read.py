@@ -1,0 +1,318 @@
+"""The one season standings read: the page, the player's season page, the PDF, the workbook and
+the command line all come from here.
+
+A season's sessions are the seated days of its events, in the season's order. Each player's
+total and games in a session are what that event's standings count: confirmed games, a game
+not played counted under the event's rule, and substitutes under the event's rule (a shared
+seat's games go to the player replaced; an unranked substitute's do not count). An event's
+withdrawn players are not ranked there, so that event's sessions do not count for them either:
+a day left half-way would otherwise look like a good day where the lowest score wins.
+
+The read runs a fixed number of queries whatever the number of events: the events, their days,
+one GROUP BY over the confirmed scores of every session (the event standings' own query,
+``standings.totals_by_entry``, given the season's days as its columns), the entries with their
+players, and when an event needs them, the credit for games not played and the substitutes.
+The arithmetic is the pure ``domain.season_ranking``.
+"""
+
+from __future__ import annotations
+
+import datetime
+from dataclasses import dataclass, field
+
+from domain.ranking import PlayerRecord
+from domain.rules import SUB_OWN, SUB_SHARED, UNPLAYED_AVERAGE
+from domain.season_ranking import SeasonPlayer, SeasonRow, SessionResult, rank_season, ranking_rule
+from scoring.models import SheetState, UnplayedGame
+from standings.read import Cut, apply_substitute_rule, sql_rows, totals_by_entry, unplayed_credit
+from tournaments.models import Entry, Season, SeasonEvent, Seat, Tournament
+
+TIED_MARK = "="
+NOT_RANKED_MARK = "-"
+
+
+@dataclass(frozen=True)
+class SeasonSession:
+    index: int  # place in the season, from 0
+    event: Tournament
+    day_number: int
+    day_id: int
+    date: datetime.date | None
+    waiting: int = 0  # (table, game) pairs neither confirmed nor marked not played
+
+    @property
+    def label(self) -> str:
+        """ "Spring open, day 2" (the event's name alone for a one-day event)."""
+        if self.event.rules.days == 1 and self.day_number == 1:
+            return self.event.name
+        return f"{self.event.name}, day {self.day_number}"
+
+    @property
+    def short_label(self) -> str:
+        return f"S{self.index + 1}"
+
+
+@dataclass(frozen=True)
+class SeasonStandings:
+    season: Season
+    events: list[Tournament]
+    sessions: list[SeasonSession]
+    rows: list[SeasonRow]
+    # player id -> session index -> the entry that played it (for the player's page)
+    entries: dict[int, dict[int, int]] = field(default_factory=dict)
+
+    @property
+    def rule(self) -> str:
+        return ranking_rule(self.season.best_of, len(self.sessions))
+
+    @property
+    def is_public(self) -> bool:
+        """The public page shows only when the season is public and so is every event in it."""
+        return self.season.public_pages and all(e.public_pages for e in self.events)
+
+    @property
+    def waiting(self) -> int:
+        return sum(s.waiting for s in self.sessions)
+
+    @property
+    def status_line(self) -> str:
+        """ "Provisional: 5 games waiting (Week 4)", or "Every game so far is confirmed"."""
+        if not self.sessions:
+            return "No session seated yet"
+        if not self.waiting:
+            return "Every game so far is confirmed"
+        games = "game" if self.waiting == 1 else "games"
+        where = ", ".join(s.label for s in self.sessions if s.waiting)
+        return f"Provisional: {self.waiting} {games} waiting ({where})"
+
+    @property
+    def legend(self) -> str:
+        if self.season.best_of is None:
+            unranked = "Players without a counted game are listed last, without a rank."
+        else:
+            unranked = (
+                f"Players with fewer than {self.season.best_of} sessions are listed last, "
+                f"without a rank ({NOT_RANKED_MARK})."
+            )
+        return (
+            f"{self.rule}; ties go to more games played, then share a rank "
+            f"({TIED_MARK}2). {unranked} Totals count confirmed games only."
+        )
+
+    def row_of(self, player_id: int) -> SeasonRow | None:
+        return next((row for row in self.rows if row.player.player_id == player_id), None)
+
+
+def season_rank_label(row: SeasonRow) -> str:
+    if row.rank is None:
+        return NOT_RANKED_MARK
+    return f"{TIED_MARK}{row.rank}" if row.tied else str(row.rank)
+
+
+def season_events(season: Season) -> list[Tournament]:
+    """The season's events in order, with their rules. One query."""
+    places = SeasonEvent.objects.filter(season=season).select_related("tournament__rules")
+    return [place.tournament for place in places.order_by("position")]
+
+
+def season_standings(season: Season) -> SeasonStandings:
+    """Four queries; one more when an event allows substitutes, two more when one counts a
+    game not played as the player's average."""
+    events = season_events(season)
+    sessions = _sessions(events)
+    if not sessions:
+        return SeasonStandings(season=season, events=events, sessions=[], rows=[])
+    # The event standings' shape, {column: (tables, confirmed, day id, not played)}, with the
+    # season's sessions as its columns: the scores query reads only the day ids, and the rules
+    # only place a cut within a day, which a season never has.
+    progress = {s.index + 1: (1, 0, s.day_id, 0) for s in sessions}
+    day_numbers = tuple(progress)
+    totals = totals_by_entry(progress, day_numbers, Cut(), events[0].rules, True)
+    credit = _credit(events, sessions, progress, totals)
+    entries = _entries(events)
+    records = _records(events, sessions, totals, credit, entries)
+    players = _players(records, entries)
+    rows = rank_season(players.values(), best_of=season.best_of, sessions_held=len(sessions))
+    by_player: dict[int, dict[int, int]] = {}
+    for entry_id, (session_results, _) in records.items():
+        player_id = entries[entry_id][2]
+        for result in session_results:
+            by_player.setdefault(player_id, {})[result.session] = entry_id
+    return SeasonStandings(season, events, sessions, rows, by_player)
+
+
+def _sessions(events: list[Tournament]) -> list[SeasonSession]:
+    """Every seated day of the season's events, in season order. One query."""
+    if not events:
+        return []
+    ids = [e.pk for e in events]
+    rows = sql_rows(
+        f"""
+        SELECT d.tournament_id, d.number, d.id, d.date,
+               (SELECT COUNT(*) FROM tournaments_table t WHERE t.day_id = d.id),
+               (SELECT COUNT(*) FROM scoring_gamesheet g JOIN scoring_game gm ON gm.id = g.game_id
+                WHERE gm.day_id = d.id AND g.state = %s)
+             + (SELECT COUNT(*) FROM scoring_unplayedgame u JOIN scoring_game gm
+                ON gm.id = u.game_id WHERE gm.day_id = d.id)
+        FROM tournaments_day d
+        WHERE d.tournament_id IN ({", ".join(["%s"] * len(ids))})
+        """,
+        [SheetState.CONFIRMED, *ids],
+    )
+    order = {pk: i for i, pk in enumerate(ids)}
+    by_id = {e.pk: e for e in events}
+    seated = sorted((r for r in rows if r[4]), key=lambda r: (order[r[0]], r[1]))
+    return [
+        SeasonSession(
+            i,
+            by_id[tid],
+            number,
+            day_id,
+            _as_date(date),
+            max(0, tables * by_id[tid].rules.games_per_day - settled),
+        )
+        for i, (tid, number, day_id, date, tables, settled) in enumerate(seated)
+    ]
+
+
+def _as_date(value) -> datetime.date | None:
+    # Raw SQL on SQLite returns dates as text.
+    if value is None or isinstance(value, datetime.date):
+        return value
+    return datetime.date.fromisoformat(str(value))
+
+
+def _credit(events, sessions, progress, totals) -> dict[int, tuple]:
+    """What games not played count, for the events whose rule gives them the player's average:
+    the event standings' own reckoning, one query (none when no event needs it)."""
+    averaging = {e.pk for e in events if e.rules.unplayed_counts == UNPLAYED_AVERAGE}
+    if not averaging:
+        return {}
+    wanted = [s for s in sessions if s.event.pk in averaging]
+    marked = set(
+        UnplayedGame.objects.filter(game__day_id__in=[s.day_id for s in wanted]).values_list(
+            "game__day_id", flat=True
+        )
+    )
+    if not marked:
+        return {}
+    some = next(e for e in events if e.pk in averaging)
+    scoped = {s.index + 1: (1, 0, s.day_id, 1) for s in wanted if s.day_id in marked}
+    return unplayed_credit(scoped, tuple(progress), Cut(), some.rules, totals)
+
+
+def _entries(events) -> dict[int, tuple]:
+    """entry id -> (event id, status, player id, name, club, entry replaced or None). One query,
+    two when an event allows substitutes."""
+    rows = Entry.objects.filter(tournament__in=events).values_list(
+        "pk", "tournament_id", "status", "player_id", "player__name", "player__club"
+    )
+    entries: dict[int, tuple] = {row[0]: (*row[1:], None) for row in rows}
+    if any(e.rules.substitutes for e in events):
+        replaced = Seat.objects.filter(
+            day__tournament__in=events, replaces__isnull=False
+        ).values_list("entry_id", "replaces_id")
+        for entry_id, replaces_id in replaced:
+            entries[entry_id] = (*entries[entry_id][:5], replaces_id)
+    return entries
+
+
+def _records(events, sessions, totals, credit, entries) -> dict[int, tuple]:
+    """entry id -> (its session results, its event) for the entries each event ranks, under
+    that event's substitute rule."""
+    count = len(sessions)
+    by_event: dict[int, list[PlayerRecord]] = {e.pk: [] for e in events}
+    games: dict[int, list[int]] = {}
+    for row in totals:  # (entry, points per session..., played, worst, outs, games per session...)
+        entry_id = row[0]
+        event_id, status, _, name, club, _ = entries[entry_id]
+        extra = credit.get(entry_id, (0,) * count)
+        day_totals = tuple(
+            p if not e else (p or 0) + e for p, e in zip(row[1 : count + 1], extra, strict=True)
+        )
+        by_event[event_id].append(
+            PlayerRecord(
+                entry_id,
+                0,
+                name,
+                club,
+                day_totals,
+                row[count + 1],
+                row[count + 3],
+                row[count + 2],
+                withdrawn=status == Entry.WITHDRAWN,
+            )
+        )
+        games[entry_id] = list(row[count + 4 : 2 * count + 4])
+    kept: dict[int, tuple] = {}
+    for event in events:
+        replaced_by = {e: v[5] for e, v in entries.items() if v[0] == event.pk and v[5] is not None}
+        rule = event.rules.substitute_ranking if event.rules.substitutes else SUB_OWN
+        if rule == SUB_SHARED:
+            for sub, held in replaced_by.items():  # the shared seat's games go to the held
+                if sub in games and held in games:
+                    games[held] = [a + b for a, b in zip(games[held], games[sub], strict=True)]
+        for record in apply_substitute_rule(by_event[event.pk], replaced_by, rule):
+            if record.withdrawn or record.substitute:
+                continue
+            results = tuple(
+                SessionResult(i, points, games[record.entry_id][i])
+                for i, points in enumerate(record.day_totals)
+                if points is not None and games[record.entry_id][i] > 0
+            )
+            kept[record.entry_id] = (results, event)
+    return kept
+
+
+def _players(records, entries) -> dict[int, SeasonPlayer]:
+    """One season player per person, their sessions from every event they played."""
+    sessions: dict[int, list[SessionResult]] = {}
+    names: dict[int, tuple[str, str]] = {}
+    for entry_id, (results, _) in records.items():
+        _, _, player_id, name, club, _ = entries[entry_id]
+        sessions.setdefault(player_id, []).extend(results)
+        names[player_id] = (name, club)
+    return {
+        pid: SeasonPlayer(pid, names[pid][0], names[pid][1], tuple(sorted(found, key=_index)))
+        for pid, found in sessions.items()
+    }
+
+
+def _index(result: SessionResult) -> int:
+    return result.session
+
+
+@dataclass(frozen=True)
+class PlayerSession:
+    session: SeasonSession
+    table: int | None
+    total: int | None
+    games: int
+    counted_in_best: bool
+
+
+def player_season(result: SeasonStandings, player_id: int) -> list[PlayerSession] | None:
+    """Each session of the season for one player: table, score, games, and whether it is one of
+    their best N. None when the player has no session. One query (their tables)."""
+    row = result.row_of(player_id)
+    if row is None:
+        return None
+    played = {s.session: s for s in row.player.sessions}
+    entry_by_session = result.entries.get(player_id, {})
+    tables = dict(
+        Seat.objects.filter(
+            entry_id__in=set(entry_by_session.values()),
+            day_id__in=[s.day_id for s in result.sessions],
+        ).values_list("day_id", "table__number")
+    )
+    best = set(row.best_sessions)
+    return [
+        PlayerSession(
+            session=session,
+            table=tables.get(session.day_id) if session.index in entry_by_session else None,
+            total=played[session.index].total if session.index in played else None,
+            games=played[session.index].games if session.index in played else 0,
+            counted_in_best=session.index in best,
+        )
+        for session in result.sessions
+    ]

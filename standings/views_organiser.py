@@ -1,0 +1,99 @@
+"""Standings for organisers and desk staff, mounted in the "organiser" namespace.
+
+Desk staff see the standings and download them; only the organiser turns the public pages on
+and off. The day board (tables as tiles) and score entry for the desk are in ``scoring``.
+"""
+
+from django.contrib import messages
+from django.shortcuts import redirect
+from django.views.decorators.http import require_POST, require_safe
+
+from core.reports import PDF, XLSX
+from standings.page import standings_download, standings_page
+from standings.seasons.page import season_download, season_page, season_player_page
+from tournaments.access import (
+    desk_view,
+    may_run_season,
+    organiser_view,
+    season_organiser_view,
+    season_staff_view,
+)
+from tournaments.models import StaffRole
+from tournaments.services.events import set_public_pages
+from tournaments.services.seasons import set_season_public
+
+
+@desk_view
+@require_safe
+def standings(request, tournament):
+    can_publish = getattr(request, "tournament_role", None) == StaffRole.ORGANISER
+    return standings_page(request, tournament, namespace="organiser", can_publish=can_publish)
+
+
+@desk_view
+@require_safe
+def standings_pdf(request, tournament):
+    return standings_download(request, tournament, PDF)
+
+
+@desk_view
+@require_safe
+def standings_xlsx(request, tournament):
+    return standings_download(request, tournament, XLSX)
+
+
+@organiser_view
+@require_POST
+def public_pages_toggle(request, tournament):
+    on = request.POST.get("public_pages") == "on"
+    set_public_pages(tournament, on)
+    messages.success(
+        request,
+        "Standings and the projector are now public."
+        if on
+        else "Public pages are off: only staff can see standings.",
+    )
+    return redirect("organiser:standings", tournament.slug)
+
+
+# --- Seasons ---------------------------------------------------------------------------------
+
+
+@season_staff_view
+@require_safe
+def season(request, season):
+    return season_page(
+        request, season, namespace="organiser", can_run=may_run_season(request.user, season)
+    )
+
+
+@season_staff_view
+@require_safe
+def season_player(request, season, player_id):
+    return season_player_page(request, season, player_id, namespace="organiser")
+
+
+@season_staff_view
+@require_safe
+def season_pdf(request, season):
+    return season_download(request, season, PDF, namespace="organiser")
+
+
+@season_staff_view
+@require_safe
+def season_xlsx(request, season):
+    return season_download(request, season, XLSX, namespace="organiser")
+
+
+@season_organiser_view
+@require_POST
+def season_public_toggle(request, season):
+    on = request.POST.get("public_pages") == "on"
+    set_season_public(season, on)
+    messages.success(
+        request,
+        "The season page is now public (while every event in it is public)."
+        if on
+        else "The season page is now for staff only.",
+    )
+    return redirect("organiser:season", season.slug)

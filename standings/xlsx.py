@@ -1,0 +1,156 @@
+"""The club's record of an event as one Excel workbook (openpyxl, write-only for speed).
+
+Sheets: Standings (first), Clubs, Scores, Seating, Rules. Every text cell that a spreadsheet
+could take for a formula (starting =, +, - or @) is stored as text with Excel's quote prefix,
+so a player typed as ``=HYPERLINK(...)`` stays a name.
+"""
+
+from __future__ import annotations
+
+import json
+from io import BytesIO
+
+from openpyxl import Workbook
+from openpyxl.cell import WriteOnlyCell
+from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE, Cell
+from openpyxl.styles import Font, PatternFill
+
+from core.cells import keep_as_text, reads_as_formula
+from core.formats import long_date
+from core.spreadsheet_print import set_page_layout
+from standings.columns import CLUB_COLUMNS, Column, Output, club_lines, player_columns, value_table
+from standings.read import Standings, score_rows, seating_rows
+from tournaments.models import TIE_BREAK_CHOICES
+
+HEADER_FONT = Font(bold=True)
+HEADER_FILL = PatternFill("solid", fgColor="DDE5EE")
+MIN_WIDTH, MAX_WIDTH = 6, 45
+
+
+def standings_workbook(result: Standings) -> bytes:
+    """The whole workbook: the standings given, plus two queries for scores and seating."""
+    tournament = result.tournament
+    return build_workbook(result, score_rows(tournament), seating_rows(tournament))
+
+
+def standings_sheet_rows(result: Standings) -> tuple[list[str], list[list]]:
+    columns = player_columns(result.day_numbers).for_output(Output.WORKBOOK)
+    return value_table(columns, result.rows, Output.WORKBOOK)
+
+
+def workbook_sheets(result: Standings, scores: list[tuple], seating: list[tuple]):
+    """(title, header, rows) per sheet, in order: what the workbook holds, cell for cell."""
+    clubs = value_table(
+        CLUB_COLUMNS.for_output(Output.WORKBOOK), club_lines(result), Output.WORKBOOK
+    )
+    score_sheet = [
+        [day, table, game, engine, number, name, points, "yes" if out else "", state]
+        for day, table, game, engine, number, name, points, out, state in scores
+    ]
+    return [
+        ("Standings", *standings_sheet_rows(result)),
+        ("Clubs", *clubs),
+        (
+            "Scores",
+            ["Day", "Table", "Game", "Engine used", "Player ID", "Player", "Score", "Out", "State"],
+            score_sheet,
+        ),
+        ("Seating", ["Day", "Table", "Player ID", "Player"], [list(r) for r in seating]),
+        ("Rules", ["Setting", "Value"], _rule_rows(result)),
+    ]
+
+
+def build_workbook(result: Standings, scores: list[tuple], seating: list[tuple]) -> bytes:
+    workbook = Workbook(write_only=True)
+    # The standings depend on the cut and on what is confirmed; the page header says which.
+    status = f"{result.title} ({result.status_line})"
+    printed_titles = {"Standings": status, "Clubs": f"Clubs: {status}"}
+    formats = {
+        "Standings": cell_formats(player_columns(result.day_numbers).for_output(Output.WORKBOOK)),
+        "Clubs": cell_formats(CLUB_COLUMNS.for_output(Output.WORKBOOK)),
+    }
+    for title, header, rows in workbook_sheets(result, scores, seating):
+        sheet = workbook.create_sheet(title)
+        set_page_layout(
+            sheet,
+            title=printed_titles.get(title, title),
+            event=result.tournament.name,
+            widths=sheet_column_widths(header, rows),
+            rows=len(rows),
+        )
+        write_sheet(sheet, header, rows, formats.get(title, {}))
+    buffer = BytesIO()
+    workbook.save(buffer)
+    return buffer.getvalue()
+
+
+def _rule_rows(result: Standings) -> list[list]:
+    tournament = result.tournament
+    rules = tournament.rules
+    rows = [
+        ["Tournament", tournament.name],
+        ["Start date", long_date(tournament.start_date) if tournament.start_date else ""],
+        ["Venue", tournament.venue],
+        ["Standings", f"{result.title} ({result.status_line})"],
+    ]
+    for name, value in rules.rule_values().items():
+        if name == "tie_breaks":
+            value = ", ".join(TIE_BREAK_CHOICES.get(v, v) for v in value) or (
+                "none (ties share a rank)"
+            )
+        elif isinstance(value, (list, dict)):
+            value = json.dumps(value)
+        elif isinstance(value, bool):
+            value = "yes" if value else "no"
+        label = str(getattr(rules._meta.get_field(name), "verbose_name", name))
+        rows.append([label.capitalize(), value])
+    return rows
+
+
+def cell_formats(columns: list[Column]) -> dict[int, str]:
+    """Column index -> number format, for the columns that print in a form of their own."""
+    return {i: c.cell_format for i, c in enumerate(columns) if c.cell_format is not None}
+
+
+def write_sheet(sheet, header: list[str], rows: list[list], formats: dict[int, str]) -> None:
+    sheet.append([_header_cell(sheet, title) for title in header])
+    for row in rows:
+        # Empty text is no cell at all rather than an empty one: most players did not go out,
+        # so most of the Scores sheet's Out cells need not be written.
+        cells = [(_text_cell(sheet, v) if v else None) if isinstance(v, str) else v for v in row]
+        for i, number_format in formats.items():
+            cells[i] = _formatted_cell(sheet, cells[i], number_format)
+        sheet.append(cells)
+
+
+def _formatted_cell(sheet, value, number_format: str):
+    cell = WriteOnlyCell(sheet, value)
+    cell.number_format = number_format
+    return cell
+
+
+def _header_cell(sheet, title: str) -> Cell:
+    cell = WriteOnlyCell(sheet, title)
+    cell.font = HEADER_FONT
+    cell.fill = HEADER_FILL
+    return cell
+
+
+def _text_cell(sheet, value: str):
+    """Text as text: characters XML cannot hold are dropped, formula-like text is quoted."""
+    value = ILLEGAL_CHARACTERS_RE.sub("", value)
+    if not reads_as_formula(value):
+        return value
+    return keep_as_text(WriteOnlyCell(sheet, value))
+
+
+def sheet_column_widths(header: list[str], rows: list[list]) -> list[float]:
+    widths = [len(title) + 2 for title in header]
+    for row in rows:
+        for i, value in enumerate(row):
+            if value is None:
+                continue
+            length = len(value) if isinstance(value, str) else len(str(value))
+            if length + 2 > widths[i]:
+                widths[i] = length + 2
+    return [min(max(w, MIN_WIDTH), MAX_WIDTH) for w in widths]

@@ -60,7 +60,7 @@ lint: install-dev
 	echo "== ruff format --check"; $(BIN)/ruff format --check --output-format concise . || status=1; \
 	echo "== import contracts"; $(BIN)/lint-imports --no-cache || status=1; \
 	echo "== mypy"; $(BIN)/mypy || status=1; \
-	echo "== function length"; $(BIN)/python .ci/function_length.py || status=1; \
+	echo "== code size"; $(BIN)/python .ci/code_size.py || status=1; \
 	exit $$status
 
 bench: install

@@ -20,11 +20,11 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-import itertools  # noqa: E402
-import random  # noqa: E402
-import time  # noqa: E402
+import itertools
+import random
+import time
 
-from domain.seating.day import (  # noqa: E402
+from domain.seating.day import (
     club_spread,
     count_repeat_pairs,
     meeting_conflicts,
@@ -33,7 +33,7 @@ from domain.seating.day import (  # noqa: E402
     seat,
     table_sizes,
 )
-from domain.seating.sessions import plan_sessions, schedule_repeats  # noqa: E402
+from domain.seating.sessions import plan_sessions, schedule_repeats
 
 MAX = 7
 results: list[tuple[str, bool, str]] = []
@@ -191,7 +191,7 @@ def brute_force_two_tables(players, history):
     half = len(players) // 2
     best = None
     for combo in itertools.combinations(rest, half - 1):
-        a = (first,) + combo
+        a = (first, *combo)
         b = [p for p in rest if p not in combo]
         c = sum(len(repeat_pairs_at(t, met)) for t in (a, b))
         best = c if best is None else min(best, c)

@@ -164,7 +164,7 @@ def bare_group_by(day_ids: list[int]) -> list:
     them (so the baseline pays for no join the selector avoids)."""
     with connection.cursor() as cursor:
         cursor.execute(
-            "SELECT s.entry_id, SUM(s.points) FROM scoring_score s "
+            "SELECT s.entry_id, SUM(s.points) FROM scoring_score s "  # noqa: S608 (placeholders only)
             "JOIN scoring_gamesheet g ON g.id = s.sheet_id "
             "JOIN scoring_game gm ON gm.id = g.game_id "
             f"WHERE g.state = %s AND gm.day_id IN ({', '.join(['%s'] * len(day_ids))}) "

@@ -355,8 +355,18 @@ def sync_comparison(env: dict, work: Path, token: str) -> None:
     port = free_port()
     with open(work / "sync.log", "ab") as log_file:
         process = subprocess.Popen(
-            [sys.executable, "-m", "gunicorn", "config.wsgi", "--workers", "3"]
-            + ["--bind", f"127.0.0.1:{port}", "--timeout", "30"],
+            [
+                sys.executable,
+                "-m",
+                "gunicorn",
+                "config.wsgi",
+                "--workers",
+                "3",
+                "--bind",
+                f"127.0.0.1:{port}",
+                "--timeout",
+                "30",
+            ],
             cwd=ROOT,
             env={**env, "DJANGO_PORT": str(port)},
             stdout=log_file,

@@ -9,7 +9,7 @@ count; threads are for waiting on slow phones, not for speed.
 import os
 import sys
 
-bind = f"{os.environ.get('VENUE_HOST', '0.0.0.0')}:{os.environ.get('DJANGO_PORT', '8000')}"
+bind = f"{os.environ.get('VENUE_HOST', '0.0.0.0')}:{os.environ.get('DJANGO_PORT', '8000')}"  # noqa: S104 (the venue serves phones on the LAN)
 worker_class = "config.venue_worker.VenueWorker"
 workers = int(os.environ.get("VENUE_WORKERS", "2"))
 threads = int(os.environ.get("VENUE_THREADS", "32"))

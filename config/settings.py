@@ -42,7 +42,7 @@ SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", "")
 if not SECRET_KEY:
     if not DEBUG:
         raise RuntimeError("Set DJANGO_SECRET_KEY when DJANGO_DEBUG=0.")
-    SECRET_KEY = "insecure-development-key-only-for-the-venue-laptop-demo-x9f3k2"
+    SECRET_KEY = "insecure-development-key-only-for-the-venue-laptop-demo-x9f3k2"  # noqa: S105
 
 ALLOWED_HOSTS = [
     h.strip() for h in os.environ.get("DJANGO_ALLOWED_HOSTS", "").split(",") if h.strip()

@@ -11,7 +11,7 @@ import zipfile
 
 # Excel saves a password-protected workbook (and the old .xls format) as an OLE compound file.
 OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
-PASSWORD_OR_OLD_EXCEL = (
+LOCKED_OR_OLD_EXCEL = (
     "This workbook is protected by a password, or is an old Excel file (.xls). Open it in your "
     'spreadsheet program, remove the password, save it as "Excel Workbook (.xlsx)" and try again.'
 )
@@ -46,7 +46,7 @@ def open_xlsx(data: bytes, *, not_a_workbook: str, holds: str, max_unpacked: int
     ``holds`` names what the file should be ("a player list"), for the zip-bomb message.
     """
     if data.startswith(OLE_MAGIC):
-        raise UnreadableFile(PASSWORD_OR_OLD_EXCEL)
+        raise UnreadableFile(LOCKED_OR_OLD_EXCEL)
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as archive:
             members = archive.infolist()

@@ -20,12 +20,12 @@ from fractions import Fraction
 from domain.tie_breaks import TIE_BREAK_KEYS, TieBreak, resolve_tie_breaks
 
 __all__ = [
+    "TIE_BREAKS",
+    "ClubRow",
     "PlayerRecord",
     "RankedRow",
-    "ClubRow",
-    "TIE_BREAKS",
-    "rank_players",
     "rank_clubs",
+    "rank_players",
 ]
 
 # The keys of the registered tie-breaks, kept under the name callers already import.

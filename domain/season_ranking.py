@@ -21,9 +21,9 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 
 __all__ = [
-    "SessionResult",
     "SeasonPlayer",
     "SeasonRow",
+    "SessionResult",
     "rank_season",
     "ranking_rule",
 ]

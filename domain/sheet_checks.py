@@ -35,23 +35,23 @@ from dataclasses import astuple, dataclass, field
 from functools import lru_cache
 
 __all__ = [
-    "SheetRules",
-    "Problem",
-    "TypedSheet",
-    "Tile",
     "CleanGame",
     "GameCheck",
     "HandLimits",
-    "check_game",
-    "hand_limits",
-    "expected_engine",
-    "engine_choices",
-    "check_card_totals",
-    "infer_outcome",
     "Inferred",
+    "Problem",
+    "SheetRules",
+    "Tile",
+    "TypedSheet",
+    "check_card_totals",
+    "check_game",
+    "engine_choices",
+    "expected_engine",
+    "hand_limits",
+    "infer_outcome",
     "parse_tiles",
-    "tile_pips",
     "parse_whole_number",
+    "tile_pips",
 ]
 
 Tile = tuple[int, int]
@@ -582,7 +582,7 @@ _NOBODY: frozenset[int] = frozenset()
 class _Table:
     """Who sits at the table for one game, and how messages name them."""
 
-    __slots__ = ("seated", "withdrawn", "game_number", "playing")
+    __slots__ = ("game_number", "playing", "seated", "withdrawn")
 
     def __init__(self, seated: Mapping[int, str], withdrawn: Collection[int], number: int):
         self.seated = seated

@@ -14,13 +14,13 @@ from dataclasses import dataclass
 from typing import Final, Protocol
 
 __all__ = [
-    "TieBreak",
-    "TieBreakStats",
     "TIE_BREAKS",
     "TIE_BREAK_KEYS",
+    "TieBreak",
+    "TieBreakStats",
+    "resolve_tie_breaks",
     "tie_break_choices",
     "tie_break_problems",
-    "resolve_tie_breaks",
 ]
 
 

@@ -37,7 +37,8 @@ TABLE_PAGE_NOT_PLAYED = Badge("not played", "not-played")
 def grid_cells(cells: list[dict], table_number: int, review_url) -> tuple[list[dict], str]:
     """A day-grid row's cells (see :func:`grid_cell`) and the HTML of them all, in order."""
     shown = [grid_cell(cell, table_number, review_url) for cell in cells]
-    return shown, mark_safe("".join(cell["html"] for cell in shown))
+    # Each cell's HTML was built by grid_cell with every value escaped.
+    return shown, mark_safe("".join(cell["html"] for cell in shown))  # noqa: S308
 
 
 def grid_cell(cell: dict, table_number: int, review_url) -> dict:

@@ -132,7 +132,7 @@ def _sheet_rows(ws) -> list[tuple[int, tuple]]:
 
 def _check_header(header: list[str]) -> None:
     # State is written for the desk to read; a file saved before it existed has no State column.
-    if header != HEADER and header != HEADER[:-1] + [""]:
+    if header != HEADER and header != [*HEADER[:-1], ""]:
         raise WorkbookRefused(
             [
                 "Row 1: the columns must be "

@@ -132,14 +132,14 @@ def one_table():
 
 
 def test_database_refuses_a_player_seated_twice_in_one_day():
-    tournament, day, table, entries, game = one_table()
+    _tournament, day, _table, entries, _game = one_table()
     other_table = Table.objects.create(day=day, number=2)
     with pytest.raises(IntegrityError), transaction.atomic():
         Seat.objects.create(day=day, table=other_table, entry=entries[0], position=1)
 
 
 def test_database_refuses_two_rows_for_one_player_in_one_game():
-    tournament, day, table, entries, game = one_table()
+    _tournament, _day, table, entries, game = one_table()
     sheet = stored_sheet(table, game, out=entries[0])
     Score.objects.create(sheet=sheet, entry=entries[1], points=10)
     with pytest.raises(IntegrityError), transaction.atomic():
@@ -147,7 +147,7 @@ def test_database_refuses_two_rows_for_one_player_in_one_game():
 
 
 def test_database_refuses_a_second_live_sheet_for_one_table_and_game():
-    tournament, day, table, entries, game = one_table()
+    _tournament, _day, table, entries, game = one_table()
     now = timezone.now()
     stored_sheet(table, game, out=entries[0], state=SheetState.CONFIRMED, confirmed_at=now)
     with pytest.raises(IntegrityError), transaction.atomic():
@@ -159,7 +159,7 @@ def test_database_refuses_a_second_live_sheet_for_one_table_and_game():
 
 
 def test_database_refuses_same_version_twice_and_engine_reuse():
-    tournament, day, table, entries, game = one_table()
+    _tournament, day, table, entries, game = one_table()
     stored_sheet(table, game, out=entries[0], state=SheetState.SUPERSEDED)
     with pytest.raises(IntegrityError), transaction.atomic():
         stored_sheet(table, game, out=entries[0], state=SheetState.ENTERED)
@@ -170,7 +170,7 @@ def test_database_refuses_same_version_twice_and_engine_reuse():
 
 
 def test_database_refuses_out_and_blocked_together_and_negative_scores():
-    tournament, day, table, entries, game = one_table()
+    _tournament, _day, table, entries, game = one_table()
     with pytest.raises(IntegrityError), transaction.atomic():
         stored_sheet(table, game, out=entries[0], blocked=True)
     with pytest.raises(IntegrityError), transaction.atomic():
@@ -181,7 +181,7 @@ def test_database_refuses_out_and_blocked_together_and_negative_scores():
 
 
 def test_keep_apart_pairs_are_stored_once_in_order():
-    tournament, day, table, entries, game = one_table()
+    tournament, _day, _table, entries, _game = one_table()
     low, high = sorted(entries[:2], key=lambda e: e.pk)
     KeepApart.objects.create(tournament=tournament, first=low, second=high)
     with pytest.raises(IntegrityError), transaction.atomic():
@@ -189,7 +189,7 @@ def test_keep_apart_pairs_are_stored_once_in_order():
 
 
 def test_audit_events_are_append_only():
-    tournament, day, table, entries, game = one_table()
+    _tournament, _day, table, entries, game = one_table()
     sheet = stored_sheet(table, game, out=entries[0])
     event = AuditEvent.objects.create(
         sheet=sheet,
@@ -235,7 +235,7 @@ def test_demo_tournament_is_complete_and_passes_every_check(demo_tournament):
                     went_out=sheet.went_out_id,
                     blocked=sheet.blocked,
                 )
-                clean, problems = check_game(sheet_rules, seated, typed, used)
+                _clean, problems = check_game(sheet_rules, seated, typed, used)
                 assert problems == [], (day.number, table.number, problems)
                 used.append(sheet.engine_used)
             assert len(used) == 6

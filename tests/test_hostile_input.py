@@ -31,7 +31,7 @@ from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
 from openpyxl.worksheet._read_only import ReadOnlyWorksheet
 from scoring_factories import ROSTER_MODELS, SCORE_MODELS, csv_bytes, snapshot, xlsx_bytes
 
-from core.spreadsheet_files import MAX_SHEET_ROWS, PASSWORD_OR_OLD_EXCEL
+from core.spreadsheet_files import LOCKED_OR_OLD_EXCEL, MAX_SHEET_ROWS
 from scoring import workbook_export, workbook_import as score_workbook
 from tournaments import player_import
 from tournaments.models import Entry, Seat
@@ -707,9 +707,7 @@ def test_random_bytes_and_encrypted_workbooks_are_refused(world, junk):
     before = snapshot(*TOUCHABLE)
     for content in (junk, OLE_HEADER + junk):
         message = (
-            PASSWORD_OR_OLD_EXCEL
-            if content.startswith(OLE_HEADER)
-            else score_workbook.NOT_A_WORKBOOK
+            LOCKED_OR_OLD_EXCEL if content.startswith(OLE_HEADER) else score_workbook.NOT_A_WORKBOOK
         )
         response = upload_scores(world, content)
         if content:
@@ -1084,7 +1082,7 @@ def test_the_player_upload_refuses_spoiled_lists_and_imports_nobody(event, spoil
         expected = ("The first row must hold the column names, and one of them must be Name.",)
     elif spoil == "two name columns":
         header.append(data.draw(st.sampled_from(["Name", "NAME", " name "])))
-        rows = [row + ["x"] for row in rows]
+        rows = [[*row, "x"] for row in rows]
         expected = ("columns; keep only one.",)
     else:
         fmt = "xlsx"

@@ -43,7 +43,7 @@ def club_session_with_a_late_player_and_a_substitute():
 
 
 def test_a_late_player_joins_the_smallest_table_at_game_3_and_a_substitute_at_game_5():
-    w, lou, late, sam, sub = club_session_with_a_late_player_and_a_substitute()
+    w, lou, late, _sam, sub = club_session_with_a_late_player_and_a_substitute()
     assert (late.table_number, late.from_game) == (2, 3)
     assert (sub.table_number, sub.from_game, sub.seat.replaces) == (1, 5, w.entries["Bob Roe"])
     table2 = table_sheets(w.tables[1])
@@ -60,7 +60,7 @@ def test_a_late_player_joins_the_smallest_table_at_game_3_and_a_substitute_at_ga
 
 @pytest.mark.parametrize("rule", ["not_ranked", "own", "shared"])
 def test_a_substitute_is_ranked_under_the_events_rule(rule):
-    w, lou, late, sam, sub = club_session_with_a_late_player_and_a_substitute()
+    w, _lou, _late, _sam, _sub = club_session_with_a_late_player_and_a_substitute()
     rules = w.tournament.rules
     rules.substitute_ranking = rule
     result = standings(w.tournament, Cut(day=1))
@@ -115,7 +115,7 @@ def test_sheets_say_not_yet_before_a_late_player_joined_and_left_after_a_withdra
 
     from scoring.score_sheets_pdf import score_sheets_pdf
 
-    w, lou, late, sam, sub = club_session_with_a_late_player_and_a_substitute()
+    w, _lou, _late, _sam, _sub = club_session_with_a_late_player_and_a_substitute()
     page = client.get(f"/table/{w.tables[1].link_token}/").content.decode()
     assert page.count("not yet") == 2  # Lou Late, games 1 and 2
     text = PdfReader(io.BytesIO(score_sheets_pdf(w.day))).pages[0].extract_text()
@@ -125,7 +125,7 @@ def test_sheets_say_not_yet_before_a_late_player_joined_and_left_after_a_withdra
 def test_the_table_history_records_the_late_player_the_substitute_and_the_withdrawal(
     client, organiser
 ):
-    w, lou, late, sam, sub = club_session_with_a_late_player_and_a_substitute()
+    _w, _lou, _late, _sam, _sub = club_session_with_a_late_player_and_a_substitute()
     client.force_login(organiser)
     page1 = client.get("/organiser/t/cup/day/1/table/1/history/").content.decode()
     assert "Sam Sub substitutes for Bob Roe from game 5." in page1

@@ -265,7 +265,7 @@ def test_restore_refuses_a_damaged_backup_and_keeps_the_database(tmp_path, organ
     suffix = ".sqlite3" if connection.vendor == "sqlite" else ".pgdump"
     damaged = tmp_path / f"mexican-train-damaged{suffix}"
     damaged.write_bytes(b"SQLite format 3\x00" + b"\xff" * 4096)
-    with pytest.raises(CommandError, match="damaged|failed"):
+    with pytest.raises(CommandError, match=r"damaged|failed"):
         call_command("restore", str(damaged))
     assert type(organiser).objects.filter(pk=organiser.pk).exists()
     assert _every_row() == before

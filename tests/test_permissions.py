@@ -253,7 +253,7 @@ def test_public_pages_vanish_when_the_organiser_switches_them_off(client, event)
 
 
 def test_table_link_reaches_only_its_own_table_and_dies_with_the_day(client, event):
-    tournament, users, table = event
+    tournament, _users, table = event
     other = Table.objects.get(day=table.day, number=2)
     page = client.get(url_for("scorekeeper:table", tournament, table)).content.decode()
     own = [s.entry.player.name for s in table.seats.select_related("entry__player")]
@@ -267,7 +267,7 @@ def test_table_link_reaches_only_its_own_table_and_dies_with_the_day(client, eve
 
 
 def test_admin_is_for_staff_accounts_only(client, event):
-    tournament, users, table = event
+    _tournament, users, _table = event
     assert client.get("/admin/").status_code == 302
     client.force_login(users["desk"])
     assert client.get("/admin/").status_code == 302
@@ -315,7 +315,7 @@ def elsewhere(event, make_tournament, make_user):
 
 @pytest.mark.parametrize("role", ROLES)
 def test_each_role_sees_and_reuses_only_its_own_directory(client, event, elsewhere, role):
-    tournament, users, table = event
+    tournament, users, _table = event
     _client_as(client, role, users)
     add = reverse("organiser:player_add", args=[tournament.slug])
     response = client.get(add, {"q": "Priya"})
@@ -332,7 +332,7 @@ def test_each_role_sees_and_reuses_only_its_own_directory(client, event, elsewhe
 
 
 def test_the_other_organiser_does_not_see_the_demo_events_players(client, event, elsewhere):
-    tournament, users, table = event
+    tournament, _users, _table = event
     someone = tournament.entries.select_related("player").first().player.name
     client.force_login(elsewhere.tournament.staff.get().user)
     page = client.get(

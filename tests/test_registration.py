@@ -161,7 +161,7 @@ def test_edit_page_saves_details_and_pin(organiser_client, tournament):
 def test_editing_a_name_into_another_players_name_is_refused(
     tournament, make_tournament, organiser
 ):
-    ann, bob = register(tournament, "Ann", "Bob")
+    _ann, bob = register(tournament, "Ann", "Bob")
     with pytest.raises(ServiceError, match=r"Ann is already entered as player #1\.") as error:
         update_entry(bob, name="ANN", club="", contact="", pinned_table=None, user=organiser)
     assert error.value.field == "name"
@@ -203,7 +203,7 @@ def test_the_directory_shows_and_reuses_only_players_of_events_the_organiser_run
 ):
     from tournaments.views_organiser import player_add  # noqa: F401  (the page under test)
 
-    mine, theirs, alice, shared, secret = _two_organisers(make_tournament, make_user)
+    mine, _theirs, alice, _shared, secret = _two_organisers(make_tournament, make_user)
     client.force_login(alice)
     page = client.get(url(mine, "players/add/?q=Zo")).content.decode()
     assert "Zoe Private" not in page and "Nobody in your directory" in page
@@ -221,7 +221,7 @@ def test_the_directory_shows_and_reuses_only_players_of_events_the_organiser_run
 
 
 def test_contact_details_belong_to_the_entry(client, make_tournament, make_user):
-    mine, theirs, alice, shared, _ = _two_organisers(make_tournament, make_user)
+    mine, theirs, alice, _shared, _ = _two_organisers(make_tournament, make_user)
     client.force_login(alice)
     page = client.get(url(mine, "players/1/")).content.decode()
     assert "mine@example.org" in page and "555-0100" not in page
@@ -233,7 +233,7 @@ def test_contact_details_belong_to_the_entry(client, make_tournament, make_user)
 def test_a_rename_on_the_page_leaves_another_organisers_public_standings_alone(
     client, make_tournament, make_user
 ):
-    mine, theirs, alice, shared, _ = _two_organisers(make_tournament, make_user)
+    mine, theirs, alice, _shared, _ = _two_organisers(make_tournament, make_user)
     theirs.public_pages = True
     theirs.save()
     client.force_login(alice)
@@ -259,7 +259,7 @@ def test_keep_apart_pairs_are_added_and_removed_from_the_player_page(organiser_c
 
 
 def test_players_list_shows_numbers_keep_apart_and_search(organiser_client, tournament):
-    ann, bob, cy = register(tournament, "Ann Lee", "Bob Lee", "Cy Ray")
+    ann, bob, _cy = register(tournament, "Ann Lee", "Bob Lee", "Cy Ray")
     add_keep_apart(ann, bob)
     page = organiser_client.get(url(tournament, "players/")).content.decode()
     assert "Bob Lee (#2)" in page and "Cy Ray" in page
@@ -343,7 +343,7 @@ def start_day_one(tournament):
 
 
 def test_nobody_joins_once_play_has_started(tournament, organiser_client):
-    day, table, entries = start_day_one(tournament)
+    _day, _table, entries = start_day_one(tournament)
     before = Entry.objects.count()
     with pytest.raises(
         ServiceError, match="Day 1 already has scores, so no one new can be entered"
@@ -357,7 +357,7 @@ def test_nobody_joins_once_play_has_started(tournament, organiser_client):
 
 
 def test_withdrawal_mid_day_records_the_last_game_the_table_played(tournament):
-    day, table, entries = start_day_one(tournament)
+    day, table, _entries = start_day_one(tournament)
     seats = list(table.seats.select_related("entry"))
     out = seats[0].entry
     sheet(table, 2, out)
@@ -398,7 +398,7 @@ def test_withdrawal_before_play_takes_the_player_out_of_the_seating(tournament, 
 
 
 def test_withdrawn_players_are_not_seated_on_later_days(tournament):
-    day1, table, entries = start_day_one(tournament)
+    day1, table, _entries = start_day_one(tournament)
     leaving = table.seats.first().entry
     withdraw_entry(leaving)
     day1.closed_at = timezone.now()
@@ -449,7 +449,7 @@ def scored_sheet(table, game_number, *, without=()):
 
 
 def test_the_organiser_chooses_after_which_game_a_player_left(tournament, organiser_client):
-    day, table, entries = start_day_one(tournament)
+    day, table, _entries = start_day_one(tournament)
     table.sheets.all().delete()
     scored_sheet(table, 1)
     scored_sheet(table, 2)
@@ -484,7 +484,7 @@ def test_the_organiser_chooses_after_which_game_a_player_left(tournament, organi
 
 
 def test_a_withdrawal_stands_once_the_table_plays_on(tournament, organiser_client):
-    day, table, entries = start_day_one(tournament)
+    _day, table, _entries = start_day_one(tournament)
     table.sheets.all().delete()
     scored_sheet(table, 1)
     leaving = table.seats.order_by("position").last().entry
@@ -507,7 +507,7 @@ def test_a_withdrawal_stands_once_the_table_plays_on(tournament, organiser_clien
 def test_after_play_starts_the_refused_buttons_are_disabled_with_the_reason(
     tournament, organiser_client
 ):
-    day, table, entries = start_day_one(tournament)
+    _day, _table, entries = start_day_one(tournament)
     reason = "Day 1 already has scores: nobody joins once play has started"
     for page_url in ("players/", "players/add/", "players/import/"):
         page = organiser_client.get(url(tournament, page_url)).content.decode()
@@ -524,7 +524,7 @@ def test_after_play_starts_the_refused_buttons_are_disabled_with_the_reason(
 
 
 def test_a_players_page_shows_their_tables_and_games(tournament, organiser_client):
-    day, table, entries = start_day_one(tournament)
+    _day, table, _entries = start_day_one(tournament)
     table.sheets.all().delete()
     scored_sheet(table, 1)
     player = table.seats.order_by("position").first().entry

@@ -313,7 +313,7 @@ def test_a_new_game_saved_twice_from_two_forms_keeps_the_first(world):
 def test_the_conflict_message_names_the_desk_and_the_time(world):
     sheet = from_desk(world).sheet
     GameSheet.objects.filter(pk=sheet.pk).update(
-        entered_at=timezone.make_aware(datetime.datetime(2026, 3, 14, 14, 2))
+        entered_at=timezone.make_aware(datetime.datetime(2026, 3, 14, 14, 2))  # noqa: DTZ001 (made aware here)
     )
     before = snapshot()
     with pytest.raises(services.VersionConflict) as clash:

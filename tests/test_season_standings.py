@@ -83,7 +83,7 @@ def test_best_of_ranks_only_players_with_enough_sessions():
 
 
 def test_a_game_not_confirmed_does_not_count_and_a_withdrawal_drops_that_event():
-    season, (week1, week2, _), _ = three_week_season()
+    season, (_week1, week2, _), _ = three_week_season()
     Entry.objects.filter(pk=week2.entries["Bob Roe"].pk).update(status=Entry.WITHDRAWN)
     rows = by_name(season_standings(season))
     assert (rows["Bob Roe"].attended, rows["Bob Roe"].total) == (1, 20)
@@ -162,7 +162,7 @@ def test_pdf_and_workbook_headings_and_a_row():
     first = dict(zip(header, [c.value for c in sheet[2]], strict=True))
     assert first["Player"] == "Ann Lee" and first["Rank"] == 1 and first["Best 2"] == 20
     assert first["Week 2"] == 30 and first["Average per game"] == 12.5
-    cy = [row for row in sheet.iter_rows(values_only=True) if row[1] == "Cy Doe"][0]
+    cy = next(row for row in sheet.iter_rows(values_only=True) if row[1] == "Cy Doe")
     assert cy[0] is None  # fewer sessions than best-of: no rank
 
 

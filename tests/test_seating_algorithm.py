@@ -157,7 +157,7 @@ def test_lower_bound_is_valid_exhaustively_small():
                 for x, y in itertools.combinations(sorted(t), 2)
                 if (x, y) in met
             )
-            for a in ([0] + list(c) for c in itertools.combinations(players[1:], 3))
+            for a in ([0, *list(c)] for c in itertools.combinations(players[1:], 3))
         )
         assert repeat_lower_bound(players, [4, 4], history) <= best
 

@@ -209,7 +209,7 @@ def test_clear_plan(rally):
     clear_plan(rally)
     assert not SeatingPlan.objects.exists() and not PlannedDay.objects.exists()
     assert selectors.seating_plan(rally) is None
-    with pytest.raises(ServiceError, match="There is no plan to clear."):
+    with pytest.raises(ServiceError, match=re.escape("There is no plan to clear.")):
         clear_plan(rally)
 
 

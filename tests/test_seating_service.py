@@ -272,7 +272,7 @@ def seated_two_days(tournament):
 
 
 def test_move_refuses_a_table_above_the_maximum(seated_two_days):
-    tournament, day1, day2, entries = seated_two_days
+    _tournament, day1, _day2, _entries = seated_two_days
     small = day1.tables.get(number=2).seats.first().entry
     with pytest.raises(
         ServiceError, match="Table 1 already has 7 players, the most a table may seat"
@@ -284,7 +284,7 @@ def test_move_refuses_a_table_above_the_maximum(seated_two_days):
 
 
 def test_move_warns_of_a_repeat_meeting_before_saving(seated_two_days, organiser_client):
-    tournament, day1, day2, entries = seated_two_days
+    tournament, day1, day2, _entries = seated_two_days
     day1_table = dict(Seat.objects.filter(day=day1).values_list("entry_id", "table__number"))
     # a player at day-2 table 1 whose day-1 table-mates are mostly at day-2 table 2
     mover = next(s.entry for s in day2.tables.get(number=1).seats.all())
@@ -318,7 +318,7 @@ def test_move_warns_of_a_repeat_meeting_before_saving(seated_two_days, organiser
 
 
 def test_swap_warns_of_a_keep_apart_pair(seated_two_days, organiser_client):
-    tournament, day1, day2, entries = seated_two_days
+    tournament, day1, _day2, _entries = seated_two_days
     t1 = [s.entry for s in day1.tables.get(number=1).seats.all()]
     t2 = [s.entry for s in day1.tables.get(number=2).seats.all()]
     add_keep_apart(t1[0], t2[1])
@@ -344,7 +344,7 @@ def test_swap_warns_of_a_keep_apart_pair(seated_two_days, organiser_client):
 
 
 def test_swap_without_warnings_saves_at_once(seated_two_days, organiser_client):
-    tournament, day1, day2, entries = seated_two_days
+    tournament, day1, _day2, _entries = seated_two_days
     a = day1.tables.get(number=1).seats.first().entry
     b = day1.tables.get(number=2).seats.first().entry
     assert check_swap(day1, a, b) == []  # day 1 has no history and no keep-apart pairs
@@ -420,7 +420,7 @@ def test_a_new_pin_updates_the_stored_bound(tournament):
 
 
 def test_seating_page_shows_tables_and_the_bound(seated_two_days, organiser_client):
-    tournament, day1, day2, entries = seated_two_days
+    tournament, _day1, day2, _entries = seated_two_days
     day2.refresh_from_db()
     page = organiser_client.get(url(tournament, "seating/2/")).content.decode()
     assert f"Repeat pairs: {day2.repeat_pairs} (lower bound: {day2.repeat_lower_bound})" in page
@@ -470,7 +470,7 @@ def test_day_seating_is_a_fixed_number_of_queries(tournament, django_assert_num_
 def test_find_your_table_shows_each_day(tournament, client):
     register_player(tournament, name="Renée Côté")
     register(tournament, count=9)
-    day1, day2 = tournament.days.order_by("number")
+    day1, _day2 = tournament.days.order_by("number")
     seat_day(day1, seed=1)
     public = f"/t/{tournament.slug}/find-your-table/"
     page = client.get(public, {"q": "RENé"}).content.decode()

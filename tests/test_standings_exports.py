@@ -173,7 +173,7 @@ def test_pdf_of_eight_days_fits_portrait_and_wraps_long_names(make_tournament):
         "Games",
     ]
     text = " ".join(" ".join(line) for line in lines)
-    for word in long_name.split() + ["8320", "2664"]:
+    for word in [*long_name.split(), "8320", "2664"]:
         assert word in text
     reader = PdfReader(io.BytesIO(data))
     assert len(reader.pages) == 2  # the table, then the race chart
@@ -311,7 +311,7 @@ def test_pdf_without_dejavu_falls_back_to_helvetica(demo_tournament, monkeypatch
     try:
         rename(demo_tournament, {3: "Zoë Ångström-Ñúñez", 4: "Дмитрий 🎲"})
         result = standings(fresh(demo_tournament))
-        header, body = player_table_rows(result)
+        _header, body = player_table_rows(result)
         names = {row[1]: row[2] for row in body}
         assert names["3"] == "Zoë Ångström-Ñúñez" and names["4"] == "??????? ?"
         printed = {row[1]: row[2] for row in pdf_player_rows(render_standings_pdf(result), 9)}
@@ -461,5 +461,5 @@ def test_a_report_answers_each_format_with_its_content_type_and_file_name():
     assert xlsx["Content-Disposition"] == 'attachment; filename="spring-standings.xlsx"'
     saved = report_response(report, PDF, disposition="attachment")
     assert saved["Content-Disposition"] == 'attachment; filename="spring-standings.pdf"'
-    with pytest.raises(ValueError, match="no .pdf form"):
+    with pytest.raises(ValueError, match=re.escape("no .pdf form")):
         Report("only-a-workbook", {XLSX: lambda: b"PK"}).as_pdf()

@@ -80,9 +80,10 @@ def test_a_player_seated_without_a_game_has_dashes_not_zeros(small_two_days):
     # but cut to day 2 before anything: nobody has one.
     result = standings(fresh(small_two_days), Cut(day=2, game=1))
     assert all(row.record.day_totals[1] is not None for row in result.rows)
-    assert [r.record.day_totals for r in standings(fresh(small_two_days), Cut(day=1)).rows][0][
-        0
-    ] is not None
+    assert (
+        next(r.record.day_totals for r in standings(fresh(small_two_days), Cut(day=1)).rows)[0]
+        is not None
+    )
 
 
 # --- the banner: Final, Complete after ..., Provisional: N games waiting --------------------
@@ -318,7 +319,7 @@ def test_the_day_board_colours_each_table_by_its_progress(
 ):
     tournament = fresh(small_two_days)
     day = tournament.days.get(number=2)
-    first, second = day.tables.order_by("number")
+    _first, second = day.tables.order_by("number")
     p = small_two_days.players
     stored_sheet(
         second,

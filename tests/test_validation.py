@@ -172,7 +172,7 @@ def test_huge_score_hits_ceiling(huge):
 
 
 def test_hand_at_the_ceiling_is_allowed():
-    clean, problems = run(
+    _clean, problems = run(
         sheet(scores={1: 0, 2: 1124, 3: ""}, went_out=1), seated={1: "Ann Lee", 2: "Bob Roe"}
     )
     assert problems == []
@@ -611,7 +611,7 @@ def test_single_corruption_is_caught(case, corruption, data):
         bad, expect = _replace(game, engine=new), "engine"
     elif corruption == "engine_used":
         bad, expect = _replace(game), "engine"
-        used = used + [engine]
+        used = [*used, engine]
     elif corruption == "duplicate_tile":
         src = data.draw(st.sampled_from(holders))
         tile = data.draw(st.sampled_from(hands[src]))

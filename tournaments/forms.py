@@ -96,7 +96,7 @@ class MoveForm(forms.Form):
 
     def __init__(self, *args, tables, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["entry"].choices = [("", "Choose a player")] + _seated_choices(tables)
+        self.fields["entry"].choices = [("", "Choose a player"), *_seated_choices(tables)]
         self.fields["table"].choices = [("", "Choose a table")] + [
             (t.number, f"Table {t.number} ({t.size} players)") for t in tables
         ]
@@ -109,7 +109,7 @@ class SwapForm(forms.Form):
 
     def __init__(self, *args, tables, **kwargs):
         super().__init__(*args, **kwargs)
-        choices = [("", "Choose a player")] + _seated_choices(tables)
+        choices = [("", "Choose a player"), *_seated_choices(tables)]
         self.fields["first"].choices = choices
         self.fields["second"].choices = choices
 

@@ -35,7 +35,7 @@ from __future__ import annotations
 from functools import cache
 from itertools import product
 
-__all__ = ["Design", "design_name", "resolvable_design", "prime_power"]
+__all__ = ["Design", "design_name", "prime_power", "resolvable_design"]
 
 Design = list[list[list[int]]]  # design[class][table] = points
 

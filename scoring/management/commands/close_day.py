@@ -18,7 +18,7 @@ class Command(BaseCommand):
         parser.add_argument("--reopen", action="store_true")
 
     def handle(self, slug, day, reopen, **options):
-        tournament, day = find_day(slug, day)
+        _tournament, day = find_day(slug, day)
         try:
             if reopen:
                 services.reopen_day(day, COMMAND_LINE)

@@ -14,7 +14,7 @@ class Command(BaseCommand):
         parser.add_argument("--day", type=int, required=True)
 
     def handle(self, slug, file, day, **options):
-        tournament, day = find_day(slug, day)
+        _tournament, day = find_day(slug, day)
         require_tables(day)
         path = write_output(file, export_day(day))
         self.stdout.write(f"Wrote {path}")

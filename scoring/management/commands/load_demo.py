@@ -9,7 +9,7 @@ from tournaments.models import Tournament
 
 DEMO_USERNAME = "organiser"
 # Only on a debug install (the venue laptop, development); without debug the password is random.
-DEMO_PASSWORD = "mexican-train-demo"
+DEMO_PASSWORD = "mexican-train-demo"  # noqa: S105 (documented demo login, debug only)
 
 
 class Command(BaseCommand):

@@ -20,7 +20,7 @@ class Command(BaseCommand):
         add_base_url_argument(parser)
 
     def handle(self, slug, file, day, base_url, **options):
-        tournament, day = find_day(slug, day)
+        _tournament, day = find_day(slug, day)
         base_url = check_base_url(base_url)
         require_tables(day, " to print")
         path = write_output(file, score_sheets_pdf(day, base_url))

@@ -19,7 +19,7 @@ class Command(BaseCommand):
         add_base_url_argument(parser)
 
     def handle(self, slug, day, base_url, **options):
-        tournament, day = find_day(slug, day)
+        _tournament, day = find_day(slug, day)
         base_url = check_base_url(base_url)
         require_tables(day)
         items = day_tables_with_seats(day)

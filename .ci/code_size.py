@@ -1,11 +1,13 @@
-"""Fail when a function or method is longer than the limit.
+"""Fail when a function or method, or a whole module, is longer than its limit.
 
+A newcomer reads a module and a function whole: past these sizes they stop fitting in one sitting.
 A function's length runs from its `def` line to its last line; decorators are not counted, and a
 nested function counts inside its parent as well as on its own. Tests, migrations and the virtual
-environment are not checked. Prints each offender as `path:line name (N lines)` and exits 1 if
-there is any.
+environment are not checked. A module's length is its number of lines. Prints each offender as
+`path:line name (N lines)` or `path (N lines)` and exits 1 if there is any.
 
-Usage: python .ci/function_length.py [--max N] [PATH ...]   (default: the whole project, N = 80)
+Usage: python .ci/code_size.py [--max N] [--max-module M] [PATH ...]
+       (default: the whole project, N = 60, M = 700)
 """
 
 from __future__ import annotations
@@ -17,7 +19,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-MAX_LINES = 80
+MAX_LINES = 60
+MAX_MODULE_LINES = 700
 SKIPPED_DIRS = {"tests", "migrations", ".venv", "venv", "node_modules", "__pycache__", ".git"}
 
 
@@ -57,6 +60,9 @@ def long_functions(source: str, filename: str, max_lines: int) -> Iterator[tuple
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--max", type=int, default=MAX_LINES, help="most lines allowed")
+    parser.add_argument(
+        "--max-module", type=int, default=MAX_MODULE_LINES, help="most lines in a module"
+    )
     parser.add_argument("paths", nargs="*", type=Path, help="files or folders (default: project)")
     args = parser.parse_args(argv)
 
@@ -71,11 +77,18 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{shown}:{error.lineno}: cannot parse: {error.msg}")
             offenders += 1
             continue
+        module_lines = source.count("\n") + (not source.endswith("\n") and bool(source))
+        if module_lines > args.max_module:
+            print(f"{shown} ({module_lines} lines; at most {args.max_module})")
+            offenders += 1
         for line, name, length in found:
             print(f"{shown}:{line} {name} ({length} lines)")
             offenders += 1
     if offenders:
-        print(f"{offenders} function(s) over {args.max} lines", file=sys.stderr)
+        print(
+            f"{offenders} function(s) over {args.max} lines or module(s) over {args.max_module}",
+            file=sys.stderr,
+        )
         return 1
     return 0
 

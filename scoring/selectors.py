@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from django.db.models import Count, Max, Q
 from django.utils import timezone
 
-from domain.sheet_checks import SheetRules, engine_choices, expected_engine
+from domain.sheet_checks import SheetRules, engine_choices, planned_engines
 from scoring.models import (
     LIVE_STATES,
     AuditEvent,
@@ -54,27 +54,6 @@ def sheet_rules(rules, tournament=None) -> SheetRules:
         hand_sizes=rules.hand_sizes,
         engine_set_aside=preset is not None and preset.key in ENGINE_SET_ASIDE_PRESETS,
     )
-
-
-def planned_engines(rules: SheetRules, games, live_engines: dict[int, int]) -> dict[int, int]:
-    """Game number -> the engine each game of a table's day starts on, as far as is known.
-
-    A game with a live sheet says its own; each other game, in order, expects the first double
-    of the engine order not yet used there (validation.expected_engine), counting the games
-    before it as played on what they expect. The phone, the desk card, the printed sheets and
-    the workbook all name a game's engine from here. A game past the last double is left out.
-    """
-    used = set(live_engines.values())
-    planned = {}
-    for game in games:
-        engine = live_engines.get(game.number)
-        if engine is None:
-            engine = expected_engine(rules, used)
-            if engine is None:
-                continue
-            used.add(engine)
-        planned[game.number] = engine
-    return planned
 
 
 def confirmed_engines(live: dict[int, GameSheet]) -> dict[int, int]:

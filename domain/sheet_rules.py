@@ -24,12 +24,12 @@ class SheetRules:
     not cover, a hand's ceiling cannot follow the table and falls back to the
     tiles left after the engine.
 
-    ``engine_set_aside`` says the engine is taken out of the set before the
-    deal (Good Sam, Puremco).  Where the player holding it plays it instead
-    (the tournament, the Jib Room, and their fallback to a lower double), the
-    engine may have come out of another player's hand, which leaves one more
-    tile within a hand's reach; that is the default, as it never refuses a
-    true score.
+    ``engine_set_aside`` is the rule set's rule of that name: the engine is
+    taken out of the set before the deal (the Good Sam and Puremco sheets).
+    Where the player holding it plays it instead (the tournament, the Jib
+    Room, and their fallback to a lower double), the engine may have come out
+    of another player's hand, which leaves one more tile within a hand's
+    reach; that is the default, as it never refuses a true score.
     """
 
     top_double: int  # 12 for a double-12 set, 9 for double-9

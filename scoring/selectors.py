@@ -24,14 +24,6 @@ from scoring.models import (
 from scoring.schedule import game_numbered
 from tournaments.models import Day, Entry, Seat, Table
 
-# The rule sheets that take the engine out of the set before the deal: Good Sam's "the
-# appropriate double ... will be located and placed face up" before "each person selects 12
-# bones", and Puremco's "find and set aside the double-12". The tournament and Jib Room rules
-# deal every tile and the player holding the engine starts with it, so there one more tile is
-# within a hand's reach; that looser limit is kept for any other or custom rule set, as it
-# never refuses a true score.
-ENGINE_SET_ASIDE_PRESETS = frozenset({"good-sam", "puremco"})
-
 # A day-grid cell of a game the table did not play (scoring.unplayed).
 NOT_PLAYED = "not_played"
 
@@ -39,11 +31,10 @@ NOT_PLAYED = "not_played"
 def sheet_rules(rules, tournament=None) -> SheetRules:
     """The parts of a tournament's RuleSet that the score-sheet checks need.
 
-    ``tournament`` (by default the rules' own) says by its preset whether the engine is set
-    aside before the deal; load it with its preset (TABLE_WITH_RULES) to spare a query.
+    ``tournament`` is not read: whether the engine is set aside before the deal is the rule
+    set's own rule now, not its preset's slug. It stays accepted so the callers need not change
+    in the same pass.
     """
-    tournament = tournament if tournament is not None else rules.tournament
-    preset = tournament.preset if tournament.preset_id else None
     engines = rules.scheduled_engines()
     return SheetRules(
         top_double=rules.top_double,
@@ -52,7 +43,7 @@ def sheet_rules(rules, tournament=None) -> SheetRules:
         lowest_engine=min(engines),
         engines=tuple(engines),
         hand_sizes=rules.hand_sizes,
-        engine_set_aside=preset is not None and preset.key in ENGINE_SET_ASIDE_PRESETS,
+        engine_set_aside=rules.engine_set_aside,
     )
 
 

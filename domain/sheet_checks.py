@@ -385,6 +385,29 @@ def _check_out_player(table: SeatedTable, pid: object) -> tuple[int | None, list
     return pid, []  # type: ignore[return-value]
 
 
+def _went_out_ids(value: object) -> list[object]:
+    """Normalise went_out (None, one id, or a collection of ids) to a list
+    without repeats, keeping order."""
+    if value is None or isinstance(value, bool):
+        return []
+    if type(value) is int:
+        return [value]
+    items: Iterable[object] = value if isinstance(value, Iterable) else [value]
+    if isinstance(value, str):
+        items = [value]
+    seen: list[object] = []
+    for item in items:
+        if item is None or isinstance(item, bool) or is_blank(item):
+            continue
+        if isinstance(item, numbers.Integral):
+            item = int(item)
+        elif isinstance(item, str) and item.strip().isascii() and item.strip().isdigit():
+            item = int(item.strip())  # an id typed in a form or a spreadsheet cell
+        if item not in seen:
+            seen.append(item)
+    return seen
+
+
 # --- tiles left ----------------------------------------------------------------
 
 
@@ -505,32 +528,6 @@ def _check_each_tile_once(table: SeatedTable, hands: Mapping[int, list[Tile]]) -
             Problem(f"tiles-{distinct[0]}", f"{msg}: there is only one of each tile in the set.")
         )
     return problems
-
-
-# --- went out (one id, several, or none, as typed) ----------------------------
-
-
-def _went_out_ids(value: object) -> list[object]:
-    """Normalise went_out (None, one id, or a collection of ids) to a list
-    without repeats, keeping order."""
-    if value is None or isinstance(value, bool):
-        return []
-    if type(value) is int:
-        return [value]
-    items: Iterable[object] = value if isinstance(value, Iterable) else [value]
-    if isinstance(value, str):
-        items = [value]
-    seen: list[object] = []
-    for item in items:
-        if item is None or isinstance(item, bool) or is_blank(item):
-            continue
-        if isinstance(item, numbers.Integral):
-            item = int(item)
-        elif isinstance(item, str) and item.strip().isascii() and item.strip().isdigit():
-            item = int(item.strip())  # an id typed in a form or a spreadsheet cell
-        if item not in seen:
-            seen.append(item)
-    return seen
 
 
 # ---------------------------------------------------------------------------

@@ -21,6 +21,7 @@ RULE_FIELDS = (
     "engine_order",
     "max_table_size",
     "hand_sizes",
+    "engine_set_aside",
     "double_blank_value",
     "reshuffle_each_day",
     "spread_clubs",
@@ -45,7 +46,7 @@ SUBSTITUTE_CHOICES = {
     SUB_OWN: "Ranked on their own total",
     SUB_SHARED: "Added to the player they replaced",
 }
-FLAGS = ("reshuffle_each_day", "spread_clubs", "late_joins", "substitutes")
+FLAGS = ("engine_set_aside", "reshuffle_each_day", "spread_clubs", "late_joins", "substitutes")
 
 RULE_LABELS = {
     "top_double": "Set",
@@ -55,6 +56,7 @@ RULE_LABELS = {
     "engine_order": "Engine order",
     "max_table_size": "Most players at a table",
     "hand_sizes": "Hand sizes",
+    "engine_set_aside": "Engine set aside before the deal",
     "double_blank_value": "Double blank",
     "reshuffle_each_day": "Reseat each day",
     "spread_clubs": "Spread the clubs on day 1",
@@ -275,8 +277,10 @@ def _engine_problem(rules: Mapping[str, Any]) -> tuple[str, str] | None:
 
 def _deal_problems(rules: Mapping[str, Any]) -> list[str]:
     """Every table size from 2 to the maximum has a hand size, and the deal leaves the engine
-    and at least one tile in the boneyard."""
+    and at least one tile in the boneyard. With the engine set aside before the deal the hands
+    come from the other tiles, so they must fit in one tile fewer."""
     tiles_in_set = tile_count(rules["top_double"])
+    set_aside = rules.get("engine_set_aside", False)
     problems = []
     for players in range(MIN_TABLE, rules["max_table_size"] + 1):
         tiles = hand_size(rules["hand_sizes"], players)
@@ -286,12 +290,21 @@ def _deal_problems(rules: Mapping[str, Any]) -> list[str]:
                 f"{rules['max_table_size']})."
             )
         elif players * tiles + 2 > tiles_in_set:
-            problems.append(
-                f"{players} players drawing {tiles} tiles take {players * tiles} of the "
-                f"{tiles_in_set} tiles: the engine and at least one tile for the boneyard "
-                "must be left."
-            )
+            problems.append(_deal_too_big(players, tiles, tiles_in_set, set_aside=set_aside))
     return problems
+
+
+def _deal_too_big(players: int, tiles: int, tiles_in_set: int, *, set_aside: bool) -> str:
+    dealt = f"{players} players drawing {tiles} tiles take {players * tiles} of the"
+    if set_aside:
+        return (
+            f"{dealt} {tiles_in_set - 1} tiles left once the engine is set aside: at least one "
+            "tile must be left for the boneyard."
+        )
+    return (
+        f"{dealt} {tiles_in_set} tiles: the engine and at least one tile for the boneyard "
+        "must be left."
+    )
 
 
 def rule_problems(rules: Mapping[str, Any]) -> dict[str, list[str]]:
@@ -306,6 +319,8 @@ def rule_problems(rules: Mapping[str, Any]) -> dict[str, list[str]]:
     ties = tie_break_problems(rules["tie_breaks"])
     if ties:
         found["tie_breaks"] = ties
+    if not isinstance(rules.get("engine_set_aside", False), bool):
+        found["engine_set_aside"] = ['Say "yes" or "no": is the engine set aside before the deal?']
     if found:
         # The checks below read these fields as sound numbers and charts.
         return found

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from django.db.models import Count, Max, Q
 from django.utils import timezone
 
-from domain.sheet_checks import SheetRules, engine_choices, expected_engine
+from domain.sheet_checks import SheetRules, engine_choices, planned_engines
 from scoring.models import (
     LIVE_STATES,
     AuditEvent,
@@ -24,14 +24,6 @@ from scoring.models import (
 from scoring.schedule import game_numbered
 from tournaments.models import Day, Entry, Seat, Table
 
-# The rule sheets that take the engine out of the set before the deal: Good Sam's "the
-# appropriate double ... will be located and placed face up" before "each person selects 12
-# bones", and Puremco's "find and set aside the double-12". The tournament and Jib Room rules
-# deal every tile and the player holding the engine starts with it, so there one more tile is
-# within a hand's reach; that looser limit is kept for any other or custom rule set, as it
-# never refuses a true score.
-ENGINE_SET_ASIDE_PRESETS = frozenset({"good-sam", "puremco"})
-
 # A day-grid cell of a game the table did not play (scoring.unplayed).
 NOT_PLAYED = "not_played"
 
@@ -39,11 +31,10 @@ NOT_PLAYED = "not_played"
 def sheet_rules(rules, tournament=None) -> SheetRules:
     """The parts of a tournament's RuleSet that the score-sheet checks need.
 
-    ``tournament`` (by default the rules' own) says by its preset whether the engine is set
-    aside before the deal; load it with its preset (TABLE_WITH_RULES) to spare a query.
+    ``tournament`` is not read: whether the engine is set aside before the deal is the rule
+    set's own rule now, not its preset's slug. It stays accepted so the callers need not change
+    in the same pass.
     """
-    tournament = tournament if tournament is not None else rules.tournament
-    preset = tournament.preset if tournament.preset_id else None
     engines = rules.scheduled_engines()
     return SheetRules(
         top_double=rules.top_double,
@@ -52,29 +43,8 @@ def sheet_rules(rules, tournament=None) -> SheetRules:
         lowest_engine=min(engines),
         engines=tuple(engines),
         hand_sizes=rules.hand_sizes,
-        engine_set_aside=preset is not None and preset.key in ENGINE_SET_ASIDE_PRESETS,
+        engine_set_aside=rules.engine_set_aside,
     )
-
-
-def planned_engines(rules: SheetRules, games, live_engines: dict[int, int]) -> dict[int, int]:
-    """Game number -> the engine each game of a table's day starts on, as far as is known.
-
-    A game with a live sheet says its own; each other game, in order, expects the first double
-    of the engine order not yet used there (validation.expected_engine), counting the games
-    before it as played on what they expect. The phone, the desk card, the printed sheets and
-    the workbook all name a game's engine from here. A game past the last double is left out.
-    """
-    used = set(live_engines.values())
-    planned = {}
-    for game in games:
-        engine = live_engines.get(game.number)
-        if engine is None:
-            engine = expected_engine(rules, used)
-            if engine is None:
-                continue
-            used.add(engine)
-        planned[game.number] = engine
-    return planned
 
 
 def confirmed_engines(live: dict[int, GameSheet]) -> dict[int, int]:

@@ -39,6 +39,7 @@ def load_presets() -> list[Preset]:
             highest_engine=row["first_engine"],
             lowest_engine=lowest,
             hand_sizes=row["hand_sizes"],
+            engine_set_aside=row["engine_set_aside"],
         )
         sizes = tuple(n for n in range(2, row["max_table_size"] + 1) if rules.hand_size(n))
         presets.append(Preset(row["key"], rules, sizes))

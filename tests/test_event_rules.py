@@ -18,7 +18,9 @@ from core.errors import ServiceError
 from domain.rules import (
     RULE_FIELDS,
     format_hand_chart,
+    format_rule,
     parse_hand_chart,
+    parse_rule,
     rule_problems,
     tile_count,
 )
@@ -27,6 +29,7 @@ from scoring.models import Game
 from scoring.score_sheets_pdf import score_sheets_pdf
 from scoring.selectors import day_workbook_rows, sheet_rules
 from tournaments.access import COMMAND_LINE
+from tournaments.forms import RulesForm
 from tournaments.models import Day, RulePreset, RuleSet, StaffRole, Tournament
 from tournaments.presets import preset_rows
 from tournaments.services.rules import RuleProblems, change_rules
@@ -422,3 +425,147 @@ def test_the_admin_shows_rules_but_changes_them_only_through_the_rules_page(
     page = organiser_client.get(f"/admin/tournaments/tournament/{tournament.pk}/change/")
     assert page.status_code == 200
     assert 'name="rules-0-days"' not in page.content.decode()
+
+
+# --- the engine set aside before the deal ----------------------------------------------------
+
+
+def test_the_engine_is_set_aside_where_the_rule_sheet_says_so():
+    aside = {
+        r["key"]: (r["engine_set_aside"], r["sources"]["engine_set_aside"]) for r in preset_rows()
+    }
+    assert aside == {
+        "tournament": (False, "seed"),  # 002: the player holding the double 12 starts with it
+        "club-session": (False, "assumed"),
+        "good-sam": (True, "seed"),  # 000: the double is "located and placed face up"
+        "jib-room": (False, "seed"),  # 003: "if a player has the double 12 ... puts it"
+        "puremco": (True, "seed"),  # 004: "find and set aside the double-12 or double-9"
+        "puremco-d9": (True, "seed"),
+    }
+    assert parse_rule("engine_set_aside", "yes") is True
+    assert format_rule("engine_set_aside", False) == "no"
+
+
+def test_with_the_engine_set_aside_the_deal_fits_in_the_other_tiles():
+    d9 = preset_values("puremco-d9")
+    # 2 players x 26 = 52 of the 54 tiles left once the engine is out: a boneyard of 2.
+    assert rule_problems({**d9, "hand_sizes": [[2, 2, 26], [3, 3, 11], [4, 4, 10]]}) == {}
+    too_many = [[2, 2, 27], [3, 3, 11], [4, 4, 10]]
+    assert rule_problems({**d9, "hand_sizes": too_many}) == {
+        "hand_sizes": [
+            "2 players drawing 27 tiles take 54 of the 54 tiles left once the engine is set "
+            "aside: at least one tile must be left for the boneyard."
+        ]
+    }
+    dealt_whole = rule_problems({**d9, "engine_set_aside": False, "hand_sizes": too_many})
+    assert dealt_whole["hand_sizes"] == [
+        "2 players drawing 27 tiles take 54 of the 55 tiles: the engine and at least one tile "
+        "for the boneyard must be left."
+    ]
+    assert rule_problems({**d9, "engine_set_aside": "perhaps"}) == {
+        "engine_set_aside": ['Say "yes" or "no": is the engine set aside before the deal?']
+    }
+
+
+@pytest.mark.django_db
+def test_rules_command_shows_the_engine_set_aside_with_its_source_and_sets_it(
+    make_tournament, capsys
+):
+    t = make_tournament(slug="d9", preset="puremco-d9")
+    call_command("rules", "d9")
+    out = capsys.readouterr().out
+    assert "Engine set aside before the deal: yes  [seed: from the organisers' rule sheet]" in out
+    call_command("rules", "d9", "--set", "engine_set_aside=no")
+    out = capsys.readouterr().out
+    assert "Rules saved: engine set aside before the deal." in out
+    assert "Engine set aside before the deal: no  [event: set for this event]" in out
+    assert fresh(t).rules.engine_set_aside is False
+    before = snapshot(*RULE_MODELS)
+    with pytest.raises(CommandError, match='engine_set_aside: Type "yes" or "no"'):
+        call_command("rules", "d9", "--set", "engine_set_aside=perhaps")
+    assert snapshot(*RULE_MODELS) == before
+
+
+@pytest.mark.django_db
+def test_rules_page_shows_the_engine_set_aside_with_its_source_and_sets_it(
+    organiser_client, tournament
+):
+    page = organiser_client.get("/organiser/t/spring/rules/").content.decode()
+    assert (
+        '<tr data-rule="engine_set_aside"><th scope="row">Engine set aside before the deal</th>'
+        '<td>no</td><td class="source source-seed">from the organisers&#x27; rule sheet</td></tr>'
+        in page
+    )
+    form = {
+        **RulesForm.initial_from(fresh(tournament).rules),
+        "engine_set_aside": "on",
+        "tie_breaks": [],
+    }
+    form = {name: value for name, value in form.items() if value is not False}
+    assert organiser_client.post("/organiser/t/spring/rules/", form).status_code == 302
+    assert fresh(tournament).rules.engine_set_aside is True
+    page = organiser_client.get("/organiser/t/spring/rules/").content.decode()
+    assert '<td>yes</td><td class="source source-event">set for this event</td>' in page
+
+
+@pytest.mark.django_db
+def test_the_engine_set_aside_is_fixed_once_play_has_started(client, make_user):
+    boss = make_user("boss", superuser=True)
+    w = seated_day(slug="d9", preset="puremco-d9", tables=(("A a", "B b"),), organiser=boss)
+    stored_sheet(w.tables[0], w.games[1])
+    before = snapshot(*RULE_MODELS)
+    with pytest.raises(CommandError, match="Play has started"):
+        call_command("rules", "d9", "--set", "engine_set_aside=no")
+    with pytest.raises(ServiceError, match="Play has started"):
+        change_rules(w.tournament, {"engine_set_aside": False}, by=COMMAND_LINE)
+    client.force_login(boss)
+    form = RulesForm.initial_from(w.tournament.rules)
+    client.post("/organiser/t/d9/rules/", {**form, "engine_set_aside": ""})
+    assert snapshot(*RULE_MODELS) == before
+    assert fresh(w.tournament).rules.engine_set_aside is True
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_migration_sets_the_engine_aside_where_the_preset_slugs_did_and_for_puremco_d9():
+    from django.db import connection
+    from django.db.migrations.executor import MigrationExecutor
+
+    before, after = (
+        ("tournaments", "0011_seating_plans"),
+        ("tournaments", "0012_engine_set_aside_is_a_rule"),
+    )
+    executor = MigrationExecutor(connection)
+    executor.migrate([before])
+    try:
+        old = executor.loader.project_state([before]).apps
+        presets = {p.key: p for p in old.get_model("tournaments", "RulePreset").objects.all()}
+        for key in [*presets, None]:
+            tournament = old.get_model("tournaments", "Tournament").objects.create(
+                slug=f"old-{key}", name=str(key), preset=presets.get(key)
+            )
+            old.get_model("tournaments", "RuleSet").objects.create(
+                tournament=tournament, hand_sizes=[[2, 7, 12]]
+            )
+        executor = MigrationExecutor(connection)
+        executor.loader.build_graph()
+        executor.migrate([after])
+    finally:
+        executor = MigrationExecutor(connection)
+        executor.loader.build_graph()
+        executor.migrate(executor.loader.graph.leaf_nodes())
+    aside = dict(RuleSet.objects.values_list("tournament__slug", "engine_set_aside"))
+    assert aside == {
+        "old-tournament": False,
+        "old-club-session": False,
+        "old-good-sam": True,
+        "old-jib-room": False,
+        "old-puremco": True,
+        "old-puremco-d9": True,
+        "old-None": False,
+    }
+    stored = {
+        p.key: (p.engine_set_aside, p.sources["engine_set_aside"]) for p in RulePreset.objects.all()
+    }
+    assert stored == {
+        r["key"]: (r["engine_set_aside"], r["sources"]["engine_set_aside"]) for r in preset_rows()
+    }

@@ -4,6 +4,7 @@ one engine rule, and outcomes said out loud in the workbook."""
 
 import io
 import re
+from dataclasses import replace
 
 import pytest
 from django.core.management import call_command
@@ -20,7 +21,9 @@ from scoring.models import GameSheet, Score, SheetState, Source
 from scoring.score_sheets_pdf import score_sheets_pdf
 from scoring.selectors import sheet_rules, table_sheets
 from scoring.workbook_import import WorkbookToCheck, import_workbook
+from tournaments.access import COMMAND_LINE
 from tournaments.models import Tournament
+from tournaments.services.rules import change_rules
 
 pytestmark = pytest.mark.django_db
 
@@ -85,16 +88,39 @@ def test_the_rules_hand_sizes_and_engine_deal_reach_the_checks():
         ("good-sam", True),
         ("jib-room", False),
         ("puremco", True),
+        ("puremco-d9", True),
     ):
         w = seated_day(slug=f"r-{preset}", preset=preset)
         rules = sheet_rules(w.tournament.rules)
         assert rules.hand_sizes == tuple(tuple(row) for row in w.tournament.rules.hand_sizes)
         assert rules.engine_set_aside is aside, preset
-    # Rules of no preset keep the looser limit, which never refuses a true score.
+    # The rule set's own rule decides, not the preset it started from, nor having one.
     custom = Tournament.objects.get(slug="r-tournament")
+    change_rules(custom, {"engine_set_aside": True}, by=COMMAND_LINE)
     custom.preset = None
     custom.save()
-    assert sheet_rules(custom.rules, custom).engine_set_aside is False
+    custom = Tournament.objects.select_related("rules").get(pk=custom.pk)
+    assert sheet_rules(custom.rules, custom).engine_set_aside is True
+
+
+def test_two_players_at_double_nine_are_held_to_the_deal_with_the_engine_set_aside():
+    """The sheets an outside game engine found stored after the "please check" tap: at a
+    2-player puremco-d9 table a hand reaches 42 tiles, not 43."""
+    w = seated_day(slug="d9", preset="puremco-d9", tables=(("Ann Lee", "Bob Roe"),))
+    rules = sheet_rules(w.rules)
+    limits = hand_limits(rules, 2, w.games[1].scheduled_engine)
+    assert (limits.drew, limits.tiles_per_hand) == (12, 42)
+    # Dealt from all 55 tiles, as the checks read this preset before: one tile more.
+    looser = hand_limits(replace(rules, engine_set_aside=False), 2, w.games[1].scheduled_engine)
+    before = snapshot()
+    for too_many in (limits.hand_pips + 1, looser.hand_pips):
+        with pytest.raises(services.SheetRefused) as refused:
+            submit(w, 1, {"Ann Lee": 0, "Bob Roe": too_many}, out="Ann Lee", rechecked=True)
+        assert [r.field for r in refused.value.refusals] == [f"score-{w.entries['Bob Roe'].pk}"]
+        assert "at a table of 2 players" in refused.value.refusals[0].message
+    assert snapshot() == before
+    submit(w, 1, {"Ann Lee": 0, "Bob Roe": limits.hand_pips}, out="Ann Lee", rechecked=True)
+    assert stored_points(GameSheet.objects.get())["Bob Roe"] == limits.hand_pips
 
 
 def test_a_score_above_what_one_hand_at_this_table_can_hold_is_refused(world):

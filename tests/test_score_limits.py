@@ -6,13 +6,17 @@ is accepted, one more is refused.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
+from game_simulator import load_presets
 
 from domain.sheet_checks import (
     GameCheck,
     HandLimits,
     Problem,
     SheetRules,
+    Tile,
     TypedSheet,
     check_card_totals,
     check_game,
@@ -25,6 +29,8 @@ TOURNAMENT = SheetRules(12, 50, 12, 7, hand_sizes=[[2, 7, 12]])
 GOOD_SAM = SheetRules(12, 0, 9, 0, hand_sizes=[[2, 6, 12]], engine_set_aside=True)
 JIB_ROOM = SheetRules(12, 0, 12, 0, hand_sizes=[[2, 4, 15], [5, 6, 12], [7, 8, 11]])
 NO_DEAL = SheetRules(12, 50, 12, 7)
+# As fixtures/rule_presets.json has it: double-9, 2 players draw 12, the engine set aside.
+PUREMCO_D9 = next(p.rules for p in load_presets() if p.key == "puremco-d9")
 
 
 def table(size: int) -> dict[int, str]:
@@ -126,6 +132,76 @@ def test_rules_take_hand_sizes_as_stored_and_stay_hashable():
     assert hash(rules) == hash(SheetRules(12, 0, 12, 0, hand_sizes=((2, 4, 15), (5, 6, 12))))
     with pytest.raises(ValueError):
         SheetRules(12, 0, 12, 0, hand_sizes=[[2, 4, -1]])
+
+
+# ---------------------------------------------------------------------------
+# Two players at double-9 with the engine set aside (puremco-d9): the exact limit
+# ---------------------------------------------------------------------------
+
+
+def highest_tiles(rules: SheetRules, engine: int, count: int) -> list[Tile]:
+    """The ``count`` most valuable tiles other than the engine, most valuable first."""
+    tiles = [t for t in rules.all_tiles() if t != (engine, engine)]
+    return sorted(tiles, key=rules.tile_value, reverse=True)[:count]
+
+
+def tiles_text(tiles: list[Tile]) -> str:
+    return " ".join(f"{a}-{b}" for a, b in tiles)
+
+
+def test_the_double_nine_preset_sets_the_engine_aside_so_one_tile_fewer_is_in_reach():
+    assert PUREMCO_D9.engine_set_aside
+    assert (PUREMCO_D9.tile_count(), PUREMCO_D9.hand_size(2)) == (55, 12)
+    # 54 tiles once the engine is out; the other player's 12 never reach this hand.
+    assert hand_limits(PUREMCO_D9, 2, 9).tiles_per_hand == 54 - 12 == 42
+    # Read as if every tile were dealt (the slug rule that left puremco-d9 out): one more.
+    dealt_whole = replace(PUREMCO_D9, engine_set_aside=False)
+    assert hand_limits(dealt_whole, 2, 9).tiles_per_hand == 43
+
+
+@pytest.mark.parametrize("engine", PUREMCO_D9.engine_order())
+def test_two_players_at_double_nine_hold_the_largest_hand_and_not_one_tile_more(engine):
+    seated = table(2)
+    limits = hand_limits(PUREMCO_D9, 2, engine)
+    largest = highest_tiles(PUREMCO_D9, engine, 42)
+    sheet = game({1: 0, 2: ""}, engine=engine, tiles={2: tiles_text(largest)})
+    check = check_game(PUREMCO_D9, seated, sheet, rechecked=True)
+    assert check.problems == [] and check.saveable
+    assert check.clean is not None and check.clean.scores[2] == limits.hand_pips
+    one_more = highest_tiles(PUREMCO_D9, engine, 43)
+    sheet = game({1: 0, 2: ""}, engine=engine, tiles={2: tiles_text(one_more)})
+    check = check_game(PUREMCO_D9, seated, sheet, rechecked=True)
+    assert check.clean is None
+    assert (
+        Problem(
+            "tiles-2",
+            "Bob Roe has 43 tiles listed, but one hand can hold at most 42 tiles at a table "
+            "of 2 players in game 3.",
+        )
+        in check.problems
+    )
+
+
+@pytest.mark.parametrize("engine", PUREMCO_D9.engine_order())
+def test_two_players_at_double_nine_score_the_largest_hand_and_not_one_point_more(engine):
+    seated = table(2)
+    most = hand_limits(PUREMCO_D9, 2, engine).hand_pips
+    check = check_game(PUREMCO_D9, seated, game({1: 0, 2: most}, engine=engine), rechecked=True)
+    assert check.problems == [] and check.saveable
+    # What one tile more would hold: "please check" and then stored, before the rule was the
+    # rule set's own.
+    dealt_whole = replace(PUREMCO_D9, engine_set_aside=False)
+    looser = hand_limits(dealt_whole, 2, engine).hand_pips
+    assert looser > most
+    for score in (most + 1, looser):
+        check = check_game(
+            PUREMCO_D9, seated, game({1: 0, 2: score}, engine=engine), rechecked=True
+        )
+        assert only(check.problems) == Problem(
+            "score-2",
+            f"Bob Roe's score of {score:,} is more than one hand can hold at a table of 2 "
+            f"players: the most is {most:,} in game 3.",
+        )
 
 
 # ---------------------------------------------------------------------------

@@ -575,8 +575,7 @@ def test_the_engine_defaults_to_the_next_lower_unused_double(world, client):
 def test_planned_engines_follow_the_record_of_starting_doubles():
     from types import SimpleNamespace
 
-    from domain.sheet_checks import SheetRules
-    from scoring.selectors import planned_engines
+    from domain.sheet_checks import SheetRules, planned_engines
 
     rules = SheetRules(12, 50, 12, 7)
     games = [SimpleNamespace(number=n) for n in range(1, 7)]

@@ -85,6 +85,8 @@ def test_the_presets_file_is_read_whole():
         "puremco": 8,
         "puremco-d9": 4,
     }
+    aside = [p.key for p in load_presets() if p.rules.engine_set_aside]
+    assert aside == ["good-sam", "puremco", "puremco-d9"]
 
 
 @st.composite

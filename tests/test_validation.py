@@ -1,4 +1,4 @@
-"""Score-sheet checks (scoring/validation.py): no database needed."""
+"""Score-sheet checks (domain/sheet_checks.py and the modules beside it): no database needed."""
 
 from __future__ import annotations
 

@@ -255,6 +255,11 @@ class RulesForm(forms.Form):
         label="Hand sizes",
         help_text='Tiles each player draws, by players at the table: "2-4: 15, 5-6: 12".',
     )
+    engine_set_aside = forms.BooleanField(
+        label="Engine set aside before the deal",
+        required=False,
+        help_text="Unticked: every tile is dealt and the player holding the engine starts.",
+    )
     double_blank_value = forms.IntegerField(label="Double blank counts", min_value=0)
     reshuffle_each_day = forms.BooleanField(label="Reseat everyone each day", required=False)
     spread_clubs = forms.BooleanField(

@@ -39,6 +39,12 @@ class RuleFields(models.Model):
         help_text="Tiles each player draws, by players at the table: "
         "[[2, 4, 15], [5, 6, 12]] means 2 to 4 players draw 15, 5 to 6 draw 12.",
     )
+    engine_set_aside = models.BooleanField(
+        "engine set aside before the deal",
+        default=False,
+        help_text="Each game's engine is taken out of the set before the tiles are dealt; "
+        "otherwise every tile is dealt and the player holding the engine starts with it.",
+    )
     tie_breaks = models.JSONField(
         default=list,
         blank=True,

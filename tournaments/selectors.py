@@ -17,7 +17,7 @@ from domain.seating.day import (
 )
 from domain.seating.plan_following import PlanChanges, plan_changes, running_repeats, schedule_line
 from domain.seating.sessions import schedule_lower_bound
-from tournaments.hooks import entry_games, last_game_entered
+from tournaments.hooks import play_record
 from tournaments.models import (
     Day,
     Entry,
@@ -503,7 +503,7 @@ def leaving_mid_day(entry) -> list[dict]:
             {
                 "day": seat.day.number,
                 "table": seat.table.number,
-                "last_entered": last_game_entered(seat.table),
+                "last_entered": play_record().last_game_entered(seat.table),
                 "games": seat.day.tournament.rules.games_per_day,
             }
         )
@@ -513,7 +513,7 @@ def leaving_mid_day(entry) -> list[dict]:
 def entry_days(entry) -> list[dict]:
     """Each day the player was seated: table, when they left, their games (scores and whether
     the desk confirmed them) and the day's total. Two queries."""
-    games = entry_games(entry)
+    games = play_record().entry_games(entry)
     seats = Seat.objects.filter(entry=entry).select_related("day", "table").order_by("day__number")
     return [
         {

@@ -335,8 +335,8 @@ def normalise_table_code(typed: str) -> str:
 class TableQuerySet(models.QuerySet):
     def with_scores(self) -> "models.QuerySet[Table]":
         """Tables with a score sheet entered. Play has started on a day, and in an event, as soon
-        as one of its tables has one; every "has play started?" question asks this. The sheets
-        are scoring's, so scoring narrows the queryset (tournaments.hooks)."""
+        as one of its tables has one; every "has play started?" question asks this. What was
+        entered is scoring's to say, so scoring narrows the queryset (tournaments.hooks)."""
         return hooks.play_record().tables_with_scores(self)
 
 

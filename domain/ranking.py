@@ -9,14 +9,20 @@ game, where a player with no games counts as worse than any number).
 Players still tied after the tie-breaks share a rank.  Within a shared rank
 rows are listed by player number.  Withdrawn players are listed after all
 ranked players with rank ``None``, by total and then name.
+
+The event's rules for what goes into a record are here too, so the event and the
+season standings apply the same arithmetic: what a game marked not played counts
+under the "average" rule (:func:`unplayed_credit`), and how substitutes are
+ranked (:func:`apply_substitute_rule`, :func:`shared_seat_games`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from fractions import Fraction
 
+from domain.rules import SUB_OWN, SUB_SHARED
 from domain.tie_breaks import TIE_BREAK_KEYS, TieBreak, resolve_tie_breaks
 
 __all__ = [
@@ -24,8 +30,13 @@ __all__ = [
     "ClubRow",
     "PlayerRecord",
     "RankedRow",
+    "apply_substitute_rule",
     "rank_clubs",
     "rank_players",
+    "shared_seat_games",
+    "unplayed_average",
+    "unplayed_credit",
+    "with_credit",
 ]
 
 # The keys of the registered tie-breaks, kept under the name callers already import.
@@ -151,3 +162,98 @@ def rank_clubs(rows: Sequence[RankedRow]) -> list[ClubRow]:
             ClubRow(rank=rank, club=club, players=players, total=total, average=total / players)
         )
     return result
+
+
+# ---------------------------------------------------------------------------
+# Games marked not played, under the "average" rule
+# ---------------------------------------------------------------------------
+
+
+def unplayed_average(points: int | None, games: int) -> int:
+    """What one game marked not played counts for a player: their average over the games they
+    played that day, rounded half up; 0 when they played none (``points`` is then None)."""
+    if not games:
+        return 0
+    return (2 * (points or 0) + games) // (2 * games)
+
+
+def unplayed_credit(
+    sat_down: Iterable[tuple[int, int]],
+    played: Mapping[int, tuple[Sequence[int | None], Sequence[int]]],
+    days: int,
+) -> dict[int, tuple[int, ...]]:
+    """{entry id: points per day} that games marked not played add to the players' days.
+
+    ``sat_down`` holds (entry id, day index) once for every game marked not played that the
+    player sat down for; ``played`` holds each player's (points per day, games per day) over the
+    games that count. A player missing from ``played`` played none.
+    """
+    nothing: tuple[Sequence[int | None], Sequence[int]] = ((None,) * days, (0,) * days)
+    credit: dict[int, list[int]] = {}
+    for entry_id, day in sat_down:
+        points, games = played.get(entry_id, nothing)
+        credit.setdefault(entry_id, [0] * days)[day] += unplayed_average(points[day], games[day])
+    return {entry_id: tuple(days_credit) for entry_id, days_credit in credit.items()}
+
+
+def with_credit(day_totals: Sequence[int | None], credit: Sequence[int]) -> tuple[int | None, ...]:
+    """Day totals with the credit for games not played added; a day with no game played and
+    nothing credited stays None (it prints as a dash, not as a perfect 0)."""
+    return tuple(
+        points if not extra else (points or 0) + extra
+        for points, extra in zip(day_totals, credit, strict=True)
+    )
+
+
+# ---------------------------------------------------------------------------
+# Substitutes
+# ---------------------------------------------------------------------------
+
+
+def apply_substitute_rule(
+    records: list[PlayerRecord], replaced_by: Mapping[int, int], rule: str
+) -> list[PlayerRecord]:
+    """Substitutes (``replaced_by``: substitute entry id -> the entry they replaced) under the
+    event's rule: ranked on their own ("own"), shown without a rank ("not_ranked"), or their
+    games added to the player they replaced, who is then ranked for the seat ("shared")."""
+    if not replaced_by or rule == SUB_OWN:
+        return records
+    if rule != SUB_SHARED:
+        return [replace(r, substitute=r.entry_id in replaced_by) for r in records]
+    by_id = {r.entry_id: r for r in records}
+    for sub_id, replaced_id in replaced_by.items():
+        sub, held = by_id.pop(sub_id, None), by_id.get(replaced_id)
+        if sub is None or held is None:
+            continue
+        by_id[replaced_id] = _shared_seat(held, sub)
+    return list(by_id.values())
+
+
+def _shared_seat(held: PlayerRecord, sub: PlayerRecord) -> PlayerRecord:
+    """The replaced player's record with the substitute's games added: one seat, one line."""
+    worst = [w for w in (held.worst_game, sub.worst_game) if w is not None]
+    return replace(
+        held,
+        day_totals=tuple(
+            None if a is None and b is None else (a or 0) + (b or 0)
+            for a, b in zip(held.day_totals, sub.day_totals, strict=True)
+        ),
+        games_played=held.games_played + sub.games_played,
+        games_out=held.games_out + sub.games_out,
+        worst_game=max(worst) if worst else None,
+        withdrawn=False,
+    )
+
+
+def shared_seat_games(
+    games: Mapping[int, Sequence[int]], replaced_by: Mapping[int, int]
+) -> dict[int, list[int]]:
+    """Games played per day (or session) by entry, with each substitute's added to the player
+    they replaced, as :func:`apply_substitute_rule` adds their points under the "shared" rule."""
+    merged = {entry_id: list(counts) for entry_id, counts in games.items()}
+    for sub_id, replaced_id in replaced_by.items():
+        if sub_id in merged and replaced_id in merged:
+            merged[replaced_id] = [
+                a + b for a, b in zip(merged[replaced_id], merged[sub_id], strict=True)
+            ]
+    return merged

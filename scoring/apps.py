@@ -5,12 +5,12 @@ class ScoringConfig(AppConfig):
     name = "scoring"
     verbose_name = "Scoring"
 
-    def ready(self):
+    def ready(self) -> None:
         # Tournaments never imports scoring; scoring listens and answers here instead.
         from django.db.models.signals import post_save
 
+        from scoring.play_record import SheetPlayRecord
         from scoring.schedule import build_schedule_for_seated_day, build_schedules_for_rules
-        from scoring.selectors import entry_games, last_game_entered, scores_by_game
         from tournaments import hooks
         from tournaments.models import RuleSet
 
@@ -18,6 +18,4 @@ class ScoringConfig(AppConfig):
         post_save.connect(
             build_schedules_for_rules, sender=RuleSet, dispatch_uid="scoring-schedule-rules"
         )
-        hooks.answer_last_game_entered(last_game_entered)
-        hooks.answer_scores_by_game(scores_by_game)
-        hooks.answer_entry_games(entry_games)
+        hooks.record_play_with(SheetPlayRecord())

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from core.sql import table_names
 from domain.ranking import PlayerRecord, RankedRow, rank_players
-from scoring.models import GameSheet, SheetState
+from scoring.models import Game, GameSheet, Score, SheetState
 from standings.race import slots
 from standings.race_chart import RaceLine, race_chart_svg
 from standings.read import Standings, rank_label, sql_rows
-from tournaments.models import Seat
+from tournaments.models import Day, Seat
 
 
 @dataclass
@@ -88,20 +89,22 @@ def player_story(result: Standings, number: int) -> PlayerStory | None:
 
 def _event_scores(result: Standings) -> list[tuple[int, int, int, int, bool]]:
     """(entry, day, game, points, went out) of every confirmed score of the event."""
+    score, sheet, game, day = table_names(Score, GameSheet, Game, Day)
+    rows = sql_rows(
+        f"""
+        SELECT s.entry_id, d.number, gm.number, s.points,
+               CASE WHEN g.went_out_id = s.entry_id THEN 1 ELSE 0 END
+        FROM {score} s
+        JOIN {sheet} g ON g.id = s.sheet_id
+        JOIN {game} gm ON gm.id = g.game_id
+        JOIN {day} d ON d.id = gm.day_id
+        WHERE g.state = %s AND d.tournament_id = %s
+        """,  # noqa: S608 (table names from the models, values as parameters)
+        [SheetState.CONFIRMED, result.tournament.pk],
+    )
     return [
-        (entry, day, game, points, bool(out))
-        for entry, day, game, points, out in sql_rows(
-            """
-            SELECT s.entry_id, d.number, gm.number, s.points,
-                   CASE WHEN g.went_out_id = s.entry_id THEN 1 ELSE 0 END
-            FROM scoring_score s
-            JOIN scoring_gamesheet g ON g.id = s.sheet_id
-            JOIN scoring_game gm ON gm.id = g.game_id
-            JOIN tournaments_day d ON d.id = gm.day_id
-            WHERE g.state = %s AND d.tournament_id = %s
-            """,
-            [SheetState.CONFIRMED, result.tournament.pk],
-        )
+        (entry, day_number, number, points, bool(out))
+        for entry, day_number, number, points, out in rows
     ]
 
 

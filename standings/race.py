@@ -9,9 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from scoring.models import SheetState
+from core.sql import table_names
+from scoring.models import Game, GameSheet, Score, SheetState
 from standings.race_chart import RaceLine, race_chart_svg
 from standings.read import Standings, rank_label, sql_rows
+from tournaments.models import Day
 
 TOP = 10
 
@@ -71,16 +73,17 @@ def _points(result: Standings, entry_ids: list[int]) -> dict[int, dict[tuple[int
     if result.cut.game is not None:
         cut_sql += " AND (d.number < %s OR gm.number <= %s)"
         params += [last, result.cut.game]
+    score, sheet, game, day = table_names(Score, GameSheet, Game, Day)
     rows = sql_rows(
         f"""
         SELECT s.entry_id, d.number, gm.number, s.points
-        FROM scoring_score s
-        JOIN scoring_gamesheet g ON g.id = s.sheet_id
-        JOIN scoring_game gm ON gm.id = g.game_id
-        JOIN tournaments_day d ON d.id = gm.day_id
+        FROM {score} s
+        JOIN {sheet} g ON g.id = s.sheet_id
+        JOIN {game} gm ON gm.id = g.game_id
+        JOIN {day} d ON d.id = gm.day_id
         WHERE g.state = %s AND d.tournament_id = %s
           AND s.entry_id IN ({", ".join(["%s"] * len(entry_ids))}) {cut_sql}
-        """,
+        """,  # noqa: S608 (table names from the models, values as parameters)
         [SheetState.CONFIRMED, result.tournament.pk, *entry_ids, *params],
     )
     made: dict[int, dict[tuple[int, int], int]] = {}

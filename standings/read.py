@@ -15,10 +15,20 @@ from dataclasses import dataclass, field, replace
 from django.db import connections
 from django.db.models import Max
 
-from domain.ranking import ClubRow, PlayerRecord, RankedRow, rank_clubs, rank_players
-from domain.rules import SUB_OWN, SUB_SHARED, UNPLAYED_AVERAGE
-from scoring.models import LIVE_STATES, GameSheet, Score, SheetState
-from tournaments.models import Entry, Seat, Tournament
+from core.sql import table_names
+from domain.ranking import (
+    ClubRow,
+    PlayerRecord,
+    RankedRow,
+    apply_substitute_rule,
+    rank_clubs,
+    rank_players,
+    unplayed_credit,
+    with_credit,
+)
+from domain.rules import UNPLAYED_AVERAGE
+from scoring.models import LIVE_STATES, Game, GameSheet, Score, SheetState, UnplayedGame
+from tournaments.models import Day, Entry, Player, Seat, Table, Tournament
 
 # Shared ranks print as "=2" everywhere a rank is text (page, projector, PDF, command line), so
 # one legend explains them all.
@@ -204,59 +214,22 @@ def standings(tournament: Tournament, cut: Cut = Cut()) -> Standings:
     # (rules shortened after play), so no counted point is ever missing from the day columns.
     day_numbers = tuple(sorted(set(range(1, cut.last_day(rules.days) + 1)) | set(progress)))
     days = len(day_numbers)
-    # With no day seated there is nothing to add up (and SQL cannot say "IN ()").
     # Counts per day only feed the average a game not played counts under that rule.
-    day_counts = rules.unplayed_counts == UNPLAYED_AVERAGE and any(p[3] for p in progress.values())
-    totals = totals_by_entry(progress, day_numbers, cut, rules, day_counts) if progress else []
+    averaging = rules.unplayed_counts == UNPLAYED_AVERAGE and any(p[3] for p in progress.values())
+    # With no day seated there is nothing to add up (and SQL cannot say "IN ()").
+    totals = totals_by_entry(progress, day_numbers, cut, rules, averaging) if progress else []
     day_ids = [day_id for _, _, day_id, _ in progress.values()]
     entries = {row[0]: row for row in _entries(tournament, day_ids, rules.substitutes)}
-    credit = unplayed_credit(progress, day_numbers, cut, rules, totals)
-
-    withdrawn = Entry.WITHDRAWN
+    credit: dict[int, tuple[int, ...]] = {}
+    if averaging:
+        sat_down = unplayed_seats(progress, day_numbers, cut, rules)
+        credit = unplayed_credit(sat_down, played_by_day(totals, days), days)
     replaced_by = {row[0]: row[6] for row in entries.values() if row[6] is not None}
-    records = []
-    for row in totals:  # (entry, points per day..., played, worst game, outs, played per day...)
-        entry = entries.pop(row[0], None)
-        if entry is not None:
-            entry_id, number, status, name, club, _, _ = entry
-            extra = credit.get(entry_id, (0,) * days)
-            records.append(
-                PlayerRecord(
-                    entry_id,
-                    number,
-                    name,
-                    club,
-                    tuple(
-                        p if not e else (p or 0) + e
-                        for p, e in zip(row[1 : days + 1], extra, strict=True)
-                    ),
-                    row[days + 1],
-                    row[days + 3],
-                    row[days + 2],
-                    status == withdrawn,
-                )
-            )
-    # Left in ``entries``: players without a counted game. Registered but never at a table (a
-    # no-show): a total of 0 is not a score, so once tables are seated those without a seat
-    # are left out.
-    for entry_id, number, status, name, club, seated, _ in entries.values():
-        if seated:
-            records.append(
-                PlayerRecord(
-                    entry_id, number, name, club, (None,) * days, 0, 0, None, status == withdrawn
-                )
-            )
-    records = apply_substitute_rule(records, replaced_by, rules.substitute_ranking)
+    records = apply_substitute_rule(
+        _records(totals, entries, credit, days), replaced_by, rules.substitute_ranking
+    )
     rows = rank_players(records, rules.tie_breaks or ())
-
-    expected = confirmed = 0
-    for number, (tables, confirmed_here, _, unplayed_here) in progress.items():
-        games = rules.games_per_day
-        if number == cut.last_day(rules.days) and cut.game is not None:
-            games = min(games, cut.game)
-        expected += tables * games
-        # A game marked not played is settled: the standings need not wait for it.
-        confirmed += confirmed_here + unplayed_here
+    expected, confirmed = _games_to_settle(progress, cut, rules)
     return Standings(
         tournament=tournament,
         cut=cut,
@@ -269,6 +242,48 @@ def standings(tournament: Tournament, cut: Cut = Cut()) -> Standings:
     )
 
 
+def _records(totals, entries: dict[int, tuple], credit, days: int) -> list[PlayerRecord]:
+    """A record for every entry with a counted game (``totals``), with the credit for games not
+    played, then for every entry without one who sat at a table."""
+    records = []
+    remaining = dict(entries)
+    for row in totals:  # (entry, points per day..., played, worst game, outs, played per day...)
+        entry = remaining.pop(row[0], None)
+        if entry is not None:
+            entry_id, number, status, name, club, _, _ = entry
+            day_totals = with_credit(row[1 : days + 1], credit.get(entry_id, (0,) * days))
+            played, worst, outs = row[days + 1 : days + 4]
+            withdrawn = status == Entry.WITHDRAWN
+            records.append(
+                PlayerRecord(
+                    entry_id, number, name, club, day_totals, played, outs, worst, withdrawn
+                )
+            )
+    # Left: players without a counted game. Registered but never at a table (a no-show): a
+    # total of 0 is not a score, so once tables are seated those without a seat are left out.
+    no_game = (None,) * days
+    for entry_id, number, status, name, club, seated, _ in remaining.values():
+        if seated:
+            withdrawn = status == Entry.WITHDRAWN
+            records.append(
+                PlayerRecord(entry_id, number, name, club, no_game, 0, 0, None, withdrawn)
+            )
+    return records
+
+
+def _games_to_settle(progress, cut: Cut, rules) -> tuple[int, int]:
+    """((table, game) pairs the seated tables in scope must play, those settled)."""
+    expected = settled = 0
+    for number, (tables, confirmed_here, _, unplayed_here) in progress.items():
+        games = rules.games_per_day
+        if number == cut.last_day(rules.days) and cut.game is not None:
+            games = min(games, cut.game)
+        expected += tables * games
+        # A game marked not played is settled: the standings need not wait for it.
+        settled += confirmed_here + unplayed_here
+    return expected, settled
+
+
 def default_cut(tournament: Tournament) -> Cut | None:
     """The view mid-day: after the last game every table of the latest day in play has
     finished, so nobody's total counts a game another table has not played yet.
@@ -276,19 +291,20 @@ def default_cut(tournament: Tournament) -> Cut | None:
     None when the tables stand level (every view is comparable) or nothing is confirmed.
     One query: every table of the latest day with a confirmed sheet, with its confirmed games.
     """
+    table, day, sheet, game = table_names(Table, Day, GameSheet, Game)
     rows = sql_rows(
-        """
+        f"""
         SELECT d.number, t.id, gm.number
-        FROM tournaments_table t
-        JOIN tournaments_day d ON d.id = t.day_id
-        LEFT JOIN scoring_gamesheet g ON g.table_id = t.id AND g.state = %s
-        LEFT JOIN scoring_game gm ON gm.id = g.game_id
+        FROM {table} t
+        JOIN {day} d ON d.id = t.day_id
+        LEFT JOIN {sheet} g ON g.table_id = t.id AND g.state = %s
+        LEFT JOIN {game} gm ON gm.id = g.game_id
         WHERE d.tournament_id = %s AND d.number = (
-            SELECT MAX(d2.number) FROM tournaments_day d2
-            JOIN scoring_game gm2 ON gm2.day_id = d2.id
-            JOIN scoring_gamesheet g2 ON g2.game_id = gm2.id
+            SELECT MAX(d2.number) FROM {day} d2
+            JOIN {game} gm2 ON gm2.day_id = d2.id
+            JOIN {sheet} g2 ON g2.game_id = gm2.id
             WHERE d2.tournament_id = %s AND g2.state = %s)
-        """,
+        """,  # noqa: S608 (table names from the models, values as parameters)
         [SheetState.CONFIRMED, tournament.pk, tournament.pk, SheetState.CONFIRMED],
     )
     if not rows:
@@ -332,7 +348,9 @@ def last_changed(tournament: Tournament):
 # The three reads of every standings request are written in SQL rather than built with the
 # ORM: building and compiling the querysets (mostly the two with aggregates) cost a large share
 # of the request next to running them (bench/standings.py compares against a bare GROUP BY).
-# They are plain SQL that PostgreSQL and SQLite (3.30 or later, for FILTER) run alike.
+# They are plain SQL that PostgreSQL and SQLite (3.30 or later, for FILTER) run alike. Table
+# names come from the models (core.sql); every value, and every list of them, is a parameter,
+# which is why ruff's S608 (SQL built as a string) is silenced on each.
 
 
 def _progress_by_day(tournament, cut: Cut, rules) -> dict[int, tuple[int, int, int, int]]:
@@ -348,19 +366,20 @@ def _progress_by_day(tournament, cut: Cut, rules) -> dict[int, tuple[int, int, i
     day_cut, day_params = "", []
     if not cut.is_everything:
         day_cut, day_params = "AND d.number <= %s", [last]
+    table, sheet, game, unplayed, day = table_names(Table, GameSheet, Game, UnplayedGame, Day)
     rows = sql_rows(
         f"""
         SELECT d.number, d.id,
-               (SELECT COUNT(*) FROM tournaments_table t WHERE t.day_id = d.id),
-               (SELECT COUNT(*) FROM scoring_gamesheet g
-                JOIN scoring_game gm ON gm.id = g.game_id
+               (SELECT COUNT(*) FROM {table} t WHERE t.day_id = d.id),
+               (SELECT COUNT(*) FROM {sheet} g
+                JOIN {game} gm ON gm.id = g.game_id
                 WHERE gm.day_id = d.id AND g.state = %s {game_cut}),
-               (SELECT COUNT(*) FROM scoring_unplayedgame u
-                JOIN scoring_game gm ON gm.id = u.game_id
+               (SELECT COUNT(*) FROM {unplayed} u
+                JOIN {game} gm ON gm.id = u.game_id
                 WHERE gm.day_id = d.id {game_cut})
-        FROM tournaments_day d
+        FROM {day} d
         WHERE d.tournament_id = %s {day_cut}
-        """,
+        """,  # noqa: S608 (table names from the models, values as parameters)
         [SheetState.CONFIRMED, *game_params, *game_params, tournament.pk, *day_params],
     )
     return {
@@ -405,30 +424,27 @@ def totals_by_entry(progress, day_numbers, cut: Cut, rules, day_counts: bool) ->
     if cut.game is not None and last_day_id is not None:
         game_cut = "AND (gm.day_id <> %s OR gm.number <= %s)"
         params += [last_day_id, cut.game]
+    score, sheet, game = table_names(Score, GameSheet, Game)
     return sql_rows(
         f"""
         SELECT s.entry_id, {", ".join(columns)}, COUNT(*), MAX(s.points),
                COUNT(*) FILTER (WHERE g.went_out_id = s.entry_id){"".join(", " + c for c in counts)}
-        FROM scoring_score s
-        JOIN scoring_gamesheet g ON g.id = s.sheet_id
-        JOIN scoring_game gm ON gm.id = g.game_id
+        FROM {score} s
+        JOIN {sheet} g ON g.id = s.sheet_id
+        JOIN {game} gm ON gm.id = g.game_id
         WHERE g.state = %s AND gm.day_id IN ({", ".join(["%s"] * len(day_ids))}) {game_cut}
         GROUP BY s.entry_id
         ORDER BY SUM(s.points), s.entry_id
-        """,
+        """,  # noqa: S608 (table names from the models, values as parameters)
         params,
     )
 
 
-def unplayed_credit(progress, day_numbers, cut: Cut, rules, totals) -> dict[int, tuple]:
-    """{entry id: points per day} that games marked not played count under the event's rule:
-    nothing (no query), or each player's average over the games they played that day,
-    rounded half up, once for every such game they sat down for (one query)."""
-    if rules.unplayed_counts != UNPLAYED_AVERAGE or not any(p[3] for p in progress.values()):
-        return {}
-    days = len(day_numbers)
+def unplayed_seats(progress, day_numbers, cut: Cut, rules) -> list[tuple[int, int]]:
+    """(entry id, day column) once for every game marked not played in scope that the entry sat
+    down for: at that table, not yet gone, already joined. One query. What each counts is the
+    rule's arithmetic, ``domain.ranking.unplayed_credit``."""
     column = {day_id: day_numbers.index(number) for number, (_, _, day_id, _) in progress.items()}
-    played = {row[0]: (row[1 : days + 1], row[days + 4 : 2 * days + 4]) for row in totals}
     game_cut, params = "", [*column]
     last_day_id = next((p[2] for n, p in progress.items() if n == cut.last_day(rules.days)), None)
     if cut.game is not None and last_day_id is not None:
@@ -436,53 +452,26 @@ def unplayed_credit(progress, day_numbers, cut: Cut, rules, totals) -> dict[int,
             "AND (gm.day_id <> %s OR gm.number <= %s)",
             [*params, last_day_id, cut.game],
         )
+    unplayed, game, seat = table_names(UnplayedGame, Game, Seat)
     rows = sql_rows(
         f"""
         SELECT st.entry_id, gm.day_id
-        FROM scoring_unplayedgame u
-        JOIN scoring_game gm ON gm.id = u.game_id
-        JOIN tournaments_seat st ON st.table_id = u.table_id
+        FROM {unplayed} u
+        JOIN {game} gm ON gm.id = u.game_id
+        JOIN {seat} st ON st.table_id = u.table_id
         WHERE gm.day_id IN ({", ".join(["%s"] * len(column))}) {game_cut}
           AND (st.left_after_game IS NULL OR st.left_after_game >= gm.number)
           AND (st.joined_at_game IS NULL OR st.joined_at_game <= gm.number)
-        """,
+        """,  # noqa: S608 (table names from the models, values as parameters)
         params,
     )
-    credit: dict[int, list[int]] = {}
-    for entry_id, day_id in rows:
-        points, counts = played.get(entry_id, ((0,) * days, (0,) * days))
-        i = column[day_id]
-        average = (2 * (points[i] or 0) + counts[i]) // (2 * counts[i]) if counts[i] else 0
-        credit.setdefault(entry_id, [0] * days)[i] += average
-    return {entry_id: tuple(days_credit) for entry_id, days_credit in credit.items()}
+    return [(entry_id, column[day_id]) for entry_id, day_id in rows]
 
 
-def apply_substitute_rule(records, replaced_by: dict[int, int], rule: str) -> list:
-    """Substitutes (``replaced_by``: substitute entry id -> the entry they replaced) under the
-    event's rule: ranked on their own ("own"), shown without a rank ("not_ranked"), or their
-    games added to the player they replaced, who is then ranked for the seat ("shared")."""
-    if not replaced_by or rule == SUB_OWN:
-        return records
-    if rule != SUB_SHARED:
-        return [replace(r, substitute=r.entry_id in replaced_by) for r in records]
-    by_id = {r.entry_id: r for r in records}
-    for sub_id, replaced_id in replaced_by.items():
-        sub, held = by_id.pop(sub_id, None), by_id.get(replaced_id)
-        if sub is None or held is None:
-            continue
-        worst = [w for w in (held.worst_game, sub.worst_game) if w is not None]
-        by_id[replaced_id] = replace(
-            held,
-            day_totals=tuple(
-                None if a is None and b is None else (a or 0) + (b or 0)
-                for a, b in zip(held.day_totals, sub.day_totals, strict=True)
-            ),
-            games_played=held.games_played + sub.games_played,
-            games_out=held.games_out + sub.games_out,
-            worst_game=max(worst) if worst else None,
-            withdrawn=False,
-        )
-    return list(by_id.values())
+def played_by_day(totals, days: int) -> dict[int, tuple[tuple, tuple]]:
+    """{entry id: (points per day, games per day)} from ``totals_by_entry`` rows read with
+    ``day_counts``: what a player's average for a game not played is taken over."""
+    return {row[0]: (row[1 : days + 1], row[days + 4 : 2 * days + 4]) for row in totals}
 
 
 def _entries(tournament, day_ids: list[int], substitutes: bool) -> list[tuple]:
@@ -491,22 +480,22 @@ def _entries(tournament, day_ids: list[int], substitutes: bool) -> list[tuple]:
     on one of ``day_ids``, the seated days in scope; with none seated yet, everyone counts as
     seated. Substitutes are looked up only under rules that allow them (the rules are fixed
     before anyone can be one)."""
+    # As in every query here: table names from the models, values as parameters (S608).
+    entry, player, seat = table_names(Entry, Player, Seat)
     seated, params = "1", []
     if day_ids:
-        seated = (
-            f"EXISTS (SELECT 1 FROM tournaments_seat s WHERE s.entry_id = e.id"
-            f" AND s.day_id IN ({', '.join(['%s'] * len(day_ids))}))"
-        )
+        in_days = f"s.day_id IN ({', '.join(['%s'] * len(day_ids))})"
+        seated = f"EXISTS (SELECT 1 FROM {seat} s WHERE s.entry_id = e.id AND {in_days})"  # noqa: S608
         params = list(day_ids)
     replaced = "NULL"
     if substitutes:
-        replaced = "(SELECT MAX(r.replaces_id) FROM tournaments_seat r WHERE r.entry_id = e.id)"
+        replaced = f"(SELECT MAX(r.replaces_id) FROM {seat} r WHERE r.entry_id = e.id)"  # noqa: S608
     return sql_rows(
         f"""
         SELECT e.id, e.number, e.status, p.name, p.club, {seated}, {replaced}
-        FROM tournaments_entry e JOIN tournaments_player p ON p.id = e.player_id
+        FROM {entry} e JOIN {player} p ON p.id = e.player_id
         WHERE e.tournament_id = %s
-        """,
+        """,  # noqa: S608
         [*params, tournament.pk],
     )
 

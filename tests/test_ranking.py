@@ -1,4 +1,4 @@
-"""Standings (scoring/ranking.py): no database needed."""
+"""Standings (domain/ranking.py): the ranking and the rules that feed it. No database needed."""
 
 from __future__ import annotations
 
@@ -12,9 +12,15 @@ from domain.ranking import (
     ClubRow,
     PlayerRecord,
     RankedRow,
+    apply_substitute_rule,
     rank_clubs,
     rank_players,
+    shared_seat_games,
+    unplayed_average,
+    unplayed_credit,
+    with_credit,
 )
+from domain.rules import SUB_NOT_RANKED, SUB_OWN, SUB_SHARED
 from domain.tie_breaks import TIE_BREAKS as REGISTRY
 
 
@@ -315,3 +321,99 @@ def test_club_properties(records):
         assert a.average <= b.average and a.rank <= b.rank
     for c in clubs:
         assert c.rank == 1 + sum(1 for o in clubs if o.total * c.players < c.total * o.players)
+
+
+# ---------------------------------------------------------------------------
+# Games marked not played, under the "average" rule
+# ---------------------------------------------------------------------------
+
+
+def test_an_unplayed_game_counts_the_average_of_the_day_rounded_half_up():
+    assert unplayed_average(30, 3) == 10
+    assert unplayed_average(7, 2) == 4  # 3.5
+    assert unplayed_average(5, 2) == 3  # 2.5
+    assert unplayed_average(13, 3) == 4  # 4.33
+    assert unplayed_average(14, 3) == 5  # 4.67
+    assert unplayed_average(0, 4) == 0  # four games gone out: a perfect day stays perfect
+
+
+def test_an_unplayed_game_counts_nothing_for_a_player_with_no_game_that_day():
+    assert unplayed_average(None, 0) == 0
+
+
+def test_credit_is_added_once_per_unplayed_game_sat_down_for_on_its_day():
+    played = {
+        1: ((30, 9), (3, 2)),  # day 1: 10 a game; day 2: 4.5 a game
+        2: ((None, 12), (0, 3)),  # no game on day 1
+    }
+    sat_down = [(1, 0), (1, 1), (1, 1), (2, 0), (2, 1), (3, 1)]
+    assert unplayed_credit(sat_down, played, 2) == {
+        1: (10, 10),  # 5 twice on day 2
+        2: (0, 4),
+        3: (0, 0),  # a player with no counted game at all
+    }
+    assert unplayed_credit([], played, 2) == {}
+
+
+def test_credit_fills_a_day_and_a_day_without_either_stays_blank():
+    assert with_credit((12, None, None), (3, 5, 0)) == (15, 5, None)
+    assert with_credit((0, 7), (0, 0)) == (0, 7)
+    with pytest.raises(ValueError):
+        with_credit((1, 2), (0,))
+
+
+# ---------------------------------------------------------------------------
+# Substitutes
+# ---------------------------------------------------------------------------
+
+
+def _seat_holders():
+    held = rec(1, [40, None], outs=1, worst=20, withdrawn=True, played=3)
+    sub = rec(2, [None, 25], outs=2, worst=30, played=3)
+    other = rec(3, [50, 50], worst=10)
+    return held, sub, other
+
+
+def test_substitutes_ranked_on_their_own_are_left_as_they_are():
+    records = list(_seat_holders())
+    assert apply_substitute_rule(records, {102: 101}, SUB_OWN) is records
+    assert apply_substitute_rule(records, {}, SUB_SHARED) is records
+
+
+def test_substitutes_not_ranked_are_shown_without_a_rank():
+    held, sub, other = _seat_holders()
+    result = apply_substitute_rule(
+        [held, sub, other], {sub.entry_id: held.entry_id}, SUB_NOT_RANKED
+    )
+    assert [r.substitute for r in result] == [False, True, False]
+    rows = rank_players(result)
+    # Both unranked, listed after the ranked by total: the substitute (25), the withdrawn (40).
+    assert [(r.record.player_number, r.rank) for r in rows] == [(3, 1), (2, None), (1, None)]
+
+
+def test_a_shared_seat_is_one_line_for_the_player_replaced():
+    held, sub, other = _seat_holders()
+    result = apply_substitute_rule([held, sub, other], {sub.entry_id: held.entry_id}, SUB_SHARED)
+    assert [r.entry_id for r in result] == [held.entry_id, other.entry_id]
+    seat = result[0]
+    assert seat.day_totals == (40, 25) and seat.total == 65
+    assert (seat.games_played, seat.games_out, seat.worst_game) == (6, 3, 30)
+    assert not seat.withdrawn  # ranked for the seat
+    assert [r.record.player_number for r in rank_players(result)] == [1, 3]
+
+
+def test_a_shared_seat_keeps_a_day_neither_played_blank_and_a_missing_record_changes_nothing():
+    held = rec(1, [None, None, 10], worst=None, played=0)
+    sub = rec(2, [None, 8, None], worst=None, played=0)
+    (seat,) = apply_substitute_rule([held, sub], {sub.entry_id: held.entry_id}, SUB_SHARED)
+    assert seat.day_totals == (None, 8, 10) and seat.worst_game is None
+    # The substitute has no counted game, or the player replaced has none: nothing to add.
+    assert apply_substitute_rule([held], {sub.entry_id: held.entry_id}, SUB_SHARED) == [held]
+    assert apply_substitute_rule([sub], {sub.entry_id: held.entry_id}, SUB_SHARED) == []
+
+
+def test_a_shared_seat_adds_the_substitutes_games_per_session():
+    games = {1: [3, 0], 2: [0, 3], 3: [2, 2]}
+    assert shared_seat_games(games, {2: 1}) == {1: [3, 3], 2: [0, 3], 3: [2, 2]}
+    assert games[1] == [3, 0]  # the counts given are left as they were
+    assert shared_seat_games(games, {2: 9, 9: 1}) == games  # no games recorded for entry 9

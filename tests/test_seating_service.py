@@ -4,6 +4,7 @@ import io
 from collections import Counter
 
 import pytest
+from django.core.exceptions import ImproperlyConfigured
 from django.core.management import call_command
 from django.core.management.base import CommandError
 from pypdf import PdfReader
@@ -12,7 +13,7 @@ from scoring_factories import organiser_url as url, register, stored_sheet
 from core.errors import ServiceError
 from domain.seating.day import count_repeat_pairs, repeat_lower_bound, table_sizes
 from scoring.models import Game, SheetState
-from tournaments import selectors
+from tournaments import hooks, selectors
 from tournaments.access import COMMAND_LINE
 from tournaments.models import Entry, Seat, Table
 from tournaments.services.registration import (
@@ -226,6 +227,27 @@ def test_a_started_day_cannot_be_reseated_or_changed(tournament, organiser_clien
     ]
     index = organiser_client.get(url(tournament, "seating/")).content.decode()
     assert "Playing: seating fixed" in index
+
+
+def test_play_started_is_answered_by_the_app_that_records_play(tournament, monkeypatch):
+    register(tournament, count=14)
+    day = tournament.days.get(number=1)
+    seat_day(day, seed=1)
+    assert not day.scores_started() and not Table.objects.with_scores().exists()
+    start_play(day)
+    table = day.tables.order_by("number").first()
+    stored_sheet(
+        table,
+        Game.objects.get(day=day, number=2),
+        out=table.seats.first().entry,
+        state=SheetState.ENTERED,
+    )
+    # Two sheets, one table: a table is listed once however many games it has entered.
+    assert list(Table.objects.with_scores()) == [table]
+    assert day.scores_started()
+    monkeypatch.setattr(hooks, "_play_record", None)
+    with pytest.raises(ImproperlyConfigured, match="add scoring to INSTALLED_APPS"):
+        day.scores_started()
 
 
 def test_call_command_seat_prints_tables_and_the_bound(tournament, capsys):

@@ -1,62 +1,66 @@
 """Where tournaments hands over to the app that records play, without importing it.
 
-Tournaments sits below scoring and never imports it. What it must announce (a day was seated)
-is a signal; the questions it must ask (how far has a table got, whose scores each game holds)
-are answered by functions that scoring registers when it starts (``ScoringConfig.ready``).
+Tournaments sits below scoring and never imports it, not even through a relation: scoring's
+tables point at tournaments' tables, and no query here follows them back. What tournaments
+must announce (a day was seated) is a signal; what it must ask (has play started, how far has
+a table got, whose scores each game holds) is the :class:`PlayRecord` that scoring registers
+once when it starts (``ScoringConfig.ready``).
 """
 
-from collections.abc import Callable
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Protocol
 
 from django.core.exceptions import ImproperlyConfigured
 from django.dispatch import Signal
+
+if TYPE_CHECKING:
+    from django.db.models import QuerySet
+
+    from tournaments.models import Entry, Table
 
 # Sent with ``day=`` after a day's tables are stored (inside the seating transaction), so the
 # day's games exist from the moment it is seated and no page has to create them.
 day_seated = Signal()
 
-_last_game_entered: Callable[[object], int] | None = None
+
+class PlayRecord(Protocol):
+    """What tournaments asks of the app that records play."""
+
+    def tables_with_scores(self, tables: QuerySet[Table]) -> QuerySet[Table]:
+        """``tables`` narrowed to those with a score sheet entered, still a queryset (so a
+        caller may filter it further or use it as a subquery in one SQL statement). Play has
+        started on a day, and in an event, as soon as one of its tables has one."""
+        ...
+
+    def last_game_entered(self, table: Table) -> int:
+        """The highest game number the table has entered and not had rejected (0 when none)."""
+        ...
+
+    def scores_by_game(self, table: Table) -> dict[int, set[int]]:
+        """Each game the table has a live sheet for, with the entries it holds a score for (a
+        withdrawal checks the game chosen against them)."""
+        ...
+
+    def entry_games(self, entry: Entry) -> dict[int, list[dict]]:
+        """A player's games for their page: day number -> [{"game", "points", "confirmed",
+        "out"}] in game order."""
+        ...
 
 
-def answer_last_game_entered(function: Callable[[object], int]) -> None:
-    """Register how to find the highest game number a table has entered and not had rejected
-    (0 when none)."""
-    global _last_game_entered
-    _last_game_entered = function
+_play_record: PlayRecord | None = None
 
 
-def last_game_entered(table) -> int:
-    if _last_game_entered is None:
-        raise ImproperlyConfigured("No app records play: add scoring to INSTALLED_APPS.")
-    return _last_game_entered(table)
+def record_play_with(record: PlayRecord) -> None:
+    """Register the app that records play; ``ScoringConfig.ready`` calls this once."""
+    global _play_record
+    _play_record = record
 
 
-_scores_by_game: Callable[[object], dict[int, set[int]]] | None = None
-
-
-def answer_scores_by_game(function: Callable[[object], dict[int, set[int]]]) -> None:
-    """Register how to find, for a table, each game with a live sheet and the entries it holds a
-    score for (a withdrawal checks the game chosen against them)."""
-    global _scores_by_game
-    _scores_by_game = function
-
-
-def scores_by_game(table) -> dict[int, set[int]]:
-    if _scores_by_game is None:
-        raise ImproperlyConfigured("No app records play: add scoring to INSTALLED_APPS.")
-    return _scores_by_game(table)
-
-
-_entry_games: Callable[[object], dict[int, list[dict]]] | None = None
-
-
-def answer_entry_games(function: Callable[[object], dict[int, list[dict]]]) -> None:
-    """Register how to list a player's games: day number -> [{"game", "points", "state",
-    "out"}] in game order, for the player's page."""
-    global _entry_games
-    _entry_games = function
-
-
-def entry_games(entry) -> dict[int, list[dict]]:
-    if _entry_games is None:
-        raise ImproperlyConfigured("No app records play: add scoring to INSTALLED_APPS.")
-    return _entry_games(entry)
+def play_record() -> PlayRecord:
+    if _play_record is None:
+        raise ImproperlyConfigured(
+            "No app records play (tournaments.hooks.record_play_with was never called): "
+            "add scoring to INSTALLED_APPS."
+        )
+    return _play_record

@@ -8,6 +8,7 @@ from django.db.models import F, Q
 from domain import rules as rule_checks
 from domain.rules import SETS, hand_sizes_problems, rule_problems, set_label
 from domain.tie_breaks import TIE_BREAK_KEYS, tie_break_choices
+from tournaments import hooks
 
 TILE_SETS = [(top, set_label(top)) for top in SETS]
 TIE_BREAK_CHOICES = tie_break_choices()
@@ -338,10 +339,11 @@ def normalise_table_code(typed: str) -> str:
 
 
 class TableQuerySet(models.QuerySet):
-    def with_scores(self):
+    def with_scores(self) -> "models.QuerySet[Table]":
         """Tables with a score sheet entered. Play has started on a day, and in an event, as soon
-        as one of its tables has one; every "has play started?" question asks this."""
-        return self.filter(sheets__isnull=False)
+        as one of its tables has one; every "has play started?" question asks this. What was
+        entered is scoring's to say, so scoring narrows the queryset (tournaments.hooks)."""
+        return hooks.play_record().tables_with_scores(self)
 
 
 class Table(models.Model):

@@ -8,7 +8,6 @@ from domain.season_ranking import SeasonRow
 from standings.columns import NOT_PLAYED, Column, ColumnSet, Output
 from standings.seasons.read import SeasonSession, SeasonStandings, season_rank_label
 
-SEASON_OUTPUTS = frozenset({Output.PAGE, Output.PDF, Output.WORKBOOK, Output.COMMAND})
 # Averages per game differ in the second decimal where a season is decided.
 SEASON_AVERAGE_FORMAT = AVERAGE_CELL_FORMAT + "0"
 _NOT_PLAYED = {Output.PAGE: NOT_PLAYED, Output.PDF: NOT_PLAYED, Output.COMMAND: "-"}

@@ -10,9 +10,10 @@ a day left half-way would otherwise look like a good day where the lowest score 
 
 The read runs a fixed number of queries whatever the number of events: the events, their days,
 one GROUP BY over the confirmed scores of every session (the event standings' own query,
-``standings.totals_by_entry``, given the season's days as its columns), the entries with their
+``standings.read.totals_by_entry``, given the season's days as its columns), the entries with their
 players, and when an event needs them, the credit for games not played and the substitutes.
-The arithmetic is the pure ``domain.season_ranking``.
+The arithmetic is pure: an event's rules are applied by ``domain.ranking``, as the event's own
+standings apply them, and the season's ranking is ``domain.season_ranking``.
 """
 
 from __future__ import annotations
@@ -20,12 +21,19 @@ from __future__ import annotations
 import datetime
 from dataclasses import dataclass, field
 
-from domain.ranking import PlayerRecord
+from core.sql import table_names
+from domain.ranking import (
+    PlayerRecord,
+    apply_substitute_rule,
+    shared_seat_games,
+    unplayed_credit,
+    with_credit,
+)
 from domain.rules import SUB_OWN, SUB_SHARED, UNPLAYED_AVERAGE
 from domain.season_ranking import SeasonPlayer, SeasonRow, SessionResult, rank_season, ranking_rule
-from scoring.models import SheetState, UnplayedGame
-from standings.read import Cut, apply_substitute_rule, sql_rows, totals_by_entry, unplayed_credit
-from tournaments.models import Entry, Season, SeasonEvent, Seat, Tournament
+from scoring.models import Game, GameSheet, SheetState, UnplayedGame
+from standings.read import Cut, played_by_day, sql_rows, totals_by_entry, unplayed_seats
+from tournaments.models import Day, Entry, Season, SeasonEvent, Seat, Table, Tournament
 
 TIED_MARK = "="
 NOT_RANKED_MARK = "-"
@@ -146,17 +154,18 @@ def _sessions(events: list[Tournament]) -> list[SeasonSession]:
     if not events:
         return []
     ids = [e.pk for e in events]
+    table, sheet, game, unplayed, day = table_names(Table, GameSheet, Game, UnplayedGame, Day)
     rows = sql_rows(
         f"""
         SELECT d.tournament_id, d.number, d.id, d.date,
-               (SELECT COUNT(*) FROM tournaments_table t WHERE t.day_id = d.id),
-               (SELECT COUNT(*) FROM scoring_gamesheet g JOIN scoring_game gm ON gm.id = g.game_id
+               (SELECT COUNT(*) FROM {table} t WHERE t.day_id = d.id),
+               (SELECT COUNT(*) FROM {sheet} g JOIN {game} gm ON gm.id = g.game_id
                 WHERE gm.day_id = d.id AND g.state = %s)
-             + (SELECT COUNT(*) FROM scoring_unplayedgame u JOIN scoring_game gm
+             + (SELECT COUNT(*) FROM {unplayed} u JOIN {game} gm
                 ON gm.id = u.game_id WHERE gm.day_id = d.id)
-        FROM tournaments_day d
+        FROM {day} d
         WHERE d.tournament_id IN ({", ".join(["%s"] * len(ids))})
-        """,
+        """,  # noqa: S608 (table names from the models, values as parameters)
         [SheetState.CONFIRMED, *ids],
     )
     order = {pk: i for i, pk in enumerate(ids)}
@@ -198,7 +207,8 @@ def _credit(events, sessions, progress, totals) -> dict[int, tuple]:
         return {}
     some = next(e for e in events if e.pk in averaging)
     scoped = {s.index + 1: (1, 0, s.day_id, 1) for s in wanted if s.day_id in marked}
-    return unplayed_credit(scoped, tuple(progress), Cut(), some.rules, totals)
+    sat_down = unplayed_seats(scoped, tuple(progress), Cut(), some.rules)
+    return unplayed_credit(sat_down, played_by_day(totals, len(progress)), len(progress))
 
 
 def _entries(events) -> dict[int, tuple]:
@@ -226,10 +236,7 @@ def _records(events, sessions, totals, credit, entries) -> dict[int, tuple]:
     for row in totals:  # (entry, points per session..., played, worst, outs, games per session...)
         entry_id = row[0]
         event_id, status, _, name, club, _ = entries[entry_id]
-        extra = credit.get(entry_id, (0,) * count)
-        day_totals = tuple(
-            p if not e else (p or 0) + e for p, e in zip(row[1 : count + 1], extra, strict=True)
-        )
+        day_totals = with_credit(row[1 : count + 1], credit.get(entry_id, (0,) * count))
         by_event[event_id].append(
             PlayerRecord(
                 entry_id,
@@ -249,9 +256,7 @@ def _records(events, sessions, totals, credit, entries) -> dict[int, tuple]:
         replaced_by = {e: v[5] for e, v in entries.items() if v[0] == event.pk and v[5] is not None}
         rule = event.rules.substitute_ranking if event.rules.substitutes else SUB_OWN
         if rule == SUB_SHARED:
-            for sub, held in replaced_by.items():  # the shared seat's games go to the held
-                if sub in games and held in games:
-                    games[held] = [a + b for a, b in zip(games[held], games[sub], strict=True)]
+            games = shared_seat_games(games, replaced_by)
         for record in apply_substitute_rule(by_event[event.pk], replaced_by, rule):
             if record.withdrawn or record.substitute:
                 continue

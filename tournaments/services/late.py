@@ -9,7 +9,7 @@ from django.db.models import Max
 
 from core.errors import ServiceError
 from tournaments.access import role_in
-from tournaments.hooks import last_game_entered
+from tournaments.hooks import play_record
 from tournaments.models import Day, Entry, Seat, StaffRole, Table, Tournament
 
 
@@ -64,7 +64,7 @@ def seat_late_player(day, entry, *, by) -> LateSeat:
         )
     options = []
     for table in Table.objects.filter(day=day).prefetch_related("seats").order_by("number"):
-        next_game = last_game_entered(table) + 1
+        next_game = play_record().last_game_entered(table) + 1
         if next_game > rules.games_per_day:
             continue
         playing = sum(1 for seat in table.seats.all() if seat.plays_game(next_game))
@@ -98,7 +98,7 @@ def seat_substitute(day, replaced, substitute, *, from_game: int, by) -> LateSea
             field="replaced",
         )
     name = seat.entry.player.name
-    entered = last_game_entered(seat.table)
+    entered = play_record().last_game_entered(seat.table)
     first_free = max(seat.left_after_game, entered) + 1
     if not first_free <= from_game <= day.tournament.rules.games_per_day:
         raise ServiceError(

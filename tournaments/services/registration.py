@@ -8,7 +8,7 @@ from django.db.models import Max
 
 from core.errors import ServiceError
 from tournaments.access import account_of
-from tournaments.hooks import last_game_entered, scores_by_game
+from tournaments.hooks import play_record
 from tournaments.models import (
     Day,
     Entry,
@@ -249,14 +249,14 @@ def _leaving_game(entry, seat, after_game: int | None) -> int:
     the table has entered (every game up to it has their score, none after it does), or the
     last game the table has entered."""
     if after_game is None:
-        return last_game_entered(seat.table)
+        return play_record().last_game_entered(seat.table)
     games = seat.day.tournament.rules.games_per_day
     if not 0 <= after_game <= games:
         raise ServiceError(
             f"Choose a game from 0 (before the first game) to {games}.", field="after_game"
         )
     name, table = entry.player.name, seat.table.number
-    for number, scored in sorted(scores_by_game(seat.table).items()):
+    for number, scored in sorted(play_record().scores_by_game(seat.table).items()):
         if number > after_game and entry.pk in scored:
             raise ServiceError(
                 f"Game {number} at table {table} already has a score for {name}: choose game "
@@ -292,7 +292,9 @@ def reinstate_refusal(entry, left: list[Seat] | None = None) -> str:
                 "nobody joins once play has started and there are no substitutes."
             )
     for seat in left:
-        later = [n for n in scores_by_game(seat.table) if n > (seat.left_after_game or 0)]
+        later = [
+            n for n in play_record().scores_by_game(seat.table) if n > (seat.left_after_game or 0)
+        ]
         if later:
             return (
                 f"Table {seat.table.number} has entered game {min(later)} since "

@@ -11,6 +11,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
 
 from core.errors import ServiceError
+from core.forms import field_of
 from tournaments.access import season_organiser_view
 from tournaments.models import Season
 from tournaments.selectors import events_free_for_a_season
@@ -74,7 +75,7 @@ def season_new(request):
 def season_events(request, season: Season):
     addable = events_free_for_a_season(request.user)
     form = AddEventForm(request.POST or None)
-    form.fields["event"].choices = [(e.slug, e.name) for e in addable]  # type: ignore[attr-defined]
+    field_of(form, "event", forms.ChoiceField).choices = [(e.slug, e.name) for e in addable]
     if request.method == "POST" and form.is_valid():
         try:
             (place,) = season_services.add_events(

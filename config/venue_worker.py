@@ -21,6 +21,7 @@ import os
 import socket
 import threading
 from collections import deque
+from wsgiref.types import WSGIApplication
 
 from gunicorn import util  # type: ignore[import-untyped]
 from gunicorn.workers.gthread import TConn, ThreadWorker  # type: ignore[import-untyped]
@@ -112,6 +113,8 @@ class TimedConn(TConn):
 
 
 class VenueWorker(ThreadWorker):
+    wsgi: WSGIApplication  # the app gunicorn loads, wrapped below; gunicorn has no types
+
     def load_wsgi(self):
         super().load_wsgi()
         self.wsgi = AppSlots(self.wsgi, APP_SLOTS)

@@ -30,8 +30,10 @@ class LoginForm(AuthenticationForm):
         if username is not None and len(username) > USERNAME_MAX:
             # One character over is enough to refuse it, and a page that shows the username
             # again (the admin site's) then echoes that much, not the whole post.
-            self.data = self.data.copy()
-            self.data["username"] = username[: USERNAME_MAX + 1]
+            # Bound from a request the data is a QueryDict (a dict that copies as a mutable one).
+            data = self.data.copy() if isinstance(self.data, dict) else dict(self.data)
+            data["username"] = username[: USERNAME_MAX + 1]
+            self.data = data
         # AuthenticationForm sets max_length after the field is built, so its length is never
         # checked; a too-long username then reaches authenticate() and the failed-login records.
         # A field error leaves it out of cleaned_data, and clean() then does not authenticate.

@@ -147,7 +147,8 @@ class FooterCanvas(canvas.Canvas):
 
     def showPage(self):
         self._pages.append(dict(self.__dict__))
-        self._startPage()
+        # What Canvas.showPage ends with; private, so types-reportlab leaves it out.
+        self._startPage()  # type: ignore[attr-defined]
 
     def save(self):
         total = len(self._pages)

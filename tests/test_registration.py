@@ -201,7 +201,7 @@ def test_a_rename_changes_only_the_events_the_organiser_runs(make_tournament, ma
 def test_the_directory_shows_and_reuses_only_players_of_events_the_organiser_runs(
     client, make_tournament, make_user
 ):
-    from tournaments.views_organiser import player_add  # noqa: F401  (the page under test)
+    from tournaments.views.players import player_add  # noqa: F401  (the page under test)
 
     mine, _theirs, alice, _shared, secret = _two_organisers(make_tournament, make_user)
     client.force_login(alice)

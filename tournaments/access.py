@@ -75,7 +75,6 @@ def staff_view(*, organiser_only: bool):
             request.tournament_role = role
             return view(request, tournament, *args, **kwargs)
 
-        wrapper.organiser_only = organiser_only
         return wrapper
 
     return decorator

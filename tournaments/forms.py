@@ -1,8 +1,10 @@
 """Forms for registration, check-in and seating. They check input; services do the writing."""
 
+from typing import Any
+
 from django import forms
 
-from core.forms import CappedUploadForm
+from core.forms import CappedUploadForm, field_of
 from domain.rules import (
     SUBSTITUTE_CHOICES,
     UNPLAYED_CHOICES,
@@ -43,8 +45,13 @@ class ExistingPlayerForm(forms.Form):
     player = forms.IntegerField(widget=forms.HiddenInput)
 
 
+class EntryChoiceField(forms.ModelChoiceField):
+    def label_from_instance(self, obj: Entry) -> str:
+        return f"{obj.player.name} (#{obj.number})"
+
+
 class KeepApartForm(forms.Form):
-    other = forms.ModelChoiceField(
+    other = EntryChoiceField(
         label="Keep apart from",
         queryset=Entry.objects.none(),
         empty_label="Choose a player",
@@ -53,14 +60,13 @@ class KeepApartForm(forms.Form):
 
     def __init__(self, *args, entry, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["other"].queryset = (
+        field_of(self, "other", EntryChoiceField).queryset = (
             Entry.objects.filter(tournament_id=entry.tournament_id)
             .exclude(pk=entry.pk)
             .exclude(status=Entry.WITHDRAWN)
             .select_related("player")
             .order_by("player__name")
         )
-        self.fields["other"].label_from_instance = lambda e: f"{e.player.name} (#{e.number})"
 
 
 class ImportForm(CappedUploadForm):
@@ -96,8 +102,11 @@ class MoveForm(forms.Form):
 
     def __init__(self, *args, tables, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["entry"].choices = [("", "Choose a player"), *_seated_choices(tables)]
-        self.fields["table"].choices = [("", "Choose a table")] + [
+        field_of(self, "entry", forms.ChoiceField).choices = [
+            ("", "Choose a player"),
+            *_seated_choices(tables),
+        ]
+        field_of(self, "table", forms.ChoiceField).choices = [("", "Choose a table")] + [
             (t.number, f"Table {t.number} ({t.size} players)") for t in tables
         ]
 
@@ -110,11 +119,12 @@ class SwapForm(forms.Form):
     def __init__(self, *args, tables, **kwargs):
         super().__init__(*args, **kwargs)
         choices = [("", "Choose a player"), *_seated_choices(tables)]
-        self.fields["first"].choices = choices
-        self.fields["second"].choices = choices
+        field_of(self, "first", forms.ChoiceField).choices = choices
+        field_of(self, "second", forms.ChoiceField).choices = choices
 
-    def clean(self):
-        data = super().clean()
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        data = self.cleaned_data
         if data.get("first") and data.get("first") == data.get("second"):
             self.add_error("second", "Choose a different player to swap with.")
         return data
@@ -171,7 +181,7 @@ class WithdrawForm(forms.Form):
             return
         choices = [(0, "before their first game")]
         choices += [(n, f"game {n}") for n in range(1, leaving["games"] + 1)]
-        field = self.fields["after_game"]
+        field = field_of(self, "after_game", forms.ChoiceField)
         field.choices = choices
         field.initial = leaving["last_entered"]
         field.help_text = (
@@ -212,7 +222,7 @@ class NewTournamentForm(EventDetailsForm):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["preset"].choices = [
+        field_of(self, "preset", forms.ChoiceField).choices = [
             (p.key, f"{p.name} ({p.key})") for p in RulePreset.objects.order_by("name")
         ]
 
@@ -314,7 +324,9 @@ class LateJoinForm(forms.Form):
 
     def __init__(self, *args, waiting, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["entry"].choices = [(e.pk, f"{e.player.name} (#{e.number})") for e in waiting]
+        field_of(self, "entry", forms.ChoiceField).choices = [
+            (e.pk, f"{e.player.name} (#{e.number})") for e in waiting
+        ]
 
 
 class SubstituteForm(forms.Form):
@@ -324,7 +336,7 @@ class SubstituteForm(forms.Form):
 
     def __init__(self, *args, waiting, replaceable, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["replaced"].choices = [
+        field_of(self, "replaced", forms.ChoiceField).choices = [
             (
                 s.entry_id,
                 f"{s.entry.player.name}, table {s.table.number}, left after game "
@@ -332,6 +344,6 @@ class SubstituteForm(forms.Form):
             )
             for s in replaceable
         ]
-        self.fields["substitute"].choices = [
+        field_of(self, "substitute", forms.ChoiceField).choices = [
             (e.pk, f"{e.player.name} (#{e.number})") for e in waiting
         ]

@@ -87,6 +87,15 @@ def seating_chart_pdf(*, title: str, day_number: int, tables) -> bytes:
     return buffer.getvalue()
 
 
+def _find_table_heading(pdf, text: str, *, left: float, top: float, width: float) -> None:
+    """The heading of every page of the "find your table" list, and how to read the list."""
+    regular, bold = pdf_fonts().regular, pdf_fonts().bold
+    pdf.setFont(bold, 18)
+    pdf.drawString(left, top - 18, _clip(text, bold, 18, width))
+    pdf.setFont(regular, 12)
+    pdf.drawString(left, top - 36, "Find your name; your table number is on the right.")
+
+
 def find_table_pdf(*, title: str, day_number: int, rows) -> bytes:
     """Everyone A to Z with their table, two columns a page, for the door.
 
@@ -109,15 +118,12 @@ def find_table_pdf(*, title: str, day_number: int, rows) -> bytes:
     per_col = int((first_y - margin) // line) + 1
 
     def page_header():
-        pdf.setFont(bold, 18)
-        pdf.drawString(
-            margin,
-            page_h - margin - 18,
-            _clip(f"{title}: day {day_number}", bold, 18, page_w - 2 * margin),
-        )
-        pdf.setFont(regular, 12)
-        pdf.drawString(
-            margin, page_h - margin - 36, "Find your name; your table number is on the right."
+        _find_table_heading(
+            pdf,
+            f"{title}: day {day_number}",
+            left=margin,
+            top=page_h - margin,
+            width=page_w - 2 * margin,
         )
 
     page_header()

@@ -1,9 +1,9 @@
 from django.urls import path
 
-from tournaments import views_public as views
+from tournaments.views import public
 
 urlpatterns = [
-    path("", views.home, name="home"),
-    path("t/<slug:slug>/", views.tournament_home, name="tournament"),
-    path("t/<slug:slug>/find-your-table/", views.find_table, name="find_table"),
+    path("", public.home, name="home"),
+    path("t/<slug:slug>/", public.tournament_home, name="tournament"),
+    path("t/<slug:slug>/find-your-table/", public.find_table, name="find_table"),
 ]

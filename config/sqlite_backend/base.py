@@ -41,9 +41,13 @@ def queue_path(database_name: str) -> str:
     return f"{database_name}.writers"
 
 
+# The hooks overridden here are Django's private ones (the backends' own extension points),
+# which django-stubs leaves out: that is why each call to the original is ignored ([misc]).
+
+
 class DatabaseCreation(creation.DatabaseCreation):
     def _destroy_test_db(self, test_database_name, verbosity):
-        super()._destroy_test_db(test_database_name, verbosity)
+        super()._destroy_test_db(test_database_name, verbosity)  # type: ignore[misc]
         if test_database_name and not self.is_in_memory_db(test_database_name):
             with contextlib.suppress(FileNotFoundError):
                 os.remove(queue_path(test_database_name))
@@ -85,26 +89,26 @@ class DatabaseWrapper(base.DatabaseWrapper):
     def _start_transaction_under_autocommit(self):
         self._join_writer_queue()
         try:
-            super()._start_transaction_under_autocommit()
+            super()._start_transaction_under_autocommit()  # type: ignore[misc]
         except BaseException:
             self._leave_writer_queue()
             raise
 
     def _commit(self):
         try:
-            return super()._commit()
+            return super()._commit()  # type: ignore[misc]
         finally:
             self._leave_writer_queue()
 
     def _rollback(self):
         try:
-            return super()._rollback()
+            return super()._rollback()  # type: ignore[misc]
         finally:
             self._leave_writer_queue()
 
     def _close(self):
         try:
-            return super()._close()
+            return super()._close()  # type: ignore[misc]
         finally:
             self._leave_writer_queue()
             if self._queue_file is not None:

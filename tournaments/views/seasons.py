@@ -1,4 +1,4 @@
-"""Organiser pages that make a season and choose its events (the standings are scoring's).
+"""Organiser pages that make a season and choose its events (standings.seasons ranks them).
 
 A season is created by whoever may create events; its events are added and removed by a
 superuser or an organiser of every event in it, from among the events they organise."""
@@ -11,11 +11,13 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
 
 from core.errors import ServiceError
+from core.forms import field_of
 from tournaments.access import season_organiser_view
 from tournaments.models import Season
 from tournaments.selectors import events_free_for_a_season
 from tournaments.services import seasons as season_services
 from tournaments.services.events import may_create_events, slug_problem
+from tournaments.views.common import form_error
 
 
 class SeasonForm(forms.Form):
@@ -51,10 +53,6 @@ class AddEventForm(forms.Form):
     )
 
 
-def _form_error(form, error: ServiceError) -> None:
-    form.add_error(error.field if error.field in form.fields else None, str(error))
-
-
 @login_required
 @require_http_methods(["GET", "HEAD", "POST"])
 def season_new(request):
@@ -65,7 +63,7 @@ def season_new(request):
         try:
             season = season_services.create_season(**form.cleaned_data)
         except ServiceError as error:
-            _form_error(form, error)
+            form_error(form, error)
         else:
             messages.success(request, f"{season.name} is created: add its events.")
             return redirect("organiser:season_events", season.slug)
@@ -77,14 +75,14 @@ def season_new(request):
 def season_events(request, season: Season):
     addable = events_free_for_a_season(request.user)
     form = AddEventForm(request.POST or None)
-    form.fields["event"].choices = [(e.slug, e.name) for e in addable]  # type: ignore[attr-defined]
+    field_of(form, "event", forms.ChoiceField).choices = [(e.slug, e.name) for e in addable]
     if request.method == "POST" and form.is_valid():
         try:
             (place,) = season_services.add_events(
                 season, [form.cleaned_data["event"]], position=form.cleaned_data["position"]
             )
         except ServiceError as error:
-            _form_error(form, error)
+            form_error(form, error)
         else:
             messages.success(request, f"Added as event {place} of {season.name}.")
             return redirect("organiser:season_events", season.slug)

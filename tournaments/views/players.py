@@ -1,0 +1,244 @@
+"""The players of an event: the list, entering one (from the directory or new), their details and
+keep-apart pairs, withdrawing and reinstating, importing a list from a file."""
+
+from django.contrib import messages
+from django.http import Http404
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
+
+from core.errors import ServiceError
+from tournaments import selectors
+from tournaments.access import organiser_view
+from tournaments.forms import (
+    ExistingPlayerForm,
+    ImportForm,
+    KeepApartForm,
+    PlayerDetailsForm,
+    PlayerSearchForm,
+    WithdrawForm,
+)
+from tournaments.models import Entry
+from tournaments.presenters import (
+    import_summary,
+    joining_closed,
+    with_status,
+    withdrawal_notes,
+)
+from tournaments.selectors import leaving_mid_day
+from tournaments.services import importing, registration
+from tournaments.views.common import entry_or_404, form_error
+
+
+@organiser_view
+def players(request, tournament):
+    search = PlayerSearchForm(request.GET)
+    query = search.cleaned_data["q"].strip() if search.is_valid() else ""
+    return render(
+        request,
+        "tournaments/players.html",
+        {
+            "tournament": tournament,
+            "search": search,
+            "query": query,
+            "entries": with_status(selectors.entry_list(tournament, query=query)),
+            "joining_closed": joining_closed(selectors.first_started_day(tournament)),
+        },
+    )
+
+
+@organiser_view
+def player_add(request, tournament):
+    search = PlayerSearchForm(request.GET)
+    query = search.cleaned_data["q"].strip() if search.is_valid() else ""
+    form = PlayerDetailsForm(initial={"name": query})
+    if request.method == "POST":
+        if "player" in request.POST:
+            chosen = ExistingPlayerForm(request.POST)
+            if chosen.is_valid():
+                # Only players of events this organiser runs: any other id is "not found".
+                player = get_object_or_404(
+                    selectors.directory_for(request.user), pk=chosen.cleaned_data["player"]
+                )
+                try:
+                    entry = registration.register_player(
+                        tournament, player=player, user=request.user
+                    )
+                except ServiceError as error:
+                    messages.error(request, str(error))
+                else:
+                    messages.success(
+                        request, f"{player.name} is entered as player #{entry.number}."
+                    )
+                    return redirect("organiser:player_add", tournament.slug)
+        else:
+            form = PlayerDetailsForm(request.POST)
+            if form.is_valid():
+                try:
+                    entry = registration.register_player(tournament, **form.cleaned_data)
+                except ServiceError as error:
+                    form_error(form, error)
+                else:
+                    messages.success(
+                        request, f"{entry.player.name} is entered as player #{entry.number}."
+                    )
+                    return redirect("organiser:player_add", tournament.slug)
+    return render(
+        request,
+        "tournaments/player_add.html",
+        {
+            "tournament": tournament,
+            "search": search,
+            "query": query,
+            "form": form,
+            "matches": selectors.directory_matches(tournament, query, request.user),
+            "joining_closed": joining_closed(selectors.first_started_day(tournament)),
+        },
+    )
+
+
+@organiser_view
+def player_edit(request, tournament, number):
+    entry = entry_or_404(tournament, number)
+    player = entry.player
+    form = PlayerDetailsForm(
+        initial={
+            "name": player.name,
+            "club": player.club,
+            "contact": entry.contact,
+            "pinned_table": entry.pinned_table,
+        }
+    )
+    if request.method == "POST":
+        form = PlayerDetailsForm(request.POST)
+        if form.is_valid():
+            try:
+                registration.update_entry(entry, **form.cleaned_data, user=request.user)
+            except ServiceError as error:
+                form_error(form, error)
+            else:
+                messages.success(request, f"Saved the details of player #{entry.number}.")
+                return redirect("organiser:players", tournament.slug)
+    detail = selectors.entry_detail(tournament, number)
+    if detail is None:  # found above, so only if it went in between
+        raise Http404(f"No player #{number} in {tournament.name}.")
+    with_status([detail])
+    return render(
+        request,
+        "tournaments/player_edit.html",
+        {
+            "tournament": tournament,
+            "entry": detail,
+            "form": form,
+            "keep_apart_form": KeepApartForm(entry=entry),
+            "days_played": selectors.entry_days(entry),
+            "undo_refusal": registration.reinstate_refusal(entry)
+            if entry.status == Entry.WITHDRAWN
+            else "",
+        },
+    )
+
+
+@organiser_view
+@require_POST
+def keep_apart_add(request, tournament, number):
+    entry = entry_or_404(tournament, number)
+    form = KeepApartForm(request.POST, entry=entry)
+    if form.is_valid():
+        other = form.cleaned_data["other"]
+        try:
+            registration.add_keep_apart(entry, other)
+        except ServiceError as error:
+            messages.error(request, str(error))
+        else:
+            messages.success(
+                request, f"{entry.player.name} and {other.player.name} will never share a table."
+            )
+    else:
+        messages.error(request, "Choose the player to keep apart from.")
+    return redirect("organiser:player_edit", tournament.slug, number)
+
+
+@organiser_view
+@require_POST
+def keep_apart_remove(request, tournament, number, other):
+    entry, other_entry = entry_or_404(tournament, number), entry_or_404(tournament, other)
+    try:
+        registration.remove_keep_apart(entry, other_entry)
+    except ServiceError as error:
+        messages.error(request, str(error))
+    else:
+        messages.success(
+            request, f"{entry.player.name} and {other_entry.player.name} may now share a table."
+        )
+    return redirect("organiser:player_edit", tournament.slug, number)
+
+
+@organiser_view
+def player_withdraw(request, tournament, number):
+    entry = entry_or_404(tournament, number)
+    under_way = leaving_mid_day(entry)
+    data = request.POST if request.method == "POST" else None
+    form = WithdrawForm(data, leaving=under_way[0] if under_way else None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            outcome = registration.withdraw_entry(
+                entry, after_game=form.cleaned_data.get("after_game")
+            )
+        except ServiceError as error:
+            form.add_error(error.field if error.field in form.fields else None, str(error))
+        else:
+            name = entry.player.name
+            messages.success(request, f"{name} is withdrawn.")
+            for level, note in withdrawal_notes(name, outcome):
+                getattr(messages, level)(request, note)
+            return redirect("organiser:players", tournament.slug)
+    return render(
+        request,
+        "tournaments/player_withdraw.html",
+        {"tournament": tournament, "entry": entry, "form": form, "under_way": under_way},
+    )
+
+
+@organiser_view
+@require_POST
+def player_reinstate(request, tournament, number):
+    entry = entry_or_404(tournament, number)
+    try:
+        registration.reinstate_entry(entry)
+    except ServiceError as error:
+        messages.error(request, str(error))
+    else:
+        messages.success(request, f"{entry.player.name} is entered again.")
+    return redirect("organiser:player_edit", tournament.slug, number)
+
+
+@organiser_view
+def import_players(request, tournament):
+    form = ImportForm()
+    problems = []
+    if request.method == "POST":
+        form = ImportForm(request.POST, request.FILES)
+        if form.is_valid():
+            upload = form.cleaned_data["file"]
+            try:
+                outcome = importing.import_players(
+                    tournament, upload.read(), upload.name, user=request.user
+                )
+            except importing.ImportRefused as error:
+                problems = error.problems
+                form.add_error("file", str(error))
+            except ServiceError as error:
+                form.add_error("file", str(error))
+            else:
+                messages.success(request, import_summary(outcome))
+                return redirect("organiser:players", tournament.slug)
+    return render(
+        request,
+        "tournaments/import.html",
+        {
+            "tournament": tournament,
+            "form": form,
+            "problems": problems,
+            "joining_closed": joining_closed(selectors.first_started_day(tournament)),
+        },
+    )

@@ -1,25 +1,23 @@
-"""Forms for score entry. They only read what was typed; the rules live in domain.sheet_checks
-and the writes in scoring.services. A refusal from the service is put back next to its field.
+"""Forms for score entry. They only read what was typed, against who sits at the table
+(selectors.TableSeats): they take no lock, read no sheet and write nothing. The rules live in
+domain.sheet_checks and the writes in scoring.submit; a refusal it returns is put back next to
+its field, and a page drawn from a form reads the table's sheets (selectors.TableSheets).
 """
 
 from __future__ import annotations
 
 import hashlib
 import re
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from django import forms
 
 from core.cells import is_blank
-from core.errors import ServiceError
 from core.forms import CappedUploadForm
 from domain.sheet_checks import TypedSheet, infer_outcome
-from scoring import services
-from scoring.devices import device_mark
-from scoring.models import Score, SheetState, Source
-from scoring.selectors import TableSheets
-from scoring.services import CurrentSheet, GameInput
+from scoring.models import Game, Score, SheetState
+from scoring.selectors import TableSeats, TableSheets
+from scoring.submit import GameInput, Refusal
 from tournaments.models import (
     TABLE_CODE_ALPHABET,
     TABLE_CODE_LENGTH,
@@ -63,7 +61,7 @@ RECHECKED = "rechecked"
 class _ProblemsForm(forms.Form):
     """A form that puts service refusals next to their fields; anything else goes at the top.
 
-    "Please check" notes (services.ScoresToCheck) go next to their fields too, in ``warnings``
+    "Please check" notes (submit.Saved.warnings) go next to their fields too, in ``warnings``
     (field name -> notes, "" for the form); they are not errors. The person confirms them with
     the RECHECKED button, whose value fingerprints what was typed (check_code), so a score
     changed after the question is asked about again.
@@ -74,7 +72,7 @@ class _ProblemsForm(forms.Form):
     def field_for(self, problem_field: str) -> str | None:
         return problem_field if problem_field in self.fields else None
 
-    def add_refusals(self, refusals) -> None:
+    def add_refusals(self, refusals: list[Refusal]) -> None:
         for refusal in refusals:
             self.add_problem(refusal.game, refusal.field, refusal.message)
 
@@ -84,7 +82,7 @@ class _ProblemsForm(forms.Form):
     def warning_field(self, game_number, field) -> str:
         return self.field_for(field) or ""
 
-    def add_warnings(self, warnings) -> None:
+    def add_warnings(self, warnings: list[Refusal]) -> None:
         for warning in warnings:
             name = self.warning_field(warning.game, warning.field)
             self.warnings.setdefault(name, []).append(warning.message)
@@ -136,39 +134,33 @@ class GameForm(_ProblemsForm):
     blocked = forms.BooleanField(label=BLOCKED_LABEL, required=False)
 
     def __init__(
-        self, data=None, *, sheets, game, with_tiles=True, with_reason=False, wrong=None, **kwargs
+        self,
+        data=None,
+        *,
+        sheets: TableSeats,
+        game: Game,
+        with_tiles: bool = True,
+        with_reason: bool = False,
+        wrong: dict | None = None,
+        **kwargs,
     ):
         self.sheets = sheets
         self.game = game
         self.warnings: dict[str, list[str]] = {}
-        live = sheets.live.get(game.number)
-        self.live = live
+        self.players = sheets.playing(game.number)
+        # A page is drawn from the table's sheets; a post is read against who sits there alone.
+        drawn = sheets if isinstance(sheets, TableSheets) else None
+        self.live = drawn.live.get(game.number) if drawn is not None else None
+        self.engine_options = drawn.engine_options(game.number) if drawn is not None else []
+        self.expected_engine = drawn.expected_engine(game) if drawn is not None else None
         self.question = None
         if data is not None:
-            data, self.question = self._infer(data, sheets.playing(game.number))
+            data, self.question = self._infer(data, self.players)
         # A game the desk marked wrong starts from what the table had entered (selectors'
         # wrong_notes), so the scorekeeper changes the numbers in question and keeps the rest.
-        self.wrong = wrong if live is None else None
-        initial = {
-            "base_version": live.version if live else 0,
-            "engine": sheets.expected_engine(game),
-        }
-        if self.wrong:
-            if self.wrong["engine"] in sheets.engine_options(game.number):
-                initial["engine"] = self.wrong["engine"]
-            initial["blocked"] = self.wrong["blocked"]
-            for entry_id, points in self.wrong["scores"].items():
-                initial[f"score-{entry_id}"] = points
-                initial[f"out-{entry_id}"] = entry_id == self.wrong["went_out"]
-        if live is not None:
-            initial["blocked"] = live.blocked
-            for score in live.score_rows():
-                initial[f"score-{score.entry_id}"] = score.points
-                initial[f"tiles-{score.entry_id}"] = score.tiles
-                initial[f"out-{score.entry_id}"] = score.entry_id == live.went_out_id
-        kwargs.setdefault("initial", initial)
+        self.wrong = wrong if self.live is None else None
+        kwargs.setdefault("initial", self._initial())
         super().__init__(data, **kwargs)
-        self.players = sheets.playing(game.number)
         for seat in self.players:
             name = seat.entry.player.name
             self.fields[f"score-{seat.entry_id}"] = _score_field(name, name)
@@ -183,8 +175,28 @@ class GameForm(_ProblemsForm):
             self.fields["reason"] = forms.CharField(
                 label="Reason for the change", max_length=REASON_MAX, required=False
             )
-        self.engine_options = sheets.engine_options(game.number)
-        self.expected_engine = sheets.expected_engine(game)
+
+    def _initial(self) -> dict:
+        """What an unbound form shows: the live sheet, or what the desk marked wrong."""
+        live = self.live
+        initial: dict[str, object] = {
+            "base_version": live.version if live else 0,
+            "engine": self.expected_engine,
+        }
+        if self.wrong:
+            if self.wrong["engine"] in self.engine_options:
+                initial["engine"] = self.wrong["engine"]
+            initial["blocked"] = self.wrong["blocked"]
+            for entry_id, points in self.wrong["scores"].items():
+                initial[f"score-{entry_id}"] = points
+                initial[f"out-{entry_id}"] = entry_id == self.wrong["went_out"]
+        if live is not None:
+            initial["blocked"] = live.blocked
+            for score in live.score_rows():
+                initial[f"score-{score.entry_id}"] = score.points
+                initial[f"tiles-{score.entry_id}"] = score.tiles
+                initial[f"out-{score.entry_id}"] = score.entry_id == live.went_out_id
+        return initial
 
     def _infer(self, data, players):
         """Fill in what the typed sheet makes certain (validation.infer_outcome), before the
@@ -242,13 +254,14 @@ class GameForm(_ProblemsForm):
 
     def player_rows(self) -> list[dict]:
         rows = []
+        disputed = set(self.wrong["disputed"]) if self.wrong else set()
         for seat in self.players:
             pk = seat.entry_id
             tiles = f"tiles-{pk}"
             rows.append(
                 {
                     "pk": pk,
-                    "disputed": bool(self.wrong) and str(pk) in self.wrong["disputed"],
+                    "disputed": str(pk) in disputed,
                     "name": seat.entry.player.name,
                     "score": self.shown(f"score-{pk}"),
                     "out": self.shown(f"out-{pk}"),
@@ -303,126 +316,6 @@ def submission_id(data) -> str:
     return value if SUBMISSION_ID.fullmatch(value) else ""
 
 
-@dataclass
-class GameSubmission:
-    form: GameForm
-    sheets: TableSheets  # what the form was drawn from: draw the page from these too
-    saved: bool = False
-    conflict: CurrentSheet | None = None  # what the game says now, when the page was out of date
-    refusal: str = ""  # a refusal that belongs to no field (the day closed, say)
-    to_check: bool = False  # nothing saved: "please check" notes wait for a "Yes, it is right"
-    version: int | None = None  # the version saved, when a save stored one
-
-
-# What a refused save leaves for the page it redirects to (POST, redirect, GET: going back
-# never asks to send the form again), keyed by the table's link in the session.
-PENDING_KEY = "scoring.pending_entry"
-_NOT_KEPT = {"csrfmiddlewaretoken", RECHECKED}
-
-
-def keep_refused(session, token: str, submission: GameSubmission, conflict=None) -> None:
-    """Keep a refused save's typed values, problems and notes (and ``conflict``, the box saying
-    what the game says now) for the page drawn next."""
-    form = submission.form
-    session[PENDING_KEY] = {
-        "token": token,
-        "game": form.game.number,
-        "data": {k: v for k, v in form.data.items() if k not in _NOT_KEPT},
-        "errors": {name: list(errors) for name, errors in form.errors.items()},
-        "warnings": form.warnings,
-        "to_check": submission.to_check,
-        "conflict": conflict,
-    }
-
-
-def drop_refused(session) -> None:
-    session.pop(PENDING_KEY, None)
-
-
-def refused_form(session, token: str, sheets, game) -> tuple[GameForm | None, dict]:
-    """The form of the last refused save of ``game`` at this table, as it was typed, with its
-    problems and notes; None when there is none, or the game changed since (its version moved
-    on). With it, the rest of what was kept ("to_check", "conflict")."""
-    pending = session.get(PENDING_KEY)
-    if not pending or pending.get("token") != token or pending.get("game") != game.number:
-        return None, {}
-    live = sheets.live.get(game.number)
-    base = str(pending["data"].get("base_version", "")).strip()
-    if base.isdigit() and int(base) != (live.version if live else 0):
-        drop_refused(session)  # the game changed since: draw it as it is now
-        return None, {}
-    form = GameForm(pending["data"], sheets=sheets, game=game)
-    form.is_valid()
-    for name, errors in pending["errors"].items():
-        field = name if name in form.fields else None
-        for error in errors:
-            if error not in form.errors.get(name, []):
-                form.add_error(field, error)
-    form.warnings = pending["warnings"]
-    return form, pending
-
-
-def submit_game_form(
-    request, table, game, *, games, source: str, sheets=None, **form_options
-) -> GameSubmission:
-    """Bind a game form to the request and save it through the service.
-
-    A GET draws the form from ``sheets``, what the page has read. A POST locks the table and
-    reads it once (services.locked_table), so the form is checked against what the save
-    replaces. A save based on an old version is never written: the form is bound again to the
-    version stored now, so the page shows "here is what it says now" beside what was typed.
-    """
-    if request.method != "POST":
-        return GameSubmission(GameForm(None, sheets=sheets, game=game, **form_options), sheets)
-    return _submit_posted(request, table, game, games, source, form_options)
-
-
-def _submit_posted(request, table, game, games, source, form_options) -> GameSubmission:
-    data = request.POST
-    user = request.user if request.user.is_authenticated else None
-    # A table-link save marks the browser it came from; any other save is compared with it.
-    device = device_mark(request, create=source == Source.TABLE_LINK)
-    with services.locked_table(table, games) as current:
-        result = GameSubmission(GameForm(data, sheets=current, game=game, **form_options), current)
-        form = result.form
-        if not form.is_valid():
-            return result
-        try:
-            outcome = services.submit_game(
-                table,
-                game,
-                form.typed(),
-                form.cleaned_data["base_version"],
-                source=source,
-                user=user,
-                reason=form.cleaned_data.get("reason", ""),
-                current=current,
-                device=device,
-                submission_id=submission_id(data) if source == Source.TABLE_LINK else "",
-                rechecked=form.rechecked,
-            )
-        except services.ScoresToCheck as asked:
-            form.add_warnings(asked.warnings)
-            result.to_check = True
-        except services.SheetRefused as refused:
-            form.add_refusals(refused.refusals)
-            form.add_warnings(refused.warnings)
-        except services.VersionConflict as clash:
-            conflict = clash.current[0]
-            result.conflict = conflict
-            rebased = data.copy()
-            rebased["base_version"] = str(conflict.version)
-            result.form = GameForm(rebased, sheets=current, game=game, **form_options)
-            result.form.is_valid()
-        except ServiceError as error:
-            result.refusal = str(error)
-            form.add_error(None, result.refusal)
-        else:
-            result.saved = True
-            result.version = outcome.sheet.version if outcome is not None else None
-    return result
-
-
 def _entry_id(value: str) -> int | str:
     """The card's "who went out" choice as an entry id (anything else goes on to the checks)."""
     try:
@@ -438,16 +331,14 @@ class CardForm(_ProblemsForm):
     the desk types them from the card and the two must match.
     """
 
-    def __init__(self, data: Any = None, *, sheets: TableSheets, **kwargs: Any) -> None:
+    def __init__(self, data: Any = None, *, sheets: TableSeats, **kwargs: Any) -> None:
         self.sheets = sheets
+        # What the page is drawn from: the table's sheets (a post is read against its seats).
+        self.drawn = sheets if isinstance(sheets, TableSheets) else None
         self.row_errors: dict[int, list[str]] = {}
         self.warnings: dict[str, list[str]] = {}
         self.lines: list[str] = []  # every service refusal once, in order (see add_problem)
-        self.open_games = [
-            g
-            for g in sheets.games
-            if g.number not in sheets.live or sheets.live[g.number].state != SheetState.CONFIRMED
-        ]
+        self.open_games = self._open_games(data)
         self.questions: dict[int, str] = {}
         if data is not None:
             for game in self.open_games:
@@ -456,10 +347,10 @@ class CardForm(_ProblemsForm):
         names = sheets.names
         # Every open game starts at the double the rules expect, whether or not the table
         # entered it: the desk keys blind, so the table's own engine is not shown here.
-        engines = sheets.planned_engines(blind=True)
+        engines = self.drawn.planned_engines(blind=True) if self.drawn is not None else {}
         for game in self.open_games:
             n = game.number
-            live = sheets.live.get(n)
+            live = self.drawn.live.get(n) if self.drawn is not None else None
             self.fields[f"g{n}-base"] = forms.IntegerField(
                 min_value=0,
                 widget=forms.HiddenInput,
@@ -486,6 +377,28 @@ class CardForm(_ProblemsForm):
                 max_length=20,
                 widget=forms.TextInput(attrs=SCORE_INPUT),
             )
+
+    def _open_games(self, data) -> list[Game]:
+        """The games the desk may type: in a post, those the page offered (each posts the
+        version it was drawn at); on a page drawn from the sheets, those not confirmed yet."""
+        if data is not None:
+            return [g for g in self.sheets.games if f"g{g.number}-base" in data]
+        live = self.drawn.live if self.drawn is not None else {}
+        return [
+            g
+            for g in self.sheets.games
+            if g.number not in live or live[g.number].state != SheetState.CONFIRMED
+        ]
+
+    def draw_from(self, sheets: TableSheets) -> None:
+        """Draw the card from ``sheets`` (after a post: the read its save made, or a new one).
+        A game confirmed there is shown as confirmed, whatever the post offered."""
+        self.drawn = sheets
+
+    def _page(self) -> TableSheets:
+        if self.drawn is None:
+            raise TypeError("CardForm.draw_from(sheets) comes before drawing a posted card")
+        return self.drawn
 
     def _infer(self, data, game):
         """One game row with what its typed values make certain filled in (see GameForm)."""
@@ -597,9 +510,11 @@ class CardForm(_ProblemsForm):
     def rows(self):
         """The card as rows for the template: each game with its cells (fields or stored values)."""
         result = []
-        for row in self.sheets.rows():
+        for row in self._page().rows():
             n = row["game"].number
-            editable = f"g{n}-base" in self.fields
+            sheet = row["sheet"]
+            confirmed = sheet is not None and sheet.state == SheetState.CONFIRMED
+            editable = f"g{n}-base" in self.fields and not confirmed
             cells = []
             for cell in row["cells"]:
                 key = f"g{n}-score-{cell['seat'].entry_id}"
@@ -664,7 +579,8 @@ class ReviewForm(forms.Form):
     def __init__(self, *args, players=(), **kwargs):
         super().__init__(*args, **kwargs)
         # The table is shown these, so it fixes the numbers in question, not the whole game.
-        self.fields["disputed"].choices = [
+        disputed = cast(forms.MultipleChoiceField, self.fields["disputed"])
+        disputed.choices = [
             ("engine", "Engine"),
             ("outcome", "Who went out"),
             *[(str(seat.entry_id), seat.entry.player.name) for seat in players],
@@ -753,7 +669,8 @@ class NotPlayedForm(forms.Form):
 
     def __init__(self, *args, sheets, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["game"].choices = [
+        game = cast(forms.TypedChoiceField, self.fields["game"])
+        game.choices = [
             (g.number, f"Game {g.number} (double {g.scheduled_engine})")
             for g in sheets.games
             if g.number not in sheets.live and g.number not in sheets.unplayed

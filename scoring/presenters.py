@@ -1,16 +1,19 @@
-"""What the score-entry pages show for a sheet's state, worked out once so templates only
-display it: badge labels, CSS class names and what a page may offer. No queries."""
+"""What the score-entry pages show, worked out once so templates only display it: badge labels,
+CSS class names, what a page may offer, and the words for what a save did (scoring.submit
+returns facts; the sentences are built here). No queries, but who saved a sheet is read when
+the sheet came without them (only a refused save shows that)."""
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from html import escape
 
 from django.utils.safestring import mark_safe
 
-from scoring.models import AuditEvent, SheetState, Source
-from scoring.selectors import NOT_PLAYED
-from scoring.services import own_entry_refusal
+from scoring.models import AuditEvent, GameSheet, SheetState, Source
+from scoring.selectors import NOT_PLAYED, local_time
+from scoring.sheet_values import outcome_text
+from scoring.submit import GameNow, Outcome, Refusal, own_entry_refusal
 
 
 @dataclass(frozen=True)
@@ -101,14 +104,111 @@ def is_provisional(sheet) -> bool:
     return sheet is not None and sheet.state == SheetState.ENTERED
 
 
-def current_sheet(current, typed=None) -> dict | None:
-    """What a game says now (services.CurrentSheet) for the conflict box, with
+def who_label(sheet: GameSheet, *, confirming: bool = False) -> str:
+    """Plain words for who made a sheet: "the table", "the desk (ann)".
+
+    Reads the user when the sheet came without it: only a refused save shows this."""
+    user = sheet.confirmed_by if confirming else sheet.entered_by
+    name = f" ({user.get_username()})" if user is not None else ""
+    if confirming or sheet.source == Source.DESK:
+        return f"the desk{name}"
+    if sheet.source == Source.TABLE_LINK:
+        return f"the table{name}"
+    if sheet.source == Source.WORKBOOK:
+        return f"the workbook import{name}"
+    return f"the organiser{name}"
+
+
+@dataclass
+class CurrentSheet:
+    """What a game says now (a submit.GameNow) in words, shown to someone whose save was based
+    on another version."""
+
+    table: int
+    game: int
+    version: int  # 0 when there is no live sheet
+    state: str  # "entered", "confirmed" or "empty"
+    message: str
+    engine: int | None = None
+    outcome: str = ""
+    scores: list[tuple[str, int]] = field(default_factory=list)
+    score_entries: list[int] = field(default_factory=list)  # entry id of each of ``scores``
+    went_out: int | None = None
+
+
+def current_sheet_of(now: GameNow) -> CurrentSheet:
+    """The conflict box's words: who changed the game and when (reads who saved it when the
+    sheet came without them: only a refused save shows this)."""
+    live, n = now.live, now.game
+    if live is None:
+        return CurrentSheet(now.table, n, 0, "empty", _emptied_message(now))
+    if (
+        live.state == SheetState.CONFIRMED
+        and live.confirmed_by_id
+        and live.confirmed_by_id != live.entered_by_id
+    ):
+        what, moment = f"confirmed by {who_label(live, confirming=True)}", live.confirmed_at
+    elif now.base_version == 0:
+        what, moment = f"entered by {who_label(live)}", live.entered_at
+    else:
+        what, moment = f"changed by {who_label(live)}", live.entered_at
+    names = dict(now.names)
+    return CurrentSheet(
+        table=now.table,
+        game=n,
+        version=live.version,
+        state=live.state,
+        message=f"Game {n} was {what} at {local_time(moment)}; here is what it says now.",
+        engine=live.engine_used,
+        outcome=outcome_text(names, live.went_out_id, live.blocked),
+        scores=[(names.get(s.entry_id, "?"), s.points) for s in live.score_rows()],
+        score_entries=[s.entry_id for s in live.score_rows()],
+        went_out=live.went_out_id,
+    )
+
+
+def _emptied_message(now: GameNow) -> str:
+    last, n = now.last, now.game
+    if last is not None and last.state == SheetState.REJECTED:
+        return (
+            f"Game {n} was marked wrong by the desk at "
+            f"{local_time(last.confirmed_at or last.entered_at)}; it needs entering again."
+        )
+    return f"Game {n} has no scores now: someone removed them. Enter it again."
+
+
+def held_refusal(now: GameNow, day: int) -> Refusal:
+    """A table link's save of a game the desk has confirmed, as a refusal of the whole game."""
+    confirmed_at = now.live.confirmed_at if now.live is not None else None
+    return Refusal(
+        day,
+        now.table,
+        now.game,
+        "",
+        f"Game {now.game} was confirmed by the desk at {local_time(confirmed_at)}. Ask the "
+        "desk if it needs changing.",
+    )
+
+
+def saved_message(game_number: int) -> str:
+    """What the table's page says after a save from the phone."""
+    return f"Game {game_number} is saved. The desk will check it against your card."
+
+
+def card_saved_message(table_number: int, outcomes: list[Outcome]) -> str:
+    done = ", ".join(f"game {o.game} {o.action}" for o in outcomes) or "no changes"
+    return f"Table {table_number} saved: {done}."
+
+
+def current_sheet(now: GameNow | None, typed=None) -> dict | None:
+    """What a game says now (:func:`current_sheet_of`) for the conflict box, with
     ``may_save_again``: the game is still open, so the person may check and save once more.
 
     ``typed`` (the posted form's data) adds ``beside``: each line saved beside what this person
     typed, ``differs`` where they disagree, so a second phone sees what it would overwrite."""
-    if current is None:
+    if now is None:
         return None
+    current = current_sheet_of(now)
     shown = {**asdict(current), "may_save_again": current.state == SheetState.ENTERED}
     if typed is not None and current.version:
         shown["beside"] = _beside(current, typed)

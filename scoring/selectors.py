@@ -5,7 +5,9 @@ Each function runs a fixed number of queries whatever the size of the event.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Collection
+from dataclasses import dataclass, field, fields
+from typing import Any
 
 from django.db.models import Count, Max, Q
 from django.utils import timezone
@@ -18,11 +20,10 @@ from scoring.models import (
     GameSheet,
     Score,
     SheetState,
-    Source,
     UnplayedGame,
 )
 from scoring.schedule import game_numbered
-from tournaments.models import Day, Entry, Seat, Table
+from tournaments.models import Day, Entry, RulePreset, Seat, Table
 
 # A day-grid cell of a game the table did not play (scoring.unplayed).
 NOT_PLAYED = "not_played"
@@ -62,51 +63,28 @@ def local_time(moment, zone=None) -> str:
     return moment.astimezone(zone or timezone.get_current_timezone()).strftime("%H:%M")
 
 
-def who_label(sheet: GameSheet, *, confirming: bool = False) -> str:
-    """Plain words for who made a sheet: "the table", "the desk (ann)".
-
-    Reads the user when the sheet came without it: only a refused save shows this."""
-    user = sheet.confirmed_by if confirming else sheet.entered_by
-    name = f" ({user.get_username()})" if user is not None else ""
-    if confirming or sheet.source == Source.DESK:
-        return f"the desk{name}"
-    if sheet.source == Source.TABLE_LINK:
-        return f"the table{name}"
-    if sheet.source == Source.WORKBOOK:
-        return f"the workbook import{name}"
-    return f"the organiser{name}"
-
-
 # ---------------------------------------------------------------------------
 # One table: who sits there, the games, the live sheets
 # ---------------------------------------------------------------------------
 
 
-@dataclass
-class TableSheets:
+@dataclass(kw_only=True)
+class TableSeats:
+    """Who sits at one table and the day's games: what a typed sheet is read against. No sheet
+    is read for it, so a posted form can be parsed before the save takes the table's lock."""
+
     table: Table
     seats: list[Seat]
     games: list[Game]
-    live: dict[int, GameSheet]  # game number -> live sheet (scores attached)
-    rules: object = None
+    rules: Any = None
     names: dict[int, str] = field(default_factory=dict)  # entry id -> player name, seat order
-    locked: bool = False  # read under the table's lock (scoring.services.locked_table)
-    latest: dict[int, GameSheet] = field(
-        default_factory=dict
-    )  # game number -> last version, any state
     _sheet_rules: SheetRules | None = field(default=None, repr=False)
-    # game number -> the mark of a game this table did not play
-    unplayed: dict[int, UnplayedGame] = field(default_factory=dict)
 
     @property
     def day(self) -> Day:
         return self.table.day
 
-    def next_version(self, game_number: int) -> int:
-        last = self.latest.get(game_number)
-        return last.version + 1 if last is not None else 1
-
-    def game(self, number: int) -> Game | None:
+    def game(self, number: int | None) -> Game | None:
         return game_numbered(self.games, number)
 
     def playing(self, game_number: int) -> list[Seat]:
@@ -115,14 +93,29 @@ class TableSheets:
     def withdrawn(self, game_number: int) -> list[int]:
         return [s.entry_id for s in self.seats if not s.plays_game(game_number)]
 
-    def used_engines(self, except_game: int | None = None) -> list[int]:
-        return [s.engine_used for n, s in self.live.items() if n != except_game]
-
     @property
     def sheet_rules(self) -> SheetRules:
         if self._sheet_rules is None:
             self._sheet_rules = sheet_rules(self.rules, self.table.day.tournament)
         return self._sheet_rules
+
+
+@dataclass(kw_only=True)
+class TableSheets(TableSeats):
+    """One table's seats, games and sheets, read together."""
+
+    # By game number: the live sheet, the newest version in any state, the "not played" mark.
+    live: dict[int, GameSheet] = field(default_factory=dict)
+    latest: dict[int, GameSheet] = field(default_factory=dict)
+    unplayed: dict[int, UnplayedGame] = field(default_factory=dict)
+    scored: set[int] = field(default_factory=set)  # games whose live sheet has its scores read
+
+    def next_version(self, game_number: int) -> int:
+        last = self.latest.get(game_number)
+        return last.version + 1 if last is not None else 1
+
+    def used_engines(self, except_game: int | None = None) -> list[int]:
+        return [s.engine_used for n, s in self.live.items() if n != except_game]
 
     def engine_options(self, game_number: int) -> list[int]:
         """The doubles game ``game_number`` may start on: those the other games left unused."""
@@ -200,22 +193,60 @@ class TableSheets:
 # The ways to a table (its link, the desk's URL, the workbook) load these with it; the
 # services' lock reads the day afresh and keeps the rest.
 TABLE_WITH_RULES = ("day__tournament__rules", "day__tournament__preset")
+# Of the preset only its key is read here (sheet_rules): the tournament's own rules are its
+# RuleSet, so the preset's copy of every rule stays unread (it loads if anything asks).
+_PRESET_UNREAD = tuple(
+    f"day__tournament__preset__{f.name}"
+    for f in RulePreset._meta.concrete_fields
+    if f.name not in ("id", "key")
+)
 
 
-def table_sheets(table: Table, games: list[Game] | None = None) -> TableSheets:
-    """Everything a page about one table needs: at most 5 queries (seats, games, sheets, the
-    games marked not played, the live sheets' scores); none for the games when they are
-    given, none for scores before any sheet.
+def _tables_with_rules():
+    return Table.objects.select_related(*TABLE_WITH_RULES).defer(*_PRESET_UNREAD)
 
-    ``table`` comes with its day, tournament and rules loaded (TABLE_WITH_RULES), as every
-    caller has just read it; they are not read again here.
-    """
+
+def _one(queryset):
+    """The row of a lookup by a unique value, or None: without first()'s ORDER BY."""
+    return next(iter(queryset.order_by()[:1]), None)
+
+
+def table_seats(table: Table, games: list[Game] | None = None) -> TableSeats:
+    """Who sits at the table, and the day's games: 1 query, and one for the games when they are
+    not given. ``table`` comes with its day, tournament and rules loaded (TABLE_WITH_RULES)."""
     seats = list(
         Seat.objects.filter(table=table).select_related("entry__player").order_by("position")
     )
     if games is None:
         games = list(Game.objects.filter(day=table.day_id).order_by("number"))
-    by_game = {g.pk: g for g in games}
+    return TableSeats(
+        table=table,
+        seats=seats,
+        games=games,
+        rules=table.day.tournament.rules,
+        names={s.entry_id: s.entry.player.name for s in seats},
+    )
+
+
+def table_sheets(
+    table: Table,
+    games: list[Game] | None = None,
+    *,
+    seated: TableSeats | None = None,
+    scores_for: Collection[int] | None = None,
+) -> TableSheets:
+    """Everything a page about one table needs: at most 5 queries (seats, games, sheets, the
+    games marked not played, the live sheets' scores); none for the games when they are
+    given, none for scores before any sheet.
+
+    ``seated``: its seats and games when the caller has read them (table_seats). ``scores_for``
+    names the games whose scores to read (every live one when None): a save needs those of the
+    games it writes, not the whole card's. ``table`` comes with its day, tournament and rules
+    loaded (TABLE_WITH_RULES), as every caller has just read it.
+    """
+    if seated is None:
+        seated = table_seats(table, games)
+    by_game = {g.pk: g for g in seated.games}
     # Every version, not only the live ones: a save numbers its version from the last one, and
     # a refused save says what became of the game (marked wrong, say).
     live: dict[int, GameSheet] = {}
@@ -227,25 +258,32 @@ def table_sheets(table: Table, games: list[Game] | None = None) -> TableSheets:
             latest[number] = sheet
         if sheet.state in LIVE_STATES:
             live[number] = sheet
-    scores: dict[int, list[Score]] = {sheet.pk: [] for sheet in live.values()}
-    if scores:
-        for score in Score.objects.filter(sheet__in=list(scores)).order_by("entry_id"):
-            scores[score.sheet_id].append(score)
-    for sheet in live.values():
-        sheet.attach_scores(scores[sheet.pk])
     unplayed = {
-        by_game[mark.game_id].number: mark for mark in UnplayedGame.objects.filter(table=table)
+        by_game[mark.game_id].number: mark
+        for mark in UnplayedGame.objects.filter(table=table).order_by()
     }
-    return TableSheets(
-        table=table,
-        seats=seats,
-        games=games,
-        live=live,
-        rules=table.day.tournament.rules,
-        names={s.entry_id: s.entry.player.name for s in seats},
-        latest=latest,
-        unplayed=unplayed,
-    )
+    seats = {f.name: getattr(seated, f.name) for f in fields(TableSeats)} | {"table": table}
+    sheets = TableSheets(**seats, live=live, latest=latest, unplayed=unplayed)
+    read_scores(sheets, scores_for)
+    return sheets
+
+
+def read_scores(sheets: TableSheets, games: Collection[int] | None = None) -> None:
+    """Attach the scores of the live sheets of ``games`` (every game when None) that have none
+    yet: 1 query, none when there are none to read."""
+    wanted = {
+        n: sheet
+        for n, sheet in sheets.live.items()
+        if n not in sheets.scored and (games is None or n in games)
+    }
+    if not wanted:
+        return
+    scores: dict[int, list[Score]] = {sheet.pk: [] for sheet in wanted.values()}
+    for score in Score.objects.filter(sheet__in=list(scores)).order_by("entry_id"):
+        scores[score.sheet_id].append(score)
+    for sheet in wanted.values():
+        sheet.attach_scores(scores[sheet.pk])
+    sheets.scored.update(wanted)
 
 
 def wrong_notes(sheets: TableSheets) -> dict[int, dict]:
@@ -282,7 +320,7 @@ def table_by_link(token: str) -> Table | None:
     if not token or len(token) > 64:
         return None
     # The rules come along: every table page reads them (schedule, engines, hand size).
-    table = Table.objects.select_related(*TABLE_WITH_RULES).filter(link_token=token).first()
+    table = _one(_tables_with_rules().filter(link_token=token))
     if table is None or table.day.closed_at is not None:
         return None
     return table
@@ -296,10 +334,10 @@ def day_for(tournament, number: int) -> Day | None:
 
 
 def table_for(tournament, day_number: int, table_number: int) -> Table | None:
-    return (
-        Table.objects.select_related(*TABLE_WITH_RULES)
-        .filter(day__tournament=tournament, day__number=day_number, number=table_number)
-        .first()
+    return _one(
+        _tables_with_rules().filter(
+            day__tournament=tournament, day__number=day_number, number=table_number
+        )
     )
 
 
@@ -615,9 +653,7 @@ def workbook_event(tournament) -> WorkbookEvent:
         },
         tables={
             (t.day.number, t.number): t
-            for t in Table.objects.filter(day__tournament=tournament).select_related(
-                *TABLE_WITH_RULES
-            )
+            for t in _tables_with_rules().filter(day__tournament=tournament)
         },
         seats={(s.table_id, s.entry_id) for s in Seat.objects.filter(day__tournament=tournament)},
         games=games,
@@ -626,7 +662,7 @@ def workbook_event(tournament) -> WorkbookEvent:
 
 def table_by_code(code: str) -> Table | None:
     """The table a typed code opens, or None when no table has it or its day is closed."""
-    table = Table.objects.select_related(*TABLE_WITH_RULES).filter(code=code).first()
+    table = _one(_tables_with_rules().filter(code=code))
     if table is None or table.day.closed_at is not None:
         return None
     return table

@@ -10,7 +10,8 @@ from django.utils import timezone
 
 from core.errors import ServiceError
 from scoring.models import Game, UnplayedGame
-from scoring.services import locked_table
+from scoring.selectors import TableSheets, table_sheets
+from scoring.submit import lock_tables
 from tournaments.access import account_of, role_in
 from tournaments.models import Table
 
@@ -18,6 +19,12 @@ from tournaments.models import Table
 def _refuse_unless_staff(user, table: Table) -> None:
     if role_in(user, table.day.tournament) is None:
         raise ServiceError("Only the tournament's organisers and desk staff can do that.")
+
+
+def _locked_read(table: Table) -> TableSheets:
+    """The table locked (as a save locks it, so a mark and a save of one game queue) and its
+    sheets read under the lock; no scores, which a mark never looks at."""
+    return table_sheets(lock_tables([table])[0], scores_for=())
 
 
 @transaction.atomic
@@ -30,40 +37,38 @@ def mark_not_played(table: Table, game: Game, *, reason: str, user) -> UnplayedG
         raise ServiceError(
             "Say why the game was not played, like \u201ctime ran out\u201d.", field="reason"
         )
-    with locked_table(table) as sheets:
-        day = sheets.day
-        if day.is_closed:
-            raise ServiceError(f"Day {day.number} is closed: reopen it to change its games.")
-        if game.number in sheets.live:
-            raise ServiceError(
-                f"Game {game.number} at table {table.number} has scores. If it was not played, "
-                "mark the entry wrong first.",
-                field="game",
-            )
-        if game.number in sheets.unplayed:
-            raise ServiceError(
-                f"Game {game.number} at table {table.number} is already marked not played.",
-                field="game",
-            )
-        return UnplayedGame.objects.create(
-            table=sheets.table,
-            game=game,
-            reason=reason,
-            marked_by=account_of(user),
-            marked_by_label=user.get_username(),
-            marked_at=timezone.now(),
+    sheets = _locked_read(table)
+    day = sheets.day
+    if day.is_closed:
+        raise ServiceError(f"Day {day.number} is closed: reopen it to change its games.")
+    if game.number in sheets.live:
+        raise ServiceError(
+            f"Game {game.number} at table {table.number} has scores. If it was not played, "
+            "mark the entry wrong first.",
+            field="game",
         )
+    if game.number in sheets.unplayed:
+        raise ServiceError(
+            f"Game {game.number} at table {table.number} is already marked not played.",
+            field="game",
+        )
+    return UnplayedGame.objects.create(
+        table=sheets.table,
+        game=game,
+        reason=reason,
+        marked_by=account_of(user),
+        marked_by_label=user.get_username(),
+        marked_at=timezone.now(),
+    )
 
 
 @transaction.atomic
 def undo_not_played(table: Table, game: Game, *, user) -> None:
     """Take back a "not played" mark: the table can enter the game again."""
     _refuse_unless_staff(user, table)
-    with locked_table(table) as sheets:
-        if sheets.day.is_closed:
-            raise ServiceError(f"Day {sheets.day.number} is closed: reopen it to change its games.")
-        if game.number not in sheets.unplayed:
-            raise ServiceError(
-                f"Game {game.number} at table {table.number} is not marked not played."
-            )
-        UnplayedGame.objects.filter(table=sheets.table, game=game).delete()
+    sheets = _locked_read(table)
+    if sheets.day.is_closed:
+        raise ServiceError(f"Day {sheets.day.number} is closed: reopen it to change its games.")
+    if game.number not in sheets.unplayed:
+        raise ServiceError(f"Game {game.number} at table {table.number} is not marked not played.")
+    UnplayedGame.objects.filter(table=sheets.table, game=game).delete()

@@ -1,6 +1,7 @@
 """Organiser and desk pages for score entry: the day grid, the paper card, review, corrections,
 history, closing a day, table links, printouts and the workbook. Views only parse and hand over:
-forms read what was typed, scoring.services writes, scoring.selectors reads.
+forms read what was typed, scoring.submit and scoring.review write and say what happened,
+scoring.presenters words it, scoring.selectors reads.
 """
 
 import segno
@@ -13,7 +14,7 @@ from django.views.decorators.http import require_POST
 from core.errors import ServiceError
 from core.reports import PDF, XLSX, Report, report_response
 from core.venue import link_address
-from scoring import services, unplayed
+from scoring import review, services, submit, unplayed
 from scoring.devices import device_mark
 from scoring.forms import (
     CardForm,
@@ -21,10 +22,10 @@ from scoring.forms import (
     NotPlayedForm,
     ReviewForm,
     WorkbookUploadForm,
-    submit_game_form,
 )
 from scoring.models import SheetState, Source
 from scoring.presenters import (
+    card_saved_message,
     check_rows,
     current_sheet,
     grid_cells,
@@ -43,11 +44,14 @@ from scoring.selectors import (
     local_time,
     next_table_waiting,
     not_seated,
+    read_scores,
     table_for,
     table_history,
     table_roster_changes,
+    table_seats,
     table_sheets,
 )
+from scoring.views_entry import submit_game_form
 from scoring.workbook_export import export_day
 from scoring.workbook_import import WorkbookRefused, WorkbookToCheck, import_workbook
 from tournaments.access import desk_view, organiser_view
@@ -133,44 +137,52 @@ def scores_day(request, tournament, day):
 @desk_view
 def score_card(request, tournament, day, table):
     table = _table(tournament, day, table)
-    sheets = table_sheets(table, day_games(table.day))
-    form = CardForm(request.POST or None, sheets=sheets)
-    conflicts = []
-    if request.method == "POST" and form.is_valid():
-        if form.left_blank():
-            messages.warning(request, "The card was empty: nothing was saved.")
-            return redirect(request.path)
-        try:
-            outcomes = services.save_card(
-                table,
-                form.inputs(),
-                form.written_totals(),
-                request.user,
-                device=device_mark(request),
-                rechecked=form.rechecked,
+    games = day_games(table.day)
+    if request.method == "POST":
+        return _save_card(request, tournament, table, games)
+    sheets = table_sheets(table, games)
+    return _card_page(request, tournament, table, sheets, CardForm(sheets=sheets))
+
+
+def _save_card(request, tournament, table, games):
+    """A posted card is read against who sits at the table; the save locks the table and reads
+    its sheets once, and a refused card is drawn again from that read."""
+    seated = table_seats(table, games)
+    form = CardForm(request.POST, sheets=seated)
+    if not form.is_valid():
+        return _card_page(request, tournament, table, table_sheets(table, games), form)
+    if form.left_blank():
+        messages.warning(request, "The card was empty: nothing was saved.")
+        return redirect(request.path)
+    saved = submit.save_card(
+        table,
+        form.inputs(),
+        form.written_totals(),
+        request.user,
+        device=device_mark(request),
+        rechecked=form.rechecked,
+        seated=seated,
+    )
+    if saved.saved:
+        messages.success(request, card_saved_message(table.number, saved.outcomes))
+        following = next_table_waiting(table.day, table.number) if "next" in request.POST else None
+        if following is not None:
+            return redirect(
+                "organiser:score_card", slug=tournament.slug, day=table.day.number, table=following
             )
-        except services.ScoresToCheck as asked:
-            form.add_warnings(asked.warnings)
-        except services.SheetRefused as refused:
-            form.add_refusals(refused.refusals)
-            form.add_warnings(refused.warnings)
-        except services.VersionConflict as clash:
-            conflicts = [current_sheet(current) for current in clash.current]
-        except ServiceError as error:
-            form.add_error(None, str(error))
-        else:
-            done = ", ".join(f"game {o.game} {o.action}" for o in outcomes) or "no changes"
-            messages.success(request, f"Table {table.number} saved: {done}.")
-            if "next" in request.POST:
-                following = next_table_waiting(table.day, table.number)
-                if following is not None:
-                    return redirect(
-                        "organiser:score_card",
-                        slug=tournament.slug,
-                        day=table.day.number,
-                        table=following,
-                    )
-            return redirect(request.path)
+        return redirect(request.path)
+    if saved.denied:
+        form.add_error(None, saved.denied)
+    form.add_refusals(saved.refusals)
+    form.add_warnings(saved.warnings)
+    sheets = saved.sheets or table_sheets(table, games)
+    read_scores(sheets)  # the save read only the scores it compared; the card shows them all
+    conflicts = [current_sheet(now) for now in saved.conflicts]
+    return _card_page(request, tournament, table, sheets, form, conflicts)
+
+
+def _card_page(request, tournament, table, sheets, form, conflicts=()):
+    form.draw_from(sheets)
     return render(
         request,
         "scoring/card.html",
@@ -180,7 +192,7 @@ def score_card(request, tournament, day, table):
             "table": table,
             "sheets": sheets,
             "form": form,
-            "conflicts": conflicts,
+            "conflicts": list(conflicts),
             "can_manage": can_manage(request),
             "not_played_form": NotPlayedForm(sheets=sheets),
             "unplayed": sorted(sheets.unplayed.items()),
@@ -197,23 +209,18 @@ def check_card(request, tournament, day, table):
     form = CheckCardForm(request.POST or None, sheets=sheets)
     conflicts = []
     if request.method == "POST" and form.is_valid():
-        try:
-            confirmed = services.confirm_card(
-                table, form.shown(), request.user, device_mark(request)
-            )
-        except services.VersionConflict as clash:
-            conflicts = [current_sheet(current) for current in clash.current]
+        decided = review.confirm_card(table, form.shown(), request.user, device_mark(request))
+        if decided.saved:
+            games = ", ".join(str(outcome.game) for outcome in decided.outcomes)
+            plural = "s" if len(decided.outcomes) > 1 else ""
+            messages.success(request, f"Table {table.number}: game{plural} {games} confirmed.")
+            return _after_check(request, tournament, table)
+        if decided.conflicts:
+            conflicts = [current_sheet(now) for now in decided.conflicts]
             sheets = table_sheets(table, day_games(table.day))
             form = CheckCardForm(sheets=sheets)
-        except ServiceError as error:
-            form.add_error(None, str(error))
         else:
-            games = ", ".join(str(sheet.game.number) for sheet in confirmed)
-            messages.success(
-                request,
-                f"Table {table.number}: game{'s' if len(confirmed) > 1 else ''} {games} confirmed.",
-            )
-            return _after_check(request, tournament, table)
+            form.add_error(None, _refusal_text(decided))
     return render(
         request,
         "scoring/check_card.html",
@@ -227,6 +234,11 @@ def check_card(request, tournament, day, table):
             "conflicts": conflicts,
         },
     )
+
+
+def _refusal_text(decided) -> str:
+    """A refused desk decision in one line, as the page says it above the form."""
+    return decided.denied or " ".join(refusal.message for refusal in decided.refusals)
 
 
 def _after_check(request, tournament, table):
@@ -281,50 +293,34 @@ def undo_not_played(request, tournament, day, table, game):
     return redirect("organiser:score_card", tournament.slug, day, table.number)
 
 
+def _review_form(sheets, game, data=None) -> ReviewForm:
+    live = sheets.live.get(game.number)
+    return ReviewForm(
+        data,
+        initial={"base_version": live.version if live else 0},
+        players=sheets.playing(game.number),
+    )
+
+
 @desk_view
 def review_game(request, tournament, day, table, game):
     table = _table(tournament, day, table)
     sheets = table_sheets(table)
     game = _game(sheets, game)
-    live = sheets.live.get(game.number)
-    form = ReviewForm(
-        request.POST or None,
-        initial={"base_version": live.version if live else 0},
-        players=sheets.playing(game.number),
-    )
+    form = _review_form(sheets, game, request.POST or None)
     conflict = None
     if request.method == "POST" and form.is_valid():
-        base = form.cleaned_data["base_version"]
-        try:
-            if form.cleaned_data["decision"] == "confirm":
-                services.confirm_game(table, game, base, request.user, device_mark(request))
-                messages.success(request, f"Table {table.number}, game {game.number} is confirmed.")
-            else:
-                services.reject_game(
-                    table,
-                    game,
-                    base,
-                    request.user,
-                    form.cleaned_data["reason"],
-                    disputed=form.disputed_items(),
-                )
-                messages.success(
-                    request,
-                    f"Table {table.number}, game {game.number} is marked "
-                    "wrong. The table can enter it again.",
-                )
-        except services.VersionConflict as clash:
-            conflict = clash.current[0]
-            sheets = table_sheets(table)
-            live = sheets.live.get(game.number)
-            form = ReviewForm(
-                initial={"base_version": live.version if live else 0},
-                players=sheets.playing(game.number),
-            )
-        except ServiceError as error:
-            form.add_error(None, str(error))
-        else:
+        decided = _decide(request, table, game, form)
+        if decided.saved:
             return redirect("organiser:scores_day", slug=tournament.slug, day=sheets.day.number)
+        if decided.conflicts:
+            conflict = decided.conflicts[0]
+            sheets = table_sheets(table)
+            form = _review_form(sheets, game)
+        else:
+            form.add_error(None, _refusal_text(decided))
+    live = sheets.live.get(game.number)
+    device = device_mark(request)
     return render(
         request,
         "scoring/review.html",
@@ -339,11 +335,36 @@ def review_game(request, tournament, day, table, game):
             "conflict": current_sheet(conflict),
             "sheets": sheets,
             "provisional": is_provisional(live),
-            "went_out_name": sheets.names.get(live.went_out_id, "") if live else "",
+            "went_out_name": sheets.names.get(live.went_out_id or 0, "") if live else "",
             "entered_at": local_time(live.entered_at) if live else "",
-            "own_entry": services.own_entry_refusal(live, request.user, device_mark(request)),
+            "own_entry": submit.own_entry_refusal(live, request.user, device),
         },
     )
+
+
+def _decide(request, table, game, form):
+    """Confirm the table's entry or mark it wrong, as the review form says; the success message
+    is left for the page drawn next."""
+    base = form.cleaned_data["base_version"]
+    if form.cleaned_data["decision"] == "confirm":
+        decided = review.confirm_game(table, game, base, request.user, device_mark(request))
+        done = f"Table {table.number}, game {game.number} is confirmed."
+    else:
+        decided = review.reject_game(
+            table,
+            game,
+            base,
+            request.user,
+            form.cleaned_data["reason"],
+            disputed=form.disputed_items(),
+        )
+        done = (
+            f"Table {table.number}, game {game.number} is marked wrong. The table can enter it "
+            "again."
+        )
+    if decided.saved:
+        messages.success(request, done)
+    return decided
 
 
 @organiser_view

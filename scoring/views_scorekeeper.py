@@ -1,6 +1,7 @@
 """The scorekeeper's private table link: no login, one table only, CSRF on."""
 
 import json
+from typing import Any
 
 from django.contrib import messages
 from django.http import HttpResponse
@@ -11,18 +12,18 @@ from django.views.decorators.csrf import csrf_protect
 
 from core.throttle import Throttle, client_address
 from scoring.devices import remember_device
-from scoring.forms import TableCodeForm, drop_refused, keep_refused, refused_form, submit_game_form
+from scoring.forms import GameForm, TableCodeForm
 from scoring.models import SheetState, Source
-from scoring.presenters import current_sheet, table_page_row
+from scoring.presenters import current_sheet, saved_message, table_page_row, who_label
 from scoring.schedule import day_games, game_numbered
 from scoring.selectors import (
     local_time,
     table_by_code,
     table_by_link,
     table_sheets,
-    who_label,
     wrong_notes,
 )
+from scoring.views_entry import drop_refused, keep_refused, refused_form, submit_game_form
 
 # Ten wrong codes from one address in ten minutes, then that address waits: guessing one of
 # the open tables' codes would take millions of tries.
@@ -144,7 +145,8 @@ def _table_page(request, token):
     sheets = table_sheets(table, games)
     game = _game_to_offer(sheets, _game_number(request.GET.get("game")))
     notes = wrong_notes(sheets)
-    form, kept = None, {}
+    form: GameForm | None = None
+    kept: dict[str, Any] = {}
     if game is not None:
         form, kept = refused_form(request.session, token, sheets, game)
         if form is None:
@@ -206,9 +208,7 @@ def _save(request, token, table, games):
         return link_dead(request)  # the day closed or the link changed while typing
     if submission.saved:
         drop_refused(request.session)
-        messages.success(
-            request, f"Game {game.number} is saved. The desk will check it against your card."
-        )
+        messages.success(request, saved_message(game.number))
         response = redirect("scorekeeper:table", token=token)
         if submission.version is not None:
             saved = saved_versions(request, table)
@@ -218,14 +218,15 @@ def _save(request, token, table, games):
     # Beside what it says now, what this phone typed: a second phone sees what it would
     # overwrite and chooses.
     conflict = current_sheet(submission.conflict, request.POST)
-    live = submission.sheets.live.get(game.number)
-    if conflict is not None and submission.conflict.state == SheetState.CONFIRMED:
+    sheets = submission.sheets
+    live = sheets.live.get(game.number) if sheets is not None else None
+    if submission.conflict is not None and submission.conflict.state == SheetState.CONFIRMED:
         drop_refused(request.session)  # the desk has it now: nothing left to fix here
         request.session[SHOWN_CONFLICT] = conflict
     elif live is not None and live.state == SheetState.CONFIRMED:
         drop_refused(request.session)  # the page offers the next game: say why here
         for error in submission.form.non_field_errors():
-            messages.error(request, error)
+            messages.error(request, str(error))
     else:
         keep_refused(request.session, token, submission, conflict)
     if request.headers.get(BACKGROUND_SAVE) == "background":

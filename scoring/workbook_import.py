@@ -1,4 +1,4 @@
-"""Reading a filled-in score workbook back: an adapter over services.import_games.
+"""Reading a filled-in score workbook back: an adapter over submit.import_games.
 
 The file has the columns scoring.workbook_export writes (HEADER). A game whose scores are all
 blank is not played yet and is skipped. A played game states its outcome in the Out column:
@@ -6,7 +6,7 @@ blank is not played yet and is skipped. A played game states its outcome in the 
 with its rows named (a blank Out once stored a blocked game, and so miscounted the outs).
 
 This module only turns rows into typed games and says which row each problem is on: the rules
-are checked by domain.sheet_checks through scoring.services, like every other way in.
+are checked by domain.sheet_checks through scoring.submit, like every other way in.
 
 The steps, in order: read_rows (the file, safely), _load_event (what the rows may name),
 _group_rows (one row checked at a time, gathered by game), _plan_games (one typed game per
@@ -25,7 +25,8 @@ from core.cells import is_blank
 from core.errors import ServiceError
 from core.spreadsheet_files import MAX_SHEET_ROWS, UnreadableFile, open_xlsx, refuse_if_too_big
 from domain.sheet_checks import TypedSheet, parse_whole_number
-from scoring import services
+from scoring import submit
+from scoring.presenters import current_sheet_of
 from scoring.selectors import WorkbookEvent, workbook_event
 from scoring.workbook_export import HEADER, OUT_BLOCKED, OUT_NOT_PLAYED, OUT_WENT
 from tournaments.models import Entry, Table
@@ -300,7 +301,7 @@ def _plan_games(grouped, event: WorkbookEvent, report: ImportReport, lines: list
             blocked=any(r.out == BLOCKED for r in game_rows.values()),
         )
         plan.batches.setdefault(table.pk, (table, []))[1].append(
-            services.GameInput(game=event.games[(day_n, game_n)], typed=typed, base_version=None)
+            submit.GameInput(game=event.games[(day_n, game_n)], typed=typed, base_version=None)
         )
         plan.rows_of[key] = {
             "first": min(r.number for r in game_rows.values()),
@@ -362,25 +363,23 @@ ALL_CHECKED = "all"
 
 def _save(plan: _Plan, report: ImportReport, *, user, reason: str, checked: str) -> None:
     batches = list(plan.batches.values())
-    try:
-        try:
-            outcomes = services.import_games(
-                batches, user=user, reason=reason, rechecked=checked == ALL_CHECKED
-            )
-        except services.ScoresToCheck as to_check:
-            lines = _refusal_lines(to_check.warnings, plan.rows_of)
-            if not checked or checked != checked_code(lines):
-                raise WorkbookToCheck(lines) from None
-            # These very notes were confirmed: save the same games again, now rechecked.
-            outcomes = services.import_games(batches, user=user, reason=reason, rechecked=True)
-    except services.SheetRefused as refused:
-        raise WorkbookRefused(_refusal_lines(refused.refusals, plan.rows_of)) from None
-    except services.VersionConflict as conflict:
-        raise WorkbookRefused([c.message for c in conflict.current]) from None
-    for outcome in outcomes:
+    saved = submit.import_games(batches, user=user, reason=reason, rechecked=checked == ALL_CHECKED)
+    if saved.to_check:
+        lines = _refusal_lines(saved.warnings, plan.rows_of)
+        if not checked or checked != checked_code(lines):
+            raise WorkbookToCheck(lines)
+        # These very notes were confirmed: save the same games again, now rechecked.
+        saved = submit.import_games(batches, user=user, reason=reason, rechecked=True)
+    if saved.denied:
+        raise ServiceError(saved.denied)
+    if saved.conflicts:
+        raise WorkbookRefused([current_sheet_of(now).message for now in saved.conflicts])
+    if saved.refused:
+        raise WorkbookRefused(_refusal_lines(saved.refusals, plan.rows_of))
+    for outcome in saved.outcomes:
         setattr(report, outcome.action, getattr(report, outcome.action) + 1)
     played = sum(len(inputs) for _, inputs in plan.batches.values())
-    report.unchanged = played - len(outcomes)
+    report.unchanged = played - len(saved.outcomes)
 
 
 def _whole(value, what: str, row: int, lines: list[str]) -> int | None:

@@ -19,7 +19,7 @@ from scoring.models import GameSheet, SheetState
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-AXE = Path(__file__).resolve().parent.parent / ".ci" / "node" / "node_modules" / "axe-core"
+AXE = Path(__file__).resolve().parents[2] / ".ci" / "node" / "node_modules" / "axe-core"
 AXE_SCRIPT = AXE / "axe.min.js"
 DESK = {"width": 1280, "height": 900}
 PHONE = {"width": 390, "height": 844}

@@ -12,7 +12,7 @@ from standings.read import requested_standings, standings
 
 pytestmark = pytest.mark.browser
 
-SHOTS = Path(__file__).resolve().parent.parent / "test-results"
+SHOTS = Path(__file__).resolve().parents[2] / "test-results"
 PHONE = {"width": 390, "height": 844}
 HD = {"width": 1920, "height": 1080}
 

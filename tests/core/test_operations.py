@@ -17,7 +17,7 @@ from scoring.models import GameSheet, Score, Source
 from scoring.services import submit_game
 from tournaments.models import Player
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
 def _all_scores():

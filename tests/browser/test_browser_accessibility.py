@@ -74,10 +74,8 @@ def check_pages(page, base: str, script: str, pages: list[tuple[str, str, list[s
 
 
 @pytest.fixture
-def demo_event(organiser):
-    from scoring.demo import load_demo
-
-    tournament = load_demo(organiser)
+def demo_event(organiser, make_demo):
+    tournament = make_demo(organiser)
     # One game waiting for the desk, so the review page has something to review.
     first = GameSheet.objects.order_by("pk").first()
     GameSheet.objects.filter(pk=first.pk).update(state=SheetState.ENTERED, confirmed_at=None)

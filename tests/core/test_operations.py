@@ -52,10 +52,8 @@ def _every_row():
 
 
 @pytest.mark.django_db(transaction=True)
-def test_backup_then_restore_brings_back_every_score(tmp_path, organiser, capsys):
-    from scoring.demo import load_demo
-
-    load_demo(organiser)
+def test_backup_then_restore_brings_back_every_score(tmp_path, organiser, make_demo, capsys):
+    make_demo(organiser)
     before = _all_scores()
     assert len(before) > 400
     call_command("backup", str(tmp_path))

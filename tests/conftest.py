@@ -4,13 +4,13 @@ import shutil
 import pytest
 from django.contrib.auth import get_user_model
 from hypothesis import settings as hypothesis_settings
+from users import PASSWORD
 
 # Playwright's sync API runs an event loop in the test thread; the ORM calls the tests make
 # around it are still plain synchronous calls.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
-PASSWORD = "a-long-test-password-9"
 
 # CI replays fixed examples with no saved ones, so its verdict never depends on luck; dev explores.
 hypothesis_settings.register_profile(

@@ -6,12 +6,12 @@ import subprocess
 import sys
 
 import pytest
-from conftest import PASSWORD
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.db import connection
 from scoring_factories import T1, seated_day, snapshot, typed
+from users import PASSWORD
 
 from scoring.models import GameSheet, Score, Source
 from scoring.services import submit_game

@@ -316,7 +316,7 @@ def test_the_review_page_refuses_a_self_confirm(world):
 
 def _log_in_on_the_same_browser(client, user):
     """The real login page, as a desk user would, in the browser that used the table link."""
-    from conftest import PASSWORD
+    from users import PASSWORD
 
     user.set_password(PASSWORD)
     user.save()

@@ -1,3 +1,4 @@
+import contextlib
 import os
 import shutil
 
@@ -18,6 +19,24 @@ hypothesis_settings.register_profile(
 )
 hypothesis_settings.register_profile("dev", deadline=None)
 hypothesis_settings.load_profile("ci" if os.environ.get("CI") else "dev")
+
+
+def pytest_configure(config):
+    """Under pytest-xdist each worker counts throttled attempts in a folder of its own: the
+    throttles' cache is files shared by every process, and one worker's test must not clear or
+    add to another's count. The servers a test starts inherit the folder through the
+    environment. (Each worker's test database is its own already: its name has the pid.)"""
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    if not worker:
+        return
+    from django.conf import settings
+    from django.core.cache import caches
+
+    throttles = settings.CACHES["throttles"]
+    throttles["LOCATION"] = f"{throttles['LOCATION']}-{worker}"
+    os.environ["DJANGO_THROTTLE_DIR"] = throttles["LOCATION"]
+    with contextlib.suppress(AttributeError):  # not opened yet: it will open the new folder
+        del caches["throttles"]
 
 
 def pytest_collection_modifyitems(config, items):
@@ -64,6 +83,10 @@ def rule_presets(request):
     if not _uses_database(request):
         return
     request.getfixturevalue("_django_db_helper")
+    _restore_rule_presets()
+
+
+def _restore_rule_presets() -> None:
     from tournaments.models import RulePreset
     from tournaments.presets import preset_rows, store_presets
 
@@ -186,6 +209,8 @@ def demo_snapshot(django_db_setup, django_db_blocker):
     from scoring.demo import load_demo
 
     with django_db_blocker.unblock():
+        # Before the test that first asks for it has put back what an earlier test's flush took.
+        _restore_rule_presets()
         return capture_demo(load_demo)
 
 

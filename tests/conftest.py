@@ -131,14 +131,23 @@ def content_security_policy_holds(request):
 
 
 @pytest.fixture
-def make_user(db):
+def make_user(db, password_hash):
     def make(username="organiser1", *, superuser=False):
-        User = get_user_model()
-        if superuser:
-            return User.objects.create_superuser(username, "", PASSWORD)
-        return User.objects.create_user(username, "", PASSWORD)
+        # What create_user and create_superuser store, with the password hashed once per run.
+        return get_user_model().objects.create(
+            username=username, password=password_hash, is_staff=superuser, is_superuser=superuser
+        )
 
     return make
+
+
+@pytest.fixture(scope="session")
+def password_hash():
+    """PASSWORD as Django stores it. Hashing is slow on purpose (a quarter of a second here),
+    and hundreds of tests create a user with this password; logging in still checks it."""
+    from django.contrib.auth.hashers import make_password
+
+    return make_password(PASSWORD)
 
 
 @pytest.fixture

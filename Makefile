@@ -48,10 +48,16 @@ venue: migrate
 	@$(VENUE_ENV) $(BIN)/python manage.py collectstatic --noinput --verbosity 0
 	$(VENUE_ENV) $(BIN)/python -m gunicorn -c config/gunicorn_venue.py config.wsgi
 
+# One pytest process per core (pytest-xdist); a test run by hand can pass PYTEST_ARGS= to run in
+# one process. CI measures coverage across the processes and fails under the floor that
+# pyproject.toml keeps ([tool.coverage.report] fail_under).
+PYTEST_ARGS ?= -n auto --dist worksteal
+COVERAGE_ARGS = $(if $(filter true,$(CI)),--cov --cov-report=term)
+
 test: install-dev
 	$(BIN)/python manage.py check
 	$(BIN)/python manage.py makemigrations --check --dry-run
-	$(BIN)/python -m pytest $(PYTEST_ARGS)
+	$(BIN)/python -m pytest $(PYTEST_ARGS) $(COVERAGE_ARGS)
 
 # Every check runs, so one pass lists every finding; any finding fails.
 lint: install-dev

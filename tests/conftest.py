@@ -1,16 +1,17 @@
+import contextlib
 import os
 import shutil
 
 import pytest
 from django.contrib.auth import get_user_model
 from hypothesis import settings as hypothesis_settings
+from users import PASSWORD
 
 # Playwright's sync API runs an event loop in the test thread; the ORM calls the tests make
 # around it are still plain synchronous calls.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
-PASSWORD = "a-long-test-password-9"
 
 # CI replays fixed examples with no saved ones, so its verdict never depends on luck; dev explores.
 hypothesis_settings.register_profile(
@@ -18,6 +19,24 @@ hypothesis_settings.register_profile(
 )
 hypothesis_settings.register_profile("dev", deadline=None)
 hypothesis_settings.load_profile("ci" if os.environ.get("CI") else "dev")
+
+
+def pytest_configure(config):
+    """Under pytest-xdist each worker counts throttled attempts in a folder of its own: the
+    throttles' cache is files shared by every process, and one worker's test must not clear or
+    add to another's count. The servers a test starts inherit the folder through the
+    environment. (Each worker's test database is its own already: its name has the pid.)"""
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    if not worker:
+        return
+    from django.conf import settings
+    from django.core.cache import caches
+
+    throttles = settings.CACHES["throttles"]
+    throttles["LOCATION"] = f"{throttles['LOCATION']}-{worker}"
+    os.environ["DJANGO_THROTTLE_DIR"] = throttles["LOCATION"]
+    with contextlib.suppress(AttributeError):  # not opened yet: it will open the new folder
+        del caches["throttles"]
 
 
 def pytest_collection_modifyitems(config, items):
@@ -64,6 +83,10 @@ def rule_presets(request):
     if not _uses_database(request):
         return
     request.getfixturevalue("_django_db_helper")
+    _restore_rule_presets()
+
+
+def _restore_rule_presets() -> None:
     from tournaments.models import RulePreset
     from tournaments.presets import preset_rows, store_presets
 
@@ -108,14 +131,23 @@ def content_security_policy_holds(request):
 
 
 @pytest.fixture
-def make_user(db):
+def make_user(db, password_hash):
     def make(username="organiser1", *, superuser=False):
-        User = get_user_model()
-        if superuser:
-            return User.objects.create_superuser(username, "", PASSWORD)
-        return User.objects.create_user(username, "", PASSWORD)
+        # What create_user and create_superuser store, with the password hashed once per run.
+        return get_user_model().objects.create(
+            username=username, password=password_hash, is_staff=superuser, is_superuser=superuser
+        )
 
     return make
+
+
+@pytest.fixture(scope="session")
+def password_hash():
+    """PASSWORD as Django stores it. Hashing is slow on purpose (a quarter of a second here),
+    and hundreds of tests create a user with this password; logging in still checks it."""
+    from django.contrib.auth.hashers import make_password
+
+    return make_password(PASSWORD)
 
 
 @pytest.fixture
@@ -178,11 +210,31 @@ def world(db):
     return w
 
 
-@pytest.fixture
-def demo_tournament(db, organiser):
+@pytest.fixture(scope="session")
+def demo_snapshot(django_db_setup, django_db_blocker):
+    """The demo event, played once per test process and rolled back (see demo_copy)."""
+    from demo_copy import capture_demo
+
     from scoring.demo import load_demo
 
-    return load_demo(organiser)
+    with django_db_blocker.unblock():
+        # Before the test that first asks for it has put back what an earlier test's flush took.
+        _restore_rule_presets()
+        return capture_demo(load_demo)
+
+
+@pytest.fixture
+def make_demo(db, demo_snapshot):
+    """``make_demo(organiser)``: the demo event in this test's database, as
+    ``scoring.demo.load_demo(organiser)`` leaves it, in a fraction of the time."""
+    from demo_copy import copy_demo
+
+    return lambda organiser: copy_demo(demo_snapshot, organiser)
+
+
+@pytest.fixture
+def demo_tournament(make_demo, organiser):
+    return make_demo(organiser)
 
 
 @pytest.fixture

@@ -6,18 +6,22 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from types import SimpleNamespace
 
 import openpyxl
 from django.contrib.auth import get_user_model
+from django.urls import reverse
 from django.utils import timezone
 
 from domain.sheet_checks import TypedSheet
 from scoring.models import AuditEvent, GameSheet, Score, SheetState, Source
 from scoring.schedule import build_schedule
+from tournaments.access import COMMAND_LINE
 from tournaments.models import Entry, KeepApart, Player, Seat, StaffRole, Table, Tournament
 from tournaments.services.events import create_tournament
-from tournaments.services.registration import register_player
+from tournaments.services.late import seat_late_player, seat_substitute
+from tournaments.services.registration import register_player, withdraw_entry
 
 DEFAULT_TABLES = (("Ann Lee", "Bob Roe", "Cy Doe", "Di Fox"), ("Ed Poe", "Flo Ng", "Gus Ray"))
 
@@ -177,3 +181,55 @@ def xlsx_bytes(rows) -> bytes:
 # Good scores for table 1 (four players), double blank worth 50: Ann went out.
 T1 = {"Ann Lee": 0, "Bob Roe": 12, "Cy Doe": 40, "Di Fox": 7}
 T2 = {"Ed Poe": 5, "Flo Ng": 0, "Gus Ray": 33}
+
+
+# The table page, as a phone posts to it and as a person reads it.
+def link(table):
+    return reverse("scorekeeper:table", args=[table.link_token])
+
+
+def phone_post(
+    w, game=1, scores=T1, out=("Ann Lee",), blocked=False, base=0, engine=None, tiles=None
+):
+    data = {
+        "game": str(game),
+        "base_version": str(base),
+        "engine": str(engine if engine is not None else w.games[game].scheduled_engine),
+    }
+    for name, value in scores.items():
+        data[f"score-{w.entries[name].pk}"] = str(value)
+    for name in out:
+        data[f"out-{w.entries[name].pk}"] = "on"
+    for name, value in (tiles or {}).items():
+        data[f"tiles-{w.entries[name].pk}"] = value
+    if blocked:
+        data["blocked"] = "on"
+    return data
+
+
+def text_of(response):
+    html = response.content.decode()
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html)).replace("&#x27;", "'")
+
+
+# A club session's day with a late player and a substitute.
+def play(w, table, games):
+    """Confirmed games at ``table``: its first player goes out, the others score 10 each."""
+    for number in games:
+        seats = [s for s in table.seats.order_by("position") if s.plays_game(number)]
+        points = {s.entry: 0 if i == 0 else 10 for i, s in enumerate(seats)}
+        stored_sheet(table, w.games[number], points, out=seats[0].entry)
+
+
+def club_session_with_a_late_player_and_a_substitute():
+    w = seated_day(preset="club-session")
+    play(w, w.tables[0], [1, 2])
+    play(w, w.tables[1], [1, 2])
+    lou = register_player(w.tournament, name="Lou Late")
+    late = seat_late_player(w.day, lou, by=COMMAND_LINE)
+    play(w, w.tables[0], [3, 4])
+    withdraw_entry(w.entries["Bob Roe"])
+    sam = register_player(w.tournament, name="Sam Sub")
+    sub = seat_substitute(w.day, w.entries["Bob Roe"], sam, from_game=5, by=COMMAND_LINE)
+    play(w, w.tables[0], [5])
+    return w, lou, late, sam, sub

@@ -14,8 +14,7 @@ from django.test import Client
 from django.urls import reverse
 from hypothesis import given, strategies as st
 from live_server_tools import ROOT
-from scoring_factories import T1, seated_day, snapshot, staff, typed
-from test_score_views import link, phone_post, text_of
+from scoring_factories import T1, link, phone_post, seated_day, snapshot, staff, text_of, typed
 
 from core.venue import is_loopback_host, pick_lan_address, wifi_qr_text
 from scoring import services

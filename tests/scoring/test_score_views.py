@@ -7,7 +7,7 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
-from scoring_factories import T1, seated_day, snapshot, staff, typed
+from scoring_factories import T1, link, phone_post, seated_day, snapshot, staff, text_of, typed
 
 from core.errors import ServiceError
 from scoring import services
@@ -29,34 +29,6 @@ def client_for(user):
     client = Client()
     client.force_login(user)
     return client
-
-
-def link(table):
-    return reverse("scorekeeper:table", args=[table.link_token])
-
-
-def phone_post(
-    w, game=1, scores=T1, out=("Ann Lee",), blocked=False, base=0, engine=None, tiles=None
-):
-    data = {
-        "game": str(game),
-        "base_version": str(base),
-        "engine": str(engine if engine is not None else w.games[game].scheduled_engine),
-    }
-    for name, value in scores.items():
-        data[f"score-{w.entries[name].pk}"] = str(value)
-    for name in out:
-        data[f"out-{w.entries[name].pk}"] = "on"
-    for name, value in (tiles or {}).items():
-        data[f"tiles-{w.entries[name].pk}"] = value
-    if blocked:
-        data["blocked"] = "on"
-    return data
-
-
-def text_of(response):
-    html = response.content.decode()
-    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html)).replace("&#x27;", "'")
 
 
 # ---------------------------------------------------------------------------
@@ -344,7 +316,7 @@ def test_the_review_page_refuses_a_self_confirm(world):
 
 def _log_in_on_the_same_browser(client, user):
     """The real login page, as a desk user would, in the browser that used the table link."""
-    from conftest import PASSWORD
+    from users import PASSWORD
 
     user.set_password(PASSWORD)
     user.save()

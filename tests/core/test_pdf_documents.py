@@ -5,32 +5,11 @@ from pathlib import Path
 
 import pytest
 from pypdf import PdfReader
-from pypdf.generic import IndirectObject
+from readback import font_embedding
 
 from core.pdf_fonts import BOLD_FILE, FONT_DIRS, REGULAR_FILE, font_dir, pdf_fonts
 
 pytestmark = pytest.mark.django_db
-
-FONT_FILES = ("/FontFile", "/FontFile2", "/FontFile3")
-
-
-def _resolved(value):
-    return value.get_object() if isinstance(value, IndirectObject) else value
-
-
-def font_embedding(reader: PdfReader) -> dict[str, bool]:
-    """Each font a page uses, by its base name, with whether its glyphs are in the file."""
-    fonts: dict[str, bool] = {}
-    for page in reader.pages:
-        resources = _resolved(page.get("/Resources")) or {}
-        for font in (_resolved(resources.get("/Font")) or {}).values():
-            font = _resolved(font)
-            described = font
-            if font.get("/Subtype") == "/Type0":  # a composite font describes its glyphs below
-                described = _resolved(_resolved(font["/DescendantFonts"])[0])
-            descriptor = _resolved(described.get("/FontDescriptor")) or {}
-            fonts[str(font["/BaseFont"])] = any(key in descriptor for key in FONT_FILES)
-    return fonts
 
 
 @pytest.fixture

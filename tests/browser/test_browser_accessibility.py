@@ -19,7 +19,7 @@ from scoring.models import GameSheet, SheetState
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-AXE = Path(__file__).resolve().parent.parent / ".ci" / "node" / "node_modules" / "axe-core"
+AXE = Path(__file__).resolve().parents[2] / ".ci" / "node" / "node_modules" / "axe-core"
 AXE_SCRIPT = AXE / "axe.min.js"
 DESK = {"width": 1280, "height": 900}
 PHONE = {"width": 390, "height": 844}
@@ -74,10 +74,8 @@ def check_pages(page, base: str, script: str, pages: list[tuple[str, str, list[s
 
 
 @pytest.fixture
-def demo_event(organiser):
-    from scoring.demo import load_demo
-
-    tournament = load_demo(organiser)
+def demo_event(organiser, make_demo):
+    tournament = make_demo(organiser)
     # One game waiting for the desk, so the review page has something to review.
     first = GameSheet.objects.order_by("pk").first()
     GameSheet.objects.filter(pk=first.pk).update(state=SheetState.ENTERED, confirmed_at=None)

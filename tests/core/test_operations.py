@@ -6,18 +6,18 @@ import subprocess
 import sys
 
 import pytest
-from conftest import PASSWORD
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.db import connection
 from scoring_factories import T1, seated_day, snapshot, typed
+from users import PASSWORD
 
 from scoring.models import GameSheet, Score, Source
 from scoring.services import submit_game
 from tournaments.models import Player
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
 def _all_scores():
@@ -52,10 +52,8 @@ def _every_row():
 
 
 @pytest.mark.django_db(transaction=True)
-def test_backup_then_restore_brings_back_every_score(tmp_path, organiser, capsys):
-    from scoring.demo import load_demo
-
-    load_demo(organiser)
+def test_backup_then_restore_brings_back_every_score(tmp_path, organiser, make_demo, capsys):
+    make_demo(organiser)
     before = _all_scores()
     assert len(before) > 400
     call_command("backup", str(tmp_path))

@@ -6,9 +6,9 @@ import re
 import pytest
 from django.core.cache import caches
 from playwright.sync_api import expect
+from readback import decode_qr
 from scoring_factories import T1, seated_day
 from test_browser_scoring import PHONE, no_sideways_scroll
-from test_score_sheets import decode_qr
 
 from scoring.models import GameSheet, TableSubmission
 from tournaments.models import TABLE_CODE_ALPHABET

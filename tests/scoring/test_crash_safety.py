@@ -24,10 +24,10 @@ import time
 from dataclasses import dataclass
 
 import pytest
-from conftest import PASSWORD
 from django.urls import reverse
 from live_server_tools import Browser, Server, WriteWatch
 from scoring_factories import csv_bytes
+from users import PASSWORD
 
 from scoring.models import AuditEvent, GameSheet, Score
 from scoring.workbook_export import HEADER, export_day

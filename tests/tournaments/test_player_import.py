@@ -3,12 +3,11 @@
 import io
 import os
 import re
-import subprocess
-import sys
 import zipfile
 
 import openpyxl
 import pytest
+from command_line import run_from_the_shell
 from django.core.management import call_command
 from django.core.management.base import CommandError
 from scoring_factories import csv_bytes, snapshot, xlsx_bytes
@@ -400,34 +399,16 @@ def test_import_command_refuses_an_unknown_event_and_a_file_over_the_cap(
     assert Entry.objects.count() == 0
 
 
-def test_import_command_exits_1_on_a_bad_file(tmp_path):
-    database = tmp_path / "db.sqlite3"
-    env = {"DATABASE_URL": f"sqlite:///{database}", "PATH": os.environ.get("PATH", "/usr/bin:/bin")}
-    manage = [sys.executable, "manage.py"]
-    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    for command in (
-        ["migrate", "-v0"],
-        ["new_tournament", "fall", "--name", "Fall", "--rules", "tournament"],
-    ):
-        subprocess.run(manage + command, cwd=root, env=env, check=True, capture_output=True)
+@pytest.mark.django_db(transaction=True)  # see run_from_the_shell
+def test_import_command_exits_1_on_a_bad_file(tournament, tmp_path, capsys):
     bad = tmp_path / "players.csv"
     bad.write_bytes(b"Name,Table\nAnn,nine\n")
-    result = subprocess.run(
-        [*manage, "import_players", "fall", str(bad)],
-        cwd=root,
-        env=env,
-        capture_output=True,
-        text=True,
-    )
-    assert result.returncode == 1
-    assert 'Row 2: Table "nine" is not a table number.' in result.stderr
+    with pytest.raises(SystemExit) as exit_status:
+        run_from_the_shell("import_players", tournament.slug, str(bad))
+    assert exit_status.value.code == 1
+    assert 'Row 2: Table "nine" is not a table number.' in capsys.readouterr().err
+    assert not Entry.objects.exists()
     good = tmp_path / "good.csv"
     good.write_bytes(b"Name\nAnn\n")
-    result = subprocess.run(
-        [*manage, "import_players", "fall", str(good)],
-        cwd=root,
-        env=env,
-        capture_output=True,
-        text=True,
-    )
-    assert result.returncode == 0, result.stderr
+    run_from_the_shell("import_players", tournament.slug, str(good))  # no SystemExit: 0
+    assert "Imported 1 player into spring" in capsys.readouterr().out

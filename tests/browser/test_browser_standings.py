@@ -12,12 +12,10 @@ pytestmark = pytest.mark.browser
 
 
 @pytest.fixture
-def demo_with_two_games_to_confirm(transactional_db):
+def demo_with_two_games_to_confirm(transactional_db, make_demo):
     from django.contrib.auth import get_user_model
 
-    from scoring.demo import load_demo
-
-    tournament = load_demo(get_user_model().objects.create_superuser("demo-organiser"))
+    tournament = make_demo(get_user_model().objects.create_superuser("demo-organiser"))
     GameSheet.objects.filter(pk__in=GameSheet.objects.order_by("pk").values("pk")[:2]).update(
         state=SheetState.ENTERED, confirmed_at=None
     )

@@ -4,7 +4,12 @@ game 3 and a substitute in at game 5; the two-day tournament refuses both."""
 from __future__ import annotations
 
 import pytest
-from scoring_factories import seated_day, snapshot, stored_sheet
+from scoring_factories import (
+    club_session_with_a_late_player_and_a_substitute,
+    play,
+    seated_day,
+    snapshot,
+)
 
 from core.errors import ServiceError
 from scoring.selectors import day_workbook_rows, table_sheets
@@ -18,28 +23,6 @@ from tournaments.services.rules import change_rules
 pytestmark = pytest.mark.django_db
 
 ROSTER = (Entry, Seat)
-
-
-def play(w, table, games):
-    """Confirmed games at ``table``: its first player goes out, the others score 10 each."""
-    for number in games:
-        seats = [s for s in table.seats.order_by("position") if s.plays_game(number)]
-        points = {s.entry: 0 if i == 0 else 10 for i, s in enumerate(seats)}
-        stored_sheet(table, w.games[number], points, out=seats[0].entry)
-
-
-def club_session_with_a_late_player_and_a_substitute():
-    w = seated_day(preset="club-session")
-    play(w, w.tables[0], [1, 2])
-    play(w, w.tables[1], [1, 2])
-    lou = register_player(w.tournament, name="Lou Late")
-    late = seat_late_player(w.day, lou, by=COMMAND_LINE)
-    play(w, w.tables[0], [3, 4])
-    withdraw_entry(w.entries["Bob Roe"])
-    sam = register_player(w.tournament, name="Sam Sub")
-    sub = seat_substitute(w.day, w.entries["Bob Roe"], sam, from_game=5, by=COMMAND_LINE)
-    play(w, w.tables[0], [5])
-    return w, lou, late, sam, sub
 
 
 def test_a_late_player_joins_the_smallest_table_at_game_3_and_a_substitute_at_game_5():

@@ -236,7 +236,7 @@ def test_a_session_counts_what_the_events_standings_count(rule):
     """Late player, withdrawal and substitute: each player the event ranks has the event's own
     total and games as a session; the unranked (withdrawn, unranked substitute) have none, and
     neither has the late player whose table has not played a game since he came."""
-    from test_late_joins_and_substitutes import club_session_with_a_late_player_and_a_substitute
+    from scoring_factories import club_session_with_a_late_player_and_a_substitute
 
     from standings.read import standings
 
@@ -289,7 +289,7 @@ def test_status_says_how_many_games_are_still_waiting_and_where():
 
 
 def test_season_pdf_embeds_its_fonts_and_names_title_author_and_language():
-    from test_pdf_documents import font_embedding
+    from readback import font_embedding
 
     season, _, _ = three_week_season(best_of=2)
     Season.objects.filter(pk=season.pk).update(name="Spring Élan")

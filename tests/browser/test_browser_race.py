@@ -12,18 +12,16 @@ from standings.read import requested_standings, standings
 
 pytestmark = pytest.mark.browser
 
-SHOTS = Path(__file__).resolve().parent.parent / "test-results"
+SHOTS = Path(__file__).resolve().parents[2] / "test-results"
 PHONE = {"width": 390, "height": 844}
 HD = {"width": 1920, "height": 1080}
 
 
 @pytest.fixture
-def demo(transactional_db):
+def demo(transactional_db, make_demo):
     from django.contrib.auth import get_user_model
 
-    from scoring.demo import load_demo
-
-    tournament = load_demo(get_user_model().objects.create_superuser("demo-organiser"))
+    tournament = make_demo(get_user_model().objects.create_superuser("demo-organiser"))
     GameSheet.objects.filter(pk__in=GameSheet.objects.order_by("-pk").values("pk")[:2]).update(
         state=SheetState.ENTERED, confirmed_at=None
     )
@@ -182,13 +180,11 @@ def test_a_players_page_from_the_standings(live_server, page, demo):
 
 
 def test_the_day_board_shows_the_room_and_turns_green(
-    live_server, page, make_user, login_page, settings
+    live_server, page, make_user, make_demo, login_page, settings
 ):
-    from scoring.demo import load_demo
-
     settings.STANDINGS_REFRESH_SECONDS = 1
     organiser = make_user("board-organiser", superuser=True)
-    demo = load_demo(organiser)
+    demo = make_demo(organiser)
     GameSheet.objects.filter(pk__in=GameSheet.objects.order_by("-pk").values("pk")[:2]).update(
         state=SheetState.ENTERED, confirmed_at=None
     )

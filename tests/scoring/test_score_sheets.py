@@ -7,8 +7,8 @@ import re
 import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
-from PIL import Image
 from pypdf import PdfReader
+from readback import decode_qr
 from scoring_factories import seated_day
 
 from scoring.models import GameSheet
@@ -29,17 +29,6 @@ LONG_NAMES = (
     ),
     ("Hal Ito", "Ida Lund"),
 )
-
-
-def decode_qr(image_bytes: bytes) -> list[str]:
-    from pyzbar.pyzbar import decode
-
-    image = Image.open(io.BytesIO(image_bytes)).convert("L")
-    # Give the code a quiet zone and some size, as a phone camera would see it on paper.
-    image = image.resize((image.width * 3, image.height * 3), Image.NEAREST)
-    framed = Image.new("L", (image.width + 80, image.height + 80), 255)
-    framed.paste(image, (40, 40))
-    return [symbol.data.decode() for symbol in decode(framed)]
 
 
 def test_print_sheets_has_a_page_per_table_with_names_hand_size_and_qr(tmp_path, capsys):

@@ -3,6 +3,7 @@ import json
 import re
 
 import pytest
+from command_line import run_from_the_shell
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.core.management.base import CommandError
@@ -109,18 +110,13 @@ def test_new_tournament_refuses_taken_slug(make_tournament):
     assert Tournament.objects.count() == 1
 
 
-def test_new_tournament_exit_code_is_1(tmp_path):
-    import subprocess
-    import sys
-
-    result = subprocess.run(
-        [sys.executable, "manage.py", "new_tournament", "x", "--name", "X", "--rules", "nope"],
-        capture_output=True,
-        text=True,
-        env={"DATABASE_URL": f"sqlite:///{tmp_path}/db.sqlite3", "PATH": "/usr/bin:/bin"},
-    )
-    # An empty database without migrations still reports the failure as exit 1.
-    assert result.returncode == 1
+@pytest.mark.django_db(transaction=True)  # see run_from_the_shell
+def test_new_tournament_exit_code_is_1(capsys):
+    with pytest.raises(SystemExit) as exit_status:
+        run_from_the_shell("new_tournament", "x", "--name", "X", "--rules", "nope")
+    assert exit_status.value.code == 1
+    assert 'no rule preset called "nope"' in capsys.readouterr().err
+    assert not Tournament.objects.exists()
 
 
 def one_table():

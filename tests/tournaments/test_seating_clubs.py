@@ -4,7 +4,7 @@ from collections import Counter
 
 import pytest
 from hypothesis import given, settings, strategies as st
-from scoring_factories import organiser_url as url
+from scoring_factories import organiser_url as url, text_of
 
 from domain.seating.day import club_groups, club_spread, seat, table_sizes
 from tournaments.models import Seat
@@ -108,7 +108,7 @@ def test_day_one_spreads_clubs_and_the_page_reports_it(organiser_client, tournam
     ):
         tables.setdefault(number, []).append(club)
     assert max(Counter(c)["Chapter 9"] for c in tables.values()) == 2  # 5 players, 3 tables
-    page = organiser_client.get(url(tournament, "seating/1/")).content.decode()
+    page = text_of(organiser_client.get(url(tournament, "seating/1/")))
     assert "at most 2 of one club at a table (best possible: 2)" in page
 
 

@@ -24,13 +24,13 @@ import itertools
 import random
 import time
 
-from domain.seating.day import (
+from domain.seating.day import seat
+from domain.seating.pairs import (
     club_spread,
     count_repeat_pairs,
     meeting_conflicts,
     meeting_pairs,
     repeat_pairs_at,
-    seat,
     table_sizes,
 )
 from domain.seating.sessions import plan_sessions, schedule_repeats

@@ -6,17 +6,16 @@ from django.db import connections
 from django.db.models import Count, Exists, F, OuterRef, Prefetch, Q
 
 from core.search import matches, search_key
-from domain.seating.day import (
+from domain.seating.bounds import repeat_lower_bound, schedule_lower_bound
+from domain.seating.pairs import (
     club_groups,
     club_spread,
     keep_apart_set,
     meeting_pairs,
-    repeat_lower_bound,
     table_conflicts,
     table_sizes,
 )
 from domain.seating.plan_following import PlanChanges, plan_changes, running_repeats, schedule_line
-from domain.seating.sessions import schedule_lower_bound
 from tournaments.hooks import entry_games, last_game_entered
 from tournaments.models import (
     Day,

@@ -11,13 +11,9 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from itertools import chain
 
-from domain.seating.pairs import History, Pair, meeting_pairs, table_sizes
+from domain.seating.pairs import History, Pair, meeting_pairs, pair_count, table_sizes
 
 __all__ = ["day_lower_bound", "repeat_lower_bound", "schedule_lower_bound"]
-
-
-def _c2(x: int) -> int:
-    return x * (x - 1) // 2
 
 
 def _spread_cost(t: int, cap_groups: Sequence[tuple[int, int]]) -> int:
@@ -37,13 +33,13 @@ def _spread_cost(t: int, cap_groups: Sequence[tuple[int, int]]) -> int:
         level = rem // m
         if cap <= level:  # this group is capped
             rem -= cap * g
-            cost += g * _c2(cap)
+            cost += g * pair_count(cap)
             m -= g
             if m == 0:
                 break
             continue
         q, r = divmod(rem, m)  # every remaining cap >= cap > q, so q+1 fits
-        return cost + r * _c2(q + 1) + (m - r) * _c2(q)
+        return cost + r * pair_count(q + 1) + (m - r) * pair_count(q)
     return cost
 
 
@@ -62,7 +58,7 @@ def _spread_cost_with_floors(t: int, caps: Sequence[int], floors: Sequence[int])
         if best < 0:  # more players than seats: caller's sizes are wrong
             break
         x[best] += 1
-    return sum(_c2(v) for v in x)
+    return sum(pair_count(v) for v in x)
 
 
 def repeat_lower_bound(
@@ -190,7 +186,7 @@ def schedule_lower_bound(
     if sessions <= 0 or not sizes:
         return 0
     met = [pr for pr in meeting_pairs(history) if 0 <= pr[0] < n and 0 <= pr[1] < n]
-    pair_bound = sessions * sum(_c2(s) for s in sizes) - (_c2(n) - len(met))
+    pair_bound = sessions * sum(pair_count(s) for s in sizes) - (pair_count(n) - len(met))
     degree_bound = _schedule_degree_bound(n, sizes, sessions, met)
     per_session = 0
     if history:

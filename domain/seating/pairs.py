@@ -24,6 +24,7 @@ __all__ = [
     "meeting_conflicts",
     "meeting_pairs",
     "ordered_pair",
+    "pair_count",
     "repeat_pairs_at",
     "table_conflicts",
     "table_pairs",
@@ -58,6 +59,11 @@ def table_sizes(player_count: int, max_table_size: int) -> list[int]:
 # ---------------------------------------------------------------------------
 # Pairs at a table: the "met before" and "must sit apart" rules, written once
 # ---------------------------------------------------------------------------
+
+
+def pair_count(players: int) -> int:
+    """``C(players, 2)``: the pairs among that many players (at one table, say)."""
+    return players * (players - 1) // 2
 
 
 def ordered_pair(a: int, b: int) -> Pair:

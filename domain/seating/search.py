@@ -40,19 +40,15 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from domain.seating.field import SeatingField
-from domain.seating.pairs import Pair
+from domain.seating.pairs import Pair, pair_count
 
 __all__ = ["Problem", "TabuSearch", "Tuning"]
-
-
-def _c2(x: int) -> int:
-    return x * (x - 1) // 2
 
 
 def _pair_cost(c: int, weight: int) -> int:
     """A pair meeting ``c`` times in all: ``c - 1`` repeats, then the three-times tie-break."""
     r = max(0, c - 1)
-    return weight * r + _c2(r)
+    return weight * r + pair_count(r)
 
 
 @dataclass(frozen=True)
@@ -91,7 +87,7 @@ class Problem:
     @cached_property
     def _slots(self) -> int:
         """Meetings the schedule seats: table-mate pairs over all sessions."""
-        return self.sessions * sum(_c2(s) for s in self.sizes)
+        return self.sessions * sum(pair_count(s) for s in self.sizes)
 
     @cached_property
     def repeat_weight(self) -> int:
@@ -110,7 +106,7 @@ class Problem:
         total = 0
         for c in self.club_sizes:
             q, r = divmod(c, k)
-            total += r * _c2(q + 1) + (k - r) * _c2(q)
+            total += r * pair_count(q + 1) + (k - r) * pair_count(q)
         return total
 
     def target(self, repeats: int, club_mates: int = 0) -> int:
@@ -145,10 +141,10 @@ class Tuning:
 
     @classmethod
     def for_schedule(cls, n: int) -> Tuning:
-        """Several sessions (or one replanned), up to a few hundred players: about 4,000 players
-        in conflict times players looked at a step, and a short tenure (2 to 7 steps; tuned
-        on bench/seating.py's rallies, where it reaches the bound in about half the work of a
-        tenure of 3 to 10)."""
+        """Several sessions (or one replanned), up to a few hundred players: a step tries up to
+        4,000 / n players in conflict against everyone at the other tables (about 4,000
+        swaps), with a short tenure of 2 to 7 steps (tuned on bench/seating.py's rallies, where
+        it reaches the bound in about half the work of 2,000 swaps and 3 to 10 steps)."""
         return cls(
             conflicts=max(4, 4000 // max(n, 1)),
             tables=None,
@@ -191,13 +187,14 @@ class TabuSearch:
         self.fixed = self._fixed_weights()
         self.others = [[s2 for s2 in range(d) if s2 != s] for s in range(d)]
         # every table but the player's own, when a step tries them all
-        self.other_tables = [[t for t in range(k) if t != own] for own in range(k)]
-        if tuning.tables is not None:
-            self.other_tables = []
+        self.other_tables = (
+            [[t for t in range(k) if t != own] for own in range(k)] if tuning.tables is None else []
+        )
         self.movable = problem.movable
         self.movable_ids = [p for p in range(n) if problem.movable[p]]
         self.meetings = None
-        self.hist: list[set[int]] = []  # hist[p]: who p met in the history (several sessions)
+        # hist[p]: who p met in the history, for counting meetings (one session's weights hold it)
+        self.hist: list[set[int]] = []
         self.weights = []
         if d == 1:
             # one session's weights never change (no other session's meetings count): made once
@@ -261,6 +258,7 @@ class TabuSearch:
         self.cost = self.cost_of(self.tab)
 
     def _count_meetings(self) -> list[dict[int, int]]:
+        """meetings[p][q] of the loaded schedule, the history counting once."""
         meetings = [dict.fromkeys(h, 1) for h in self.hist]
         for tables in self.members:
             for table in tables:
@@ -284,6 +282,7 @@ class TabuSearch:
         return row
 
     def _conf(self, s: int) -> list[list[int]]:
+        """conf[s] of the loaded schedule, from its weights."""
         unary = self.problem.unary
         n, k, ts = self.n, self.k, self.tab[s]
         conf = [list(unary[s][p]) for p in range(n)] if unary else [[0] * k for _ in range(n)]

@@ -105,9 +105,10 @@ def plan_sessions(
 
     ``history`` holds the sessions already played (or seated), oldest first; ``pinned`` (player
     id -> 1-based table) and ``keep_apart`` hold in every session; ``clubs`` spreads the clubs in
-    the first session when there is no history. Raises :class:`SeatingError` when the
-    constraints cannot be met. ``max_evals`` caps the search work (deterministic from ``seed``);
-    ``time_limit`` (seconds, 10 unless given) bounds the whole plan as a safety net.
+    the first session when there is no history. Raises
+    :class:`~domain.seating.pairs.SeatingError` when the constraints cannot be met.
+    ``max_evals`` caps the search work (deterministic from ``seed``); ``time_limit`` (seconds, 10
+    unless given) bounds the whole plan as a safety net.
     """
     start = time.perf_counter()
     field = SeatingField.of(players, max_table_size, options)

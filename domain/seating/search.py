@@ -464,27 +464,35 @@ class TabuSearch:
             return sorted(self.rng.sample(in_conflict, self.tuning.conflicts))
         return in_conflict
 
-    def _tables_for(self, own: int) -> list[int]:
-        """The tables a player at table ``own`` is tried at this step."""
-        if self.tuning.tables is None:
-            return self.other_tables[own]
-        return [t for t in self.rng.sample(range(self.k), self.tuning.tables) if t != own]
+    def _sampled_tables(self, own: int, count: int) -> list[int]:
+        """The tables, ``count`` drawn at random, a player at table ``own`` is tried at."""
+        return [t for t in self.rng.sample(range(self.k), count) if t != own]
 
     def _best_swap(self, in_conflict: list[int]) -> tuple[int, int, int] | None:
         """The swap ``(session, a, b)`` of a player in conflict with a movable player at another
         table that lowers the cost most (ties broken at random); a tabu swap only when it beats
         the best schedule found."""
         n, k, rng, movable, step = self.n, self.k, self.rng, self.movable, self.step
+        sample, other_tables = self.tuning.tables, self.other_tables
         gap = self.best_cost - self.cost  # a change below this beats the best found
         best_d: float = math.inf
         move: tuple[int, int, int] | None = None
         ties = looked = 0
+        session = -1
         for key in in_conflict:
             s, a = divmod(key, n)
-            cs, tabu, members, wa = self.conf[s], self.tabu[s], self.members[s], self.weights[s][a]
-            A = self.tab[s][a]
-            row = cs[a]
-            for B in self._tables_for(A):
+            if s != session:  # the players in conflict come session by session
+                session = s
+                ts, cs, tabu, members, weights = (
+                    self.tab[s],
+                    self.conf[s],
+                    self.tabu[s],
+                    self.members[s],
+                    self.weights[s],
+                )
+            A, row, wa = ts[a], cs[a], weights[a]
+            tables = other_tables[A] if sample is None else self._sampled_tables(A, sample)
+            for B in tables:
                 base = row[B] - row[A]
                 a_tabu = tabu[a * k + B] > step
                 looked += len(members[B])

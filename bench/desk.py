@@ -29,7 +29,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from domain.seating.day import table_sizes
+from domain.seating.pairs import table_sizes
 from scoring.models import GameSheet, Score, SheetState, Source
 from scoring.schedule import build_schedule
 from tournaments.models import Entry, Player, Seat, StaffRole, Table

@@ -1,8 +1,15 @@
 """Benchmark for domain.seating.day -- run as ``.venv/bin/python bench/seating.py``.
 
 Prints, per case, N, day, repeat pairs, lower bound and seconds of algorithm
-time (the ``seat()`` call only), then one PASS/FAIL line per target.
+time (processor time of the ``seat()`` call only), then one PASS/FAIL line per target.
 Use ``--quick`` to check only a sample of N in the first target.
+
+Time targets are multiples of a yardstick timed in the same run, next to what it measures
+(:func:`yardstick`: a plain-Python chore the size of one day of 2,000 players), so that they
+mean the same on a slow machine as on a fast one; a yardstick takes about 1.15 ms on the
+machine the targets were first set on (170 yardsticks are about 0.2 s there). Both are
+processor time (``time.process_time``), so what other programs on a shared machine run does not
+count. The seconds columns are there to read, not to judge.
 
 The schedule section (``--schedule`` runs it alone) plans several sessions at once with
 ``domain.seating.sessions.plan_sessions``: published social-golfer instances (tables x seats
@@ -23,14 +30,15 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import itertools
 import random
 import time
+from functools import partial
 
-from domain.seating.day import (
+from domain.seating.day import seat
+from domain.seating.pairs import (
     club_spread,
     count_repeat_pairs,
     meeting_conflicts,
     meeting_pairs,
     repeat_pairs_at,
-    seat,
     table_sizes,
 )
 from domain.seating.sessions import plan_sessions, schedule_repeats
@@ -38,11 +46,52 @@ from domain.seating.sessions import plan_sessions, schedule_repeats
 MAX = 7
 results: list[tuple[str, bool, str]] = []
 
+# Time targets in yardsticks (about 1.15 ms each where they were set; the seconds they stood for
+# before they became ratios in brackets).
+DAY_2_LIMIT = 170  # N=2000 day 2, with or without clubs on day 1 (0.2 s)
+CONSTRAINED_LIMIT = 430  # N=2000 day 2 with keep-apart pairs and pins; day 1 with clubs (0.5 s)
+FOUR_DAYS_LIMIT = 870  # N=2000, four days together (1 s)
+SMALL_DAY_LIMIT = 1700  # any one day of a small field (2 s)
+PLAN_LIMIT = 8700  # a plan of up to 200 players (10 s)
+
+
+def yardstick():
+    """Processor seconds of a plain-Python chore the size of one day of 2,000 players: two days
+    dealt round-robin onto tables of at most 7 and the pairs who meet again counted (the least
+    any seating must do: read the field and check its answer). The best of three."""
+    rng = random.Random(0)
+    players = list(range(2000))
+    rng.shuffle(players)
+    k = len(table_sizes(len(players), MAX))
+    best = float("inf")
+    for _ in range(3):
+        t0 = time.process_time()
+        day_1 = [players[i::k] for i in range(k)]
+        met = {pair for table in day_1 for pair in itertools.combinations(sorted(table), 2)}
+        order = [p for table in day_1 for p in table]
+        day_2 = [order[i::k] for i in range(k)]
+        sum(pair in met for table in day_2 for pair in itertools.combinations(sorted(table), 2))
+        best = min(best, time.process_time() - t0)
+    return best
+
+
+def timed(run, reps=1):
+    """(run()'s result, its best processor time in seconds, that time in yardsticks): a
+    yardstick is taken before and after each run and the best of them counts, so both see the
+    machine in the same state."""
+    best, unit, result = float("inf"), yardstick(), None
+    for _ in range(reps):
+        t0 = time.process_time()
+        result = run()
+        best = min(best, time.process_time() - t0)
+        unit = min(unit, yardstick())
+    return result, best, best / unit
+
 
 def timed_seat(players, **kw):
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     res = seat(players, MAX, **kw)
-    return res, time.perf_counter() - t0
+    return res, time.process_time() - t0
 
 
 def check_valid(res, players, history, keep_apart=(), pinned=None):
@@ -90,12 +139,17 @@ def target_day2_unconstrained(ns):
         f"N in {ns[0]}..{ns[-1]}: repeats == bound for {hits}/{len(ns)} values of N; "
         f"worst day-2 time {worst[0]:.4f} s (N={worst[1]}); N=2000 day 2 {t2000:.4f} s"
     )
-    ok = hits == len(ns) and t2000 is not None and t2000 < 0.2
+    players = list(range(1, 2001))
+    d1 = seat(players, MAX, seed=2000)
+    _, secs, units = timed(lambda: seat(players, MAX, seed=2001, history=[d1.tables]), reps=5)
+    print(f"N=2000 day 2, best of 5: {secs:.4f} s = {units:.1f} yardsticks")
+    ok = hits == len(ns) and units <= DAY_2_LIMIT
     results.append(
         (
-            "day 2 unconstrained: repeats == bound for every N, N=2000 < 0.2 s",
+            f"day 2 unconstrained: repeats == bound for every N, N=2000 <= {DAY_2_LIMIT} "
+            "yardsticks",
             ok,
-            f"{hits}/{len(ns)} at bound, N=2000 {t2000:.4f} s",
+            f"{hits}/{len(ns)} at bound, N=2000 {units:.1f} yardsticks",
         )
     )
 
@@ -121,7 +175,7 @@ def make_constraints(n, rng):
 def target_constraints(ns):
     header("Target 2: N/20 keep-apart pairs + 5 pinned players, days 1-2")
     ok = True
-    t2000 = None
+    units2000 = None
     for n in ns:
         rng = random.Random(1000 + n)
         players = list(range(1, n + 1))
@@ -129,34 +183,37 @@ def target_constraints(ns):
         d1, s1 = timed_seat(players, seed=n, keep_apart=apart, pinned=pinned)
         check_valid(d1, players, [], apart, pinned)
         row(n, 1, d1, s1)
-        res, secs = timed_seat(
-            players, seed=n + 1, history=[d1.tables], keep_apart=apart, pinned=pinned
+        day_2 = partial(
+            seat, players, MAX, seed=n + 1, history=[d1.tables], keep_apart=apart, pinned=pinned
         )
+        res, secs, units = timed(day_2, reps=3)
         check_valid(res, players, [d1.tables], apart, pinned)
         row(n, 2, res, secs)
         if n >= 43 and res.repeat_pairs != res.lower_bound:
             ok = False
         if n == 2000:
-            t2000 = secs
-    ok = ok and t2000 is not None and t2000 < 0.5
+            units2000 = units
+    ok = ok and units2000 is not None and units2000 <= CONSTRAINED_LIMIT
     results.append(
         (
-            "constraints: none broken, day-2 repeats == bound (N>=43), N=2000 < 0.5 s",
+            "constraints: none broken, day-2 repeats == bound (N>=43), "
+            f"N=2000 <= {CONSTRAINED_LIMIT} yardsticks",
             ok,
-            f"N=2000 day 2 {t2000:.4f} s",
+            f"N=2000 day 2 {units2000:.1f} yardsticks",
         )
     )
 
 
 # ---------------------------------------------------------------------------
 def run_days(n, days, seed):
+    """(result, seconds, yardsticks) of each day, seated after the days before."""
     players = list(range(1, n + 1))
     history = []
     out = []
     for d in range(1, days + 1):
-        res, secs = timed_seat(players, seed=seed + d, history=history)
+        res, secs, units = timed(partial(seat, players, MAX, seed=seed + d, history=list(history)))
         check_valid(res, players, history)
-        out.append((res, secs))
+        out.append((res, secs, units))
         history.append(res.tables)
     return out
 
@@ -164,21 +221,22 @@ def run_days(n, days, seed):
 def target_four_days(ns):
     header("Target 3: four days without constraints")
     ok = True
-    total2000 = None
+    total2000 = units2000 = None
     for n in ns:
         out = run_days(n, 4, seed=7 * n)
-        for d, (res, secs) in enumerate(out, 1):
+        for d, (res, secs, _) in enumerate(out, 1):
             row(n, d, res, secs)
             ok = ok and res.repeat_pairs == 0
         if n == 2000:
-            total2000 = sum(s for _, s in out)
-    print(f"N=2000 all four days: {total2000:.4f} s")
-    ok = ok and total2000 is not None and total2000 < 1.0
+            total2000 = sum(secs for _, secs, _ in out)
+            units2000 = sum(units for _, _, units in out)
+    print(f"N=2000 all four days: {total2000:.4f} s = {units2000:.1f} yardsticks")
+    ok = ok and units2000 is not None and units2000 <= FOUR_DAYS_LIMIT
     results.append(
         (
-            "four days: zero repeats every day, N=2000 four days < 1 s",
+            f"four days: zero repeats every day, N=2000 four days <= {FOUR_DAYS_LIMIT} yardsticks",
             ok,
-            f"N=2000 total {total2000:.4f} s",
+            f"N=2000 total {units2000:.1f} yardsticks",
         )
     )
 
@@ -199,35 +257,36 @@ def brute_force_two_tables(players, history):
 
 
 def target_small_fields():
-    header("Target 4: small fields, four days (each day < 2 s)")
-    ok = True
+    header(f"Target 4: small fields, four days (each day <= {SMALL_DAY_LIMIT} yardsticks)")
     players = list(range(1, 15))
     out = run_days(14, 4, seed=14)
     history = []
     got14 = []
-    for d, (res, secs) in enumerate(out, 1):
+    slowest = 0.0
+    for d, (res, secs, units) in enumerate(out, 1):
         extra = ""
         if d > 1:
             opt = brute_force_two_tables(players, history)
             extra = f"   (exhaustive optimum {opt})"
             got14.append(res.repeat_pairs)
         print(f"{14:>6} {d:>4} {res.repeat_pairs:>8} {res.lower_bound:>6} {secs:>8.4f}{extra}")
-        ok = ok and secs < 2.0
+        slowest = max(slowest, units)
         history.append(res.tables)
     ok14 = got14 == [18, 21, 38]
     out = run_days(42, 4, seed=42)
     got42 = []
-    for d, (res, secs) in enumerate(out, 1):
+    for d, (res, secs, units) in enumerate(out, 1):
         row(42, d, res, secs)
-        ok = ok and secs < 2.0
+        slowest = max(slowest, units)
         if d > 1:
             got42.append(res.repeat_pairs)
     ok42 = all(g <= lim for g, lim in zip(got42, [6, 7, 12], strict=True))
     results.append(
         (
-            "small fields: N=14 -> 18, 21, 38; N=42 -> <= 6, 7, 12; each day < 2 s",
-            ok and ok14 and ok42,
-            f"N=14 {got14}, N=42 {got42}",
+            "small fields: N=14 -> 18, 21, 38; N=42 -> <= 6, 7, 12; "
+            f"each day <= {SMALL_DAY_LIMIT} yardsticks",
+            slowest <= SMALL_DAY_LIMIT and ok14 and ok42,
+            f"N=14 {got14}, N=42 {got42}, slowest day {slowest:.1f} yardsticks",
         )
     )
 
@@ -245,31 +304,33 @@ def target_club_spread(n=2000, club_count=40):
         p: "" if rng.random() < 0.1 else f"Club {rng.choices(range(club_count), weights)[0]}"
         for p in players
     }
-    d1, s1 = timed_seat(players, seed=n, clubs=clubs)
+    d1, s1, u1 = timed(partial(seat, players, MAX, seed=n, clubs=clubs), reps=3)
     check_valid(d1, players, [])
     largest, best = club_spread(d1.tables, clubs)
     row(n, 1, d1, s1)
     apart, pinned = make_constraints(n, random.Random(41))
-    c1, cs = timed_seat(players, seed=n, clubs=clubs, keep_apart=apart, pinned=pinned)
+    constrained = partial(seat, players, MAX, seed=n, clubs=clubs, keep_apart=apart, pinned=pinned)
+    c1, cs, cu = timed(constrained, reps=3)
     check_valid(c1, players, [], apart, pinned)
     c_largest, c_best = club_spread(c1.tables, clubs)
     row(n, 1, c1, cs)
-    d2, s2 = timed_seat(players, seed=n + 1, history=[d1.tables])
+    d2, s2, u2 = timed(partial(seat, players, MAX, seed=n + 1, history=[d1.tables]), reps=3)
     check_valid(d2, players, [d1.tables])
     row(n, 2, d2, s2)
     print(
         f"largest of one club at a table: {largest} (best possible {best}); with "
         f"{len(apart)} keep-apart pairs and 5 pins: {c_largest} (best {c_best})"
     )
-    ok = largest == best and c_largest == c_best and s1 < 0.5 and cs < 0.5
-    ok = ok and d2.repeat_pairs == d2.lower_bound and s2 < 0.2
+    ok = largest == best and c_largest == c_best
+    ok = ok and u1 <= CONSTRAINED_LIMIT and cu <= CONSTRAINED_LIMIT
+    ok = ok and d2.repeat_pairs == d2.lower_bound and u2 <= DAY_2_LIMIT
     results.append(
         (
             "club spread: N=2000, 40 clubs at the bound (also with constraints), "
-            "day 1 < 0.5 s; day 2 at its bound < 0.2 s",
+            f"day 1 <= {CONSTRAINED_LIMIT} yardsticks; day 2 at its bound <= {DAY_2_LIMIT}",
             ok,
-            f"spread {largest}/{best}, constrained {c_largest}/{c_best}, day 1 {s1:.4f} s, "
-            f"constrained {cs:.4f} s, day 2 {s2:.4f} s",
+            f"spread {largest}/{best}, constrained {c_largest}/{c_best}, day 1 {u1:.1f}, "
+            f"constrained {cu:.1f}, day 2 {u2:.1f} yardsticks",
         )
     )
 
@@ -280,15 +341,19 @@ RALLIES = [(43, 4), (43, 6), (43, 8), (86, 4), (86, 6), (86, 8)]  # players, ses
 
 
 def timed_plan(n, max_size, sessions):
-    t0 = time.perf_counter()
-    plan = plan_sessions(range(1, n + 1), max_size, sessions, seed=n + sessions)
-    secs = time.perf_counter() - t0
+    """(plan, seconds, yardsticks). The plan's clock, a safety net for organisers, is set out of
+    reach: its work budget alone decides, so the figures do not depend on how busy the machine
+    is."""
+    run = partial(
+        plan_sessions, range(1, n + 1), max_size, sessions, seed=n + sessions, time_limit=600.0
+    )
+    plan, secs, units = timed(run)
     for tables in plan.sessions:
         assert sorted(p for t in tables for p in t) == list(range(1, n + 1)), "not once each"
         assert [len(t) for t in tables] == table_sizes(n, max_size), "bad sizes"
     assert plan.repeats == schedule_repeats(plan.sessions), "repeat count mismatch"
     assert plan.total_repeats >= plan.lower_bound, "bound above repeats"
-    return plan, secs
+    return plan, secs, units
 
 
 def cp_sat_repeats(n, max_size, sessions, seconds):
@@ -342,8 +407,8 @@ def target_schedules(cp_seconds):
     got = []
     slowest = 0.0
     for tables, seats, sessions in PUBLISHED:
-        plan, secs = timed_plan(tables * seats, seats, sessions)
-        slowest = max(slowest, secs)
+        plan, secs, units = timed_plan(tables * seats, seats, sessions)
+        slowest = max(slowest, units)
         label = f"{tables}x{seats}x{sessions}"
         got.append(f"{label}: {plan.total_repeats}")
         print(f"{label:>10} {plan.total_repeats:>8} {0:>5} {plan.lower_bound:>6} {secs:>8.2f}")
@@ -361,8 +426,8 @@ def target_schedules(cp_seconds):
     )
     cp_ok, cp_ran = True, False
     for n, sessions in RALLIES:
-        plan, secs = timed_plan(n, MAX, sessions)
-        slowest = max(slowest, secs)
+        plan, secs, units = timed_plan(n, MAX, sessions)
+        slowest = max(slowest, units)
         cp = cp_sat_repeats(n, MAX, sessions, cp_seconds) if cp_seconds > 0 else None
         if isinstance(cp, int):
             cp_ran = True
@@ -372,8 +437,8 @@ def target_schedules(cp_seconds):
             f"{n:>8} {sessions:>8} {plan.total_repeats:>8} {plan.lower_bound:>6} "
             f"{secs:>8.2f} {shown:>10}"
         )
-    plan, secs = timed_plan(200, MAX, 8)
-    slowest = max(slowest, secs)
+    plan, secs, units = timed_plan(200, MAX, 8)
+    slowest = max(slowest, units)
     print(f"{200:>8} {8:>8} {plan.total_repeats:>8} {plan.lower_bound:>6} {secs:>8.2f}")
     if cp_ran:
         results.append(("schedules: never worse than CP-SAT", cp_ok, f"{cp_seconds:.0f} s runs"))
@@ -386,14 +451,15 @@ def target_schedules(cp_seconds):
         )
     results.append(
         (
-            "schedules: every plan of up to 200 players < 10 s",
-            slowest < 10,
-            f"slowest {slowest:.2f} s",
+            f"schedules: every plan of up to 200 players <= {PLAN_LIMIT} yardsticks",
+            slowest <= PLAN_LIMIT,
+            f"slowest {slowest:.0f} yardsticks",
         )
     )
 
 
 def main():
+    print(f"Yardstick: {yardstick() * 1000:.2f} ms (about 1.15 ms where the targets were set)")
     quick = "--quick" in sys.argv
     cp_seconds = 60.0
     if "--cp-seconds" in sys.argv:

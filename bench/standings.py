@@ -32,7 +32,7 @@ from openpyxl import Workbook
 from reportlab.platypus import SimpleDocTemplate, Table
 
 from domain.ranking import rank_clubs, rank_players
-from domain.seating.day import table_sizes
+from domain.seating.pairs import table_sizes
 from scoring.models import GameSheet, Score, SheetState, Source
 from scoring.schedule import build_schedule
 from standings import page as standings_page

@@ -23,7 +23,7 @@ from django.db.models import CharField
 
 from core.search import search_key
 from core.spreadsheet_files import MAX_SHEET_ROWS, UnreadableFile, open_xlsx, refuse_if_too_big
-from domain.seating.day import table_sizes
+from domain.seating.pairs import table_sizes
 from tournaments.models import Entry, Player
 
 NOT_A_SPREADSHEET = "This file is not a spreadsheet (.xlsx or .csv)."

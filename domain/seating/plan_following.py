@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from domain.seating.day import (
+from domain.seating.pairs import (
     History,
     broken_keep_aparts,
     count_repeat_pairs,

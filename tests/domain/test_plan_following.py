@@ -3,7 +3,7 @@ checking today's pins and keep-apart pairs, a part-seated schedule's repeats and
 
 from hypothesis import given, strategies as st
 
-from domain.seating.day import count_repeat_pairs
+from domain.seating.pairs import count_repeat_pairs
 from domain.seating.plan_following import (
     align_to_plan,
     breaks_rules,

@@ -8,18 +8,17 @@ import random
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from domain.seating.day import (
+from domain.seating.bounds import repeat_lower_bound
+from domain.seating.day import SeatingResult, seat
+from domain.seating.pairs import (
     SeatingError,
-    SeatingResult,
     broken_keep_aparts,
     count_repeat_pairs,
     keep_apart_set,
     meeting_conflicts,
     meeting_pairs,
     ordered_pair,
-    repeat_lower_bound,
     repeat_pairs_at,
-    seat,
     table_conflicts,
     table_pairs,
     table_sizes,
@@ -551,30 +550,66 @@ def test_property_spread_bound_matches_brute_force(t, k, caps_raw):
         assert repeat_lower_bound(range(n), sizes, [history[0][:1]]) >= best(t)
 
 
-def test_incremental_bookkeeping_matches_recount():
-    """The tabu search's O(1) deltas keep cost and conf tables exact."""
-    from domain.seating.day import _cost, _Search
+@pytest.mark.parametrize(("sessions", "with_unary"), [(1, False), (1, True), (3, False), (3, True)])
+def test_incremental_bookkeeping_matches_recount(sessions, with_unary):
+    """The tabu search's O(1) deltas keep its cost, conf tables, weights and conflicts exact,
+    for one day and for a schedule (where a swap changes weights in the other sessions)."""
+    from domain.seating.search import Problem, TabuSearch, Tuning
 
     rng = random.Random(5)
-    n, k = 30, 5
-    wd = [{} for _ in range(n)]
-    for _ in range(60):
-        a, b = rng.sample(range(n), 2)
-        w = rng.choice([1, 1, 1, 50])
-        wd[a][b] = wd[b][a] = w
-    adj = [sorted(d.items()) for d in wd]
+    n, sizes = 30, table_sizes(30, 6)
+    k = len(sizes)
+
+    def pairs(count):
+        return sorted({tuple(sorted(rng.sample(range(n), 2))) for _ in range(count)})
+
+    unary = None
+    if with_unary:
+        unary = [
+            [[rng.choice([0, 0, 3]) for _ in range(k)] for _ in range(n)] for _ in range(sessions)
+        ]
     movable = [i % 7 != 0 for i in range(n)]
-    search = _Search(n, k, adj, wd, movable, random.Random(1))
-    search.load([i % k for i in range(n)])
+    problem = Problem(
+        n=n,
+        sizes=sizes,
+        sessions=sessions,
+        met=pairs(60),
+        apart=pairs(8),
+        club=pairs(10),
+        club_sizes=[],
+        movable=movable,
+        unary=unary,
+    )
+    start = []
+    for _ in range(sessions):
+        order = list(range(n))
+        rng.shuffle(order)
+        tab = [0] * n
+        for i, p in enumerate(order):
+            tab[p] = i % k
+        start.append(tab)
+    search = TabuSearch(problem, random.Random(1), Tuning.for_schedule(n))
+    search.load(start)
+    assert search.cost == search.cost_of(start)
+    movers = [i for i in range(n) if movable[i]]
     for _ in range(300):
-        a, b = rng.sample([i for i in range(n) if movable[i]], 2)
-        if search.tab[a] != search.tab[b]:
-            search.swap(a, b)
-        assert search.cost == _cost(search.tab, adj)
-    for i in range(n):
-        for t in range(k):
-            assert search.conf[i][t] == sum(w for j, w in adj[i] if search.tab[j] == t)
-        assert sorted(search.members[search.tab[i]]).count(i) == 1
-    assert search.bad == {i for i in range(n) if movable[i] and search.conf[i][search.tab[i]]}
-    best = search.run(target=0, deadline=float("inf"), max_evals=50_000, stall_evals=50_000)
-    assert _cost(best, adj) <= search.cost
+        s = rng.randrange(sessions)
+        a, b = rng.sample(movers, 2)
+        if search.tab[s][a] != search.tab[s][b]:
+            before, change = search.cost, search.delta(s, a, b)
+            search.swap(s, a, b)
+            assert search.cost == before + change == search.cost_of(search.tab)
+    recount = TabuSearch(problem, random.Random(1), Tuning.for_schedule(n))
+    recount.load(search.tab)
+    assert search.conf == recount.conf
+    assert search.weights == recount.weights
+    assert search.meetings == recount.meetings
+    assert search.bad == recount.bad
+    for s in range(sessions):
+        for p in range(n):
+            assert search.members[s][search.tab[s][p]][search.pos[s][p]] == p
+    best = search.run(target=0, max_evals=50_000, deadline=float("inf"))
+    assert search.cost_of(best) == search.best_cost <= recount.cost
+    assert all(
+        best[s][p] == start[s][p] for s in range(sessions) for p in range(n) if not movable[p]
+    )

@@ -7,21 +7,11 @@ import itertools
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from domain.seating.day import (
-    SeatingError,
-    count_repeat_pairs,
-    meeting_conflicts,
-    repeat_lower_bound,
-    seat,
-    table_sizes,
-)
+from domain.seating.bounds import repeat_lower_bound, schedule_lower_bound
+from domain.seating.day import seat
 from domain.seating.designs import resolvable_design
-from domain.seating.sessions import (
-    plan_sessions,
-    replan_session,
-    schedule_lower_bound,
-    schedule_repeats,
-)
+from domain.seating.pairs import SeatingError, count_repeat_pairs, meeting_conflicts, table_sizes
+from domain.seating.sessions import plan_sessions, replan_session, schedule_repeats
 
 
 def assert_valid_session(tables, ids, max_table_size, pinned=None, keep_apart=()):

@@ -10,7 +10,7 @@ from django.test.utils import CaptureQueriesContext
 from season_factories import club_session, people, season_of
 
 from core.errors import ServiceError
-from domain.seating.day import count_repeat_pairs, meeting_pairs
+from domain.seating.pairs import count_repeat_pairs, meeting_pairs
 from tournaments.models import Day, Season, SeasonEvent
 from tournaments.selectors import season_seating_history, seating_history, seatings_by_day
 from tournaments.services.seasons import add_events, remove_event

@@ -6,7 +6,8 @@ import pytest
 from hypothesis import given, settings, strategies as st
 from scoring_factories import organiser_url as url, text_of
 
-from domain.seating.day import club_groups, club_spread, seat, table_sizes
+from domain.seating.day import seat
+from domain.seating.pairs import club_groups, club_spread, table_sizes
 from tournaments.models import Seat
 from tournaments.services.registration import add_keep_apart, register_player
 from tournaments.services.seating import seat_day

@@ -13,9 +13,10 @@ from pypdf import PdfReader
 from scoring_factories import organiser_url as url, register, snapshot, staff
 
 from core.errors import ServiceError
-from domain.seating.day import count_repeat_pairs, table_sizes
+from domain.seating.bounds import schedule_lower_bound
+from domain.seating.pairs import count_repeat_pairs, table_sizes
 from domain.seating.plan_following import moved_from_plan
-from domain.seating.sessions import schedule_lower_bound, schedule_repeats
+from domain.seating.sessions import schedule_repeats
 from tournaments import selectors
 from tournaments.access import COMMAND_LINE
 from tournaments.models import (

@@ -11,7 +11,8 @@ from pypdf import PdfReader
 from scoring_factories import organiser_url as url, register, stored_sheet
 
 from core.errors import ServiceError
-from domain.seating.day import count_repeat_pairs, repeat_lower_bound, table_sizes
+from domain.seating.bounds import repeat_lower_bound
+from domain.seating.pairs import count_repeat_pairs, table_sizes
 from scoring.models import Game, SheetState
 from tournaments import hooks, selectors
 from tournaments.access import COMMAND_LINE

@@ -2,15 +2,9 @@
 
 from dataclasses import dataclass, field
 
-from domain.seating.day import (
-    keep_apart_set,
-    meeting_pairs,
-    repeat_lower_bound,
-    table_conflicts,
-    table_sizes,
-)
+from domain.seating.bounds import repeat_lower_bound, schedule_lower_bound
+from domain.seating.pairs import keep_apart_set, meeting_pairs, table_conflicts, table_sizes
 from domain.seating.plan_following import PlanChanges, plan_changes, running_repeats, schedule_line
-from domain.seating.sessions import schedule_lower_bound
 from tournaments.models import Day, Entry, SeatingPlan
 from tournaments.selectors.players import to_seat_among
 from tournaments.selectors.seating import keep_apart_ids, seating_history, seatings_by_day

@@ -8,7 +8,7 @@ from django.db.models import Count, Exists, F, OuterRef, Prefetch
 
 from core.search import matches, search_key
 from core.sql import table_names
-from domain.seating.day import (
+from domain.seating.pairs import (
     club_groups,
     club_spread,
     keep_apart_set,

@@ -12,7 +12,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from core.errors import ServiceError
-from domain.seating.day import SeatingError, repeat_lower_bound, table_sizes
+from domain.seating.bounds import repeat_lower_bound
+from domain.seating.pairs import SeatingError, table_sizes
 from domain.seating.sessions import SessionPlan, plan_sessions
 from tournaments.access import account_of
 from tournaments.models import Day, Entry, PlannedDay, SeatingPlan, Tournament

@@ -13,7 +13,7 @@ from django.db.models import Count
 
 from core.errors import ServiceError
 from domain.rules import RULE_FIELDS, RULE_LABELS, rule_problems
-from domain.seating.day import table_sizes
+from domain.seating.pairs import table_sizes
 from tournaments.access import role_in
 from tournaments.models import Day, RuleSet, StaffRole, Table, Tournament
 from tournaments.selectors import first_started_day

@@ -10,14 +10,14 @@ from django.db.models import Max
 from django.utils import timezone
 
 from core.errors import ServiceError
-from domain.seating.day import (
+from domain.seating.bounds import repeat_lower_bound
+from domain.seating.day import seat
+from domain.seating.pairs import (
     SeatingError,
     broken_keep_aparts,
     count_repeat_pairs,
     keep_apart_set,
     meeting_pairs,
-    repeat_lower_bound,
-    seat,
     table_conflicts,
     table_sizes,
 )

@@ -3,7 +3,9 @@
 Threaded workers with a per-client time limit (config/venue_worker.py): a phone that stalls
 mid-request holds one thread for at most VENUE_CLIENT_TIMEOUT seconds, and there are many
 threads, so the other tables keep saving. SQLite takes one write at a time whatever the thread
-count; threads are for waiting on slow phones, not for speed.
+count; threads are for waiting on slow phones, not for speed. Each worker runs the app for one
+request at a time and takes new connections only while it has room, so a request waits for
+whichever worker frees first (bench/entry_load.py compares it with 3 sync workers).
 """
 
 import os

@@ -1,11 +1,12 @@
 """Benchmark for the standings outputs -- run as ``.venv/bin/python bench/standings.py``.
 
 Builds a 2,000-player, two-day, six-games-a-day event (24,000 scores) and a 20-player one,
-then measures, in this run: the selector's queries and time against a bare SQL GROUP BY,
-the public page's first 100 rows, its bytes on the wire plain and gzipped (and their ratio),
-that page with its race chart against it without, the PDF against a bare reportlab table of
-the same rows, and the workbook against bare openpyxl write-only sheets of the same rows. Times
-are the median of several runs. One PASS/FAIL line per target.
+then measures, in this run: the selector's queries and time against a bare SQL GROUP BY, the
+public page's first 100 rows against that selector, its bytes on the wire plain and gzipped
+(and their ratio), that page with its race chart against it without, the PDF against a bare
+reportlab table of the same rows, and the workbook against bare openpyxl write-only sheets of
+the same rows. Times are the median of several runs, and each is judged against its baseline
+from this run, never against a number of seconds. One PASS/FAIL line per target.
 
 With no DATABASE_URL the event goes in a throwaway SQLite file; with DATABASE_URL set
 (PostgreSQL, say) a throwaway test database is created beside it and dropped at the end.
@@ -19,7 +20,7 @@ import statistics
 import time
 from io import BytesIO
 
-import in_process  # sets Django up, so it comes before every Django import
+import in_process  # type: ignore[import-not-found]  # sets Django up: before every Django import
 
 # isort: split
 
@@ -60,7 +61,7 @@ def median_time(fn, runs: int) -> float:
 
 def paired_medians(ours, bare, runs: int) -> tuple[float, float]:
     """Median times of two jobs run turn about, so a busy moment slows both alike."""
-    times = ([], [])
+    times: tuple[list[float], list[float]] = ([], [])
     for _ in range(runs):
         for job, into in ((ours, times[0]), (bare, times[1])):
             started = time.perf_counter()
@@ -230,6 +231,9 @@ def main() -> None:
 
 
 RUNS = 9  # timed runs per measurement, medians compared
+# The public page (2,000 players, first 100 rows) is the selector's read plus a request, 100 rows
+# drawn and the race chart: 1.8x to 1.9x the selector alone when this target was set.
+PAGE_RATIO_TARGET = 2.5
 
 
 def run() -> None:
@@ -309,13 +313,23 @@ def check_selector_speed(large) -> None:
 
 
 def check_public_page(large) -> None:
+    """The public page against the selector it draws from, turn about in this run: what the
+    page adds (the request, 100 rows drawn, the race chart) stays within a fraction of the read."""
     client = Client()
     url = reverse("public:standings", args=[large.slug])
     response = client.get(url)
     assert response.status_code == 200 and response.content.count(b"data-number=") == 100
-    page = median_time(lambda: client.get(url), RUNS)
-    print(f"public page, first 100 of 2,000 rows: {page * 1000:.1f} ms")
-    check("public page first 100 rows under 150 ms", page < 0.150, f"{page * 1000:.1f} ms")
+    page, selector = paired_medians(lambda: client.get(url), lambda: standings(large), RUNS)
+    ratio = page / selector
+    print(
+        f"public page, first 100 of 2,000 rows: {page * 1000:.1f} ms, its selector alone "
+        f"{selector * 1000:.1f} ms, ratio {ratio:.2f}x"
+    )
+    check(
+        f"public page first 100 rows at most {PAGE_RATIO_TARGET:g}x its selector",
+        ratio <= PAGE_RATIO_TARGET,
+        f"{ratio:.2f}x",
+    )
     time_race_chart(client, url, large, RUNS)
 
 
@@ -329,7 +343,6 @@ def check_pdf(large, result) -> None:
         f"PDF of 2,000 rows (selector included) {pdf:.2f} s, bare reportlab table "
         f"{bare_pdf_time:.2f} s, ratio {pdf / bare_pdf_time:.2f}x"
     )
-    check("PDF of 2,000 players under 2 s", pdf < 2, f"{pdf:.2f} s")
     check(
         "PDF at most 1.5x a bare reportlab table",
         pdf / bare_pdf_time <= 1.5,
@@ -348,7 +361,6 @@ def check_workbook(large, result) -> None:
         f"workbook, {rows} rows in 5 sheets (queries included) {xlsx:.2f} s, "
         f"bare write-only sheets {bare_xlsx:.2f} s, ratio {xlsx / bare_xlsx:.2f}x"
     )
-    check("workbook under 3 s", xlsx < 3, f"{xlsx:.2f} s")
     check(
         "workbook at most 1.5x bare openpyxl write-only",
         xlsx / bare_xlsx <= 1.5,

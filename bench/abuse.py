@@ -1,7 +1,8 @@
 """Abuse benchmark -- run as ``.venv/bin/python bench/abuse.py``.
 
-The real server (gunicorn on 127.0.0.1 only, DJANGO_DEBUG=0, the login throttles on) serves a
-throwaway SQLite event of 28 players seated at 4 tables. Three abuses, one PASS/FAIL line each:
+The real server (gunicorn with ``make venue``'s settings on 127.0.0.1 only, DJANGO_DEBUG=0, the
+login throttles on) serves a throwaway SQLite event of 28 players seated at 4 tables. Three
+abuses, one PASS/FAIL line each (two for the third):
 
 1. 30 anonymous logins with 9 MB usernames: the database (file and write-ahead log) grows by
    under 1 MB.
@@ -9,11 +10,15 @@ throwaway SQLite event of 28 players seated at 4 tables. Three abuses, one PASS/
    table page's median latency during the flood stays within 3x of its median measured just
    before, in the same run.
 3. An organiser uploads a 100,000-row CSV player list into their next event (not started, so
-   the import is checked in full) while the four tables of the running event save their games:
-   the import is refused in under 2 s, and every table save during it takes under 1 s.
+   the import is checked in full): it is refused within 3x the time a file one row over the
+   limit takes, the two posted turn about. Then the four tables of the running event save half
+   their games with nothing else running, and the other half while the organiser posts the
+   import again and again: the saves' median stays within 3x the quiet half's, and no save
+   waits for more than one import (the slowest at most the slowest import plus the slowest
+   quiet save).
 
-Every loop is bounded in count and in time. The figures printed are measured in this run; on a
-shared machine they are noisy.
+Every loop is bounded in count and in time. Every target compares figures measured in this run,
+never a number of seconds: on a shared machine the figures themselves are noisy.
 """
 
 from __future__ import annotations
@@ -33,7 +38,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.entry_load import (  # noqa: E402
+from bench.http_load import (  # noqa: E402
     HTTP_TIMEOUT,
     Browser,
     Log,
@@ -56,21 +61,27 @@ FLOOD_SECONDS = 20
 LATENCY_SAMPLES = 40
 LATENCY_RATIO = 3.0
 CSV_ROWS = 100_000
-IMPORT_LIMIT_MS = 2000
-SAVE_LIMIT_MS = 1000
+IMPORT_TURNS = 5  # the two files imported turn about, medians compared
+# Reading stops at the first row over the limit, so a 100,000-row file costs one of 20,001 rows
+# plus the arrival of its bytes: about 2x when this was set. Read in full it would take 4 to 5x.
+IMPORT_RATIO = 3.0
+SAVE_RATIO = 3.0
 PHASE_SECONDS = 120  # no phase runs longer than this, whatever happens
 NEXT_EVENT = "next-event"
 
 
-def multipart_post(browser: Browser, path: str, fields: dict, name: str, content: bytes):
-    """POST a form with one file, with the browser's cookies; returns (status, body, ms)."""
+def multipart_post(
+    browser: Browser, path: str, fields: dict, name: str, content: bytes, field: str = "file"
+):
+    """POST a form with one file (as ``field``), with the browser's cookies; returns (status,
+    body, ms)."""
     boundary = uuid.uuid4().hex
     parts = []
     for key, value in fields.items():
         head = f'--{boundary}\r\nContent-Disposition: form-data; name="{key}"\r\n\r\n'
         parts.append(f"{head}{value}\r\n".encode())
     parts.append(
-        f'--{boundary}\r\nContent-Disposition: form-data; name="file"; filename="{name}"\r\n'
+        f'--{boundary}\r\nContent-Disposition: form-data; name="{field}"; filename="{name}"\r\n'
         "Content-Type: text/csv\r\n\r\n".encode()
         + content
         + b"\r\n"
@@ -221,40 +232,97 @@ def login_flood(port: int, table_path: str, throttle_dir: Path) -> bool:
 # ---------------------------------------------------------------------------
 
 
-def big_import(port: int, organiser: Browser, tables: dict, games: int) -> bool:
-    path = f"/organiser/t/{NEXT_EVENT}/players/import/"
-    token = inputs(organiser.get(path).body)["csrfmiddlewaretoken"]
-    rows = ["Name,Club"] + [f"Player {n:06},Club {n % 12}" for n in range(CSV_ROWS)]
-    content = ("\r\n".join(rows) + "\r\n").encode()
+def phones_round(port: int, tables: dict, games: int, seed: int) -> tuple[Log, list]:
+    """Every table's phone saving ``games`` more games, started; join the threads returned."""
     log = Log()
     deadline = time.monotonic() + PHASE_SECONDS
     phones = [
-        threading.Thread(target=scorekeeper, args=(port, n, tok, games, log, deadline, 500 + n))
+        threading.Thread(target=scorekeeper, args=(port, n, tok, games, log, deadline, seed + n))
         for n, tok in sorted(tables.items())
     ]
     for thread in phones:
         thread.start()
-    status, body, import_ms = multipart_post(
-        organiser, path, {"csrfmiddlewaretoken": token}, "players.csv", content
+    return log, phones
+
+
+def player_csv(rows: int) -> bytes:
+    lines = ["Name,Club"] + [f"Player {n:06},Club {n % 12}" for n in range(rows)]
+    return ("\r\n".join(lines) + "\r\n").encode()
+
+
+def import_times(organiser: Browser, path: str, token: str, files: list[bytes]) -> list[list]:
+    """Each file posted to the import, turn about, IMPORT_TURNS times: the answers, (status,
+    body, ms), by file."""
+    answers: list[list] = [[] for _ in files]
+    for _ in range(IMPORT_TURNS):
+        for content, into in zip(files, answers, strict=True):
+            fields = {"csrfmiddlewaretoken": token}
+            into.append(multipart_post(organiser, path, fields, "players.csv", content))
+    return answers
+
+
+def big_import(port: int, organiser: Browser, tables: dict, games: int) -> list[bool]:
+    from core.spreadsheet_files import MAX_SHEET_ROWS
+
+    path = f"/organiser/t/{NEXT_EVENT}/players/import/"
+    token = inputs(organiser.get(path).body)["csrfmiddlewaretoken"]
+    content, just_over = player_csv(CSV_ROWS), player_csv(MAX_SHEET_ROWS + 1)
+    answers = import_times(organiser, path, token, [content, just_over])
+    refused = all(
+        s == 200 and "more than 20,000 rows" in body for turns in answers for s, body, _ in turns
     )
-    for thread in phones:
-        thread.join(timeout=max(0.0, deadline - time.monotonic()) + HTTP_TIMEOUT)
-    refused = status == 200 and "more than 20,000 rows" in body
-    slowest = max(log.score_post_ms) if log.score_post_ms else float("inf")
+    huge_ms, smallest_ms = (statistics.median(ms for _, _, ms in turns) for turns in answers)
+    ratio = huge_ms / smallest_ms
     print(
-        f"3. {CSV_ROWS:,}-row CSV ({len(content) / 1024 / 1024:.1f} MB): answered {status} in "
-        f"{import_ms:.0f} ms ({'refused' if refused else 'NOT refused'}); "
-        f"{len(log.score_post_ms)} table saves alongside, slowest {slowest:.0f} ms, "
-        f"median {statistics.median(log.score_post_ms) if log.score_post_ms else 0:.0f} ms; "
-        f"{len(log.errors)} client errors",
+        f"3. {CSV_ROWS:,}-row CSV ({len(content) / 1024 / 1024:.1f} MB): "
+        f"{'refused' if refused else 'NOT refused'} in {huge_ms:.0f} ms, a file one row over "
+        f"the limit ({MAX_SHEET_ROWS + 1:,} rows) in {smallest_ms:.0f} ms (medians of "
+        f"{IMPORT_TURNS}, turn about): ratio {ratio:.2f}",
         flush=True,
     )
-    for error in log.errors[:5]:
-        print(f"   {error}")
-    ok = refused and import_ms < IMPORT_LIMIT_MS and slowest < SAVE_LIMIT_MS and not log.errors
+    ok_import = refused and ratio <= IMPORT_RATIO
     print(
-        f"{'PASS' if ok else 'FAIL'} a 100k-row CSV import refused in under 2 s, "
-        "table saves during it under 1 s"
+        f"{'PASS' if ok_import else 'FAIL'} a 100k-row CSV import refused within "
+        f"{IMPORT_RATIO:g}x the time of a file one row over the limit"
+    )
+    return [ok_import, saves_during_imports(port, organiser, tables, games, (path, token, content))]
+
+
+def saves_during_imports(port: int, organiser: Browser, tables: dict, games: int, upload) -> bool:
+    """Half the day's games saved with nothing else running, the other half while the organiser
+    posts the import again and again; the saves of the two halves compared."""
+    quiet, phones = phones_round(port, tables, games // 2, 500)
+    for thread in phones:
+        thread.join(timeout=PHASE_SECONDS + HTTP_TIMEOUT)
+    during, phones = phones_round(port, tables, games - games // 2, 600)
+    path, token, content = upload
+    import_ms = []
+    deadline = time.monotonic() + PHASE_SECONDS
+    while any(t.is_alive() for t in phones) and time.monotonic() < deadline:
+        fields = {"csrfmiddlewaretoken": token}
+        import_ms.append(multipart_post(organiser, path, fields, "players.csv", content)[2])
+    for thread in phones:
+        thread.join(timeout=HTTP_TIMEOUT)
+    errors = quiet.errors + during.errors
+    calm, busy = quiet.score_post_ms or [float("nan")], during.score_post_ms or [float("nan")]
+    ratio = statistics.median(busy) / statistics.median(calm)
+    # A save may wait for the one import ahead of it in its worker, never for more.
+    bound = max(import_ms or [0]) + max(calm)
+    print(
+        f"   table saves: {len(calm)} with nothing else running, median "
+        f"{statistics.median(calm):.0f} ms, slowest {max(calm):.0f} ms; {len(busy)} during "
+        f"{len(import_ms)} imports, median "
+        f"{statistics.median(busy):.0f} ms, slowest {max(busy):.0f} ms: median ratio {ratio:.2f}, "
+        f"slowest against the slowest import plus the slowest quiet save {bound:.0f} ms; "
+        f"{len(errors)} client errors",
+        flush=True,
+    )
+    for error in errors[:5]:
+        print(f"   {error}")
+    ok = not errors and ratio <= SAVE_RATIO and max(busy) <= bound
+    print(
+        f"{'PASS' if ok else 'FAIL'} table saves while imports run: median within {SAVE_RATIO:g}x "
+        "the saves with nothing else running, none waiting for more than one import"
     )
     return ok
 
@@ -337,11 +405,12 @@ def main() -> int:
         first_table = f"/table/{tables[1]}/"
         warm_up(port, [first_table])
         # The organiser signs in before the floods, as at the start of the day.
-        organiser = log_in(port, *logins["organiser"], f"/organiser/t/{slug}/")
+        username, password = logins["organiser"]
+        organiser = log_in(port, username, password, f"/organiser/t/{slug}/")
         results = [
             huge_usernames(port, work / "bench.sqlite3"),
             login_flood(port, first_table, work / "throttle"),
-            big_import(port, organiser, tables, games),
+            *big_import(port, organiser, tables, games),
         ]
     finally:
         if server is not None:

@@ -19,7 +19,7 @@ import random
 import re
 from html import unescape
 
-import in_process  # sets Django up, so it comes before every Django import
+import in_process  # type: ignore[import-not-found]  # sets Django up: before every Django import
 
 # isort: split
 
@@ -55,7 +55,8 @@ def build_day(slug: str, seed: int):
     games = build_schedule(day)
     sizes = table_sizes(PLAYERS, tournament.rules.max_table_size)
     assert len(sizes) == TABLES, sizes
-    cards, start = {}, 0
+    cards: dict[int, dict[int, tuple]] = {}
+    start = 0
     now = timezone.now()
     plan = []
     for number, size in enumerate(sizes, start=1):
@@ -130,14 +131,21 @@ def hidden_fields(html: str) -> dict[str, str]:
     }
 
 
+def found(pattern: str, text: str) -> str:
+    """The first group of ``pattern`` in ``text``, which the page must hold."""
+    match = re.search(pattern, text)
+    assert match is not None, pattern
+    return match.group(1)
+
+
 def table_of(url: str) -> int:
-    return int(re.search(r"/table/(\d+)/", url).group(1))
+    return int(found(r"/table/(\d+)/", url))
 
 
 def by_confirm_from_card(tournament, day, cards, user) -> Desk:
     desk = Desk(user)
     grid = desk.get(reverse("organiser:scores_day", args=[tournament.slug, day.number]))
-    first = re.search(r'href="([^"]+/check/)"', grid.content.decode()).group(1)
+    first = found(r'href="([^"]+/check/)"', grid.content.decode())
     page = desk.get(first)
     seen = set()
     while True:
@@ -160,7 +168,7 @@ def by_confirm_from_card(tournament, day, cards, user) -> Desk:
 def by_blind_keying(tournament, day, cards, user) -> Desk:
     desk = Desk(user)
     grid = desk.get(reverse("organiser:scores_day", args=[tournament.slug, day.number]))
-    first = re.search(r'href="([^"]+/card/)"', grid.content.decode()).group(1)
+    first = found(r'href="([^"]+/card/)"', grid.content.decode())
     page = desk.get(first)
     keyed = set()
     while True:
@@ -172,7 +180,7 @@ def by_blind_keying(tournament, day, cards, user) -> Desk:
         html = page.content.decode()
         data = hidden_fields(html)
         for game, (engine, points, out) in cards[number].items():
-            prefilled = re.search(rf'name="g{game}-engine" value="(\d*)"', html).group(1)
+            prefilled = found(rf'name="g{game}-engine" value="(\d*)"', html)
             assert prefilled == str(engine), (number, game, prefilled)  # nothing to type
             data[f"g{game}-engine"] = prefilled
             data[f"g{game}-out"] = str(out)

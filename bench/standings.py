@@ -1,11 +1,13 @@
 """Benchmark for the standings outputs -- run as ``.venv/bin/python bench/standings.py``.
 
 Builds a 2,000-player, two-day, six-games-a-day event (24,000 scores) and a 20-player one,
-then measures, in this run: the selector's queries and time against a bare SQL GROUP BY,
-the public page's first 100 rows, its bytes on the wire plain and gzipped (and their ratio),
-that page with its race chart against it without, the PDF against a bare reportlab table of
-the same rows, and the workbook against bare openpyxl write-only sheets of the same rows. Times
-are the median of several runs. One PASS/FAIL line per target.
+then measures, in this run: the selector's queries and time against a bare SQL GROUP BY, the
+public page's first 100 rows against that selector, its bytes on the wire plain and gzipped
+(and their ratio), that page with its race chart against it without, the PDF against a bare
+reportlab table of the same rows, and the workbook against bare openpyxl write-only sheets of
+the same rows. Times are the median of several runs, each ratio the median of pairs run turn
+about, and each time is judged against its baseline from this run, never against a number of
+seconds. One PASS/FAIL line per target.
 
 With no DATABASE_URL the event goes in a throwaway SQLite file; with DATABASE_URL set
 (PostgreSQL, say) a throwaway test database is created beside it and dropped at the end.
@@ -19,7 +21,7 @@ import statistics
 import time
 from io import BytesIO
 
-import in_process  # sets Django up, so it comes before every Django import
+import in_process  # type: ignore[import-not-found]  # sets Django up: before every Django import
 
 # isort: split
 
@@ -58,15 +60,17 @@ def median_time(fn, runs: int) -> float:
     return statistics.median(times)
 
 
-def paired_medians(ours, bare, runs: int) -> tuple[float, float]:
-    """Median times of two jobs run turn about, so a busy moment slows both alike."""
-    times = ([], [])
+def paired_medians(ours, bare, runs: int) -> tuple[float, float, float]:
+    """Median times of two jobs run turn about, and the median of their ratio pair by pair: a
+    busy moment slows both of a pair alike, and a burst on one run is one pair's outlier."""
+    times: tuple[list[float], list[float]] = ([], [])
     for _ in range(runs):
         for job, into in ((ours, times[0]), (bare, times[1])):
             started = time.perf_counter()
             job()
             into.append(time.perf_counter() - started)
-    return statistics.median(times[0]), statistics.median(times[1])
+    ratios = [a / b for a, b in zip(*times, strict=True)]
+    return statistics.median(times[0]), statistics.median(times[1]), statistics.median(ratios)
 
 
 def time_race_chart(client, url: str, event: Tournament, runs: int) -> None:
@@ -87,10 +91,9 @@ def time_race_chart(client, url: str, event: Tournament, runs: int) -> None:
         client.get(url)
 
     try:
-        with_chart, without_chart = paired_medians(page_with, page_without, runs)
+        with_chart, without_chart, ratio = paired_medians(page_with, page_without, runs)
     finally:
         vars(standings_page).update(real)
-    ratio = with_chart / without_chart
     result = standings(event)
     chart = median_time(lambda: race_chart(result), runs)
     print(
@@ -230,6 +233,9 @@ def main() -> None:
 
 
 RUNS = 9  # timed runs per measurement, medians compared
+# The public page (2,000 players, first 100 rows) is the selector's read plus a request, 100 rows
+# drawn and the race chart: 1.8x to 1.9x the selector alone when this target was set.
+PAGE_RATIO_TARGET = 2.5
 
 
 def run() -> None:
@@ -291,49 +297,58 @@ def check_query_counts(small, large) -> None:
 def check_selector_speed(large) -> None:
     """The standings selector against a bare GROUP BY sum, and the pure ranking's share."""
     day_ids = list(large.days.values_list("pk", flat=True))
-    selector, bare = paired_medians(lambda: standings(large), lambda: bare_group_by(day_ids), RUNS)
-    ratio = selector / bare
+    selector, bare, ratio = paired_medians(
+        lambda: standings(large), lambda: bare_group_by(day_ids), RUNS
+    )
     print(
         f"selector {selector * 1000:.1f} ms, bare GROUP BY sum {bare * 1000:.1f} ms, "
         f"ratio {ratio:.2f}x"
     )
     check("selector at most 3x a bare GROUP BY sum", ratio <= 3, f"{ratio:.2f}x")
     records = [row.record for row in standings(large).rows]
-    pure, bare = paired_medians(
+    pure, bare, pure_ratio = paired_medians(
         lambda: rank_clubs(rank_players(records, ())), lambda: bare_group_by(day_ids), RUNS
     )
     print(
         f"  of which the pure ranking (rank_players + rank_clubs, no database) "
-        f"{pure * 1000:.1f} ms, {pure / bare:.2f}x the bare sum"
+        f"{pure * 1000:.1f} ms, {pure_ratio:.2f}x the bare sum"
     )
 
 
 def check_public_page(large) -> None:
+    """The public page against the selector it draws from, turn about in this run: what the
+    page adds (the request, 100 rows drawn, the race chart) stays within a fraction of the read."""
     client = Client()
     url = reverse("public:standings", args=[large.slug])
     response = client.get(url)
     assert response.status_code == 200 and response.content.count(b"data-number=") == 100
-    page = median_time(lambda: client.get(url), RUNS)
-    print(f"public page, first 100 of 2,000 rows: {page * 1000:.1f} ms")
-    check("public page first 100 rows under 150 ms", page < 0.150, f"{page * 1000:.1f} ms")
+    page, selector, ratio = paired_medians(lambda: client.get(url), lambda: standings(large), RUNS)
+    print(
+        f"public page, first 100 of 2,000 rows: {page * 1000:.1f} ms, its selector alone "
+        f"{selector * 1000:.1f} ms, ratio {ratio:.2f}x"
+    )
+    check(
+        f"public page first 100 rows at most {PAGE_RATIO_TARGET:g}x its selector",
+        ratio <= PAGE_RATIO_TARGET,
+        f"{ratio:.2f}x",
+    )
     time_race_chart(client, url, large, RUNS)
 
 
 def check_pdf(large, result) -> None:
     """The standings PDF against a bare reportlab table of the same rows."""
     header, body = player_table_rows(result)
-    pdf, bare_pdf_time = paired_medians(
+    pdf, bare_pdf_time, ratio = paired_medians(
         lambda: render_standings_pdf(standings(large)), lambda: bare_pdf(header, body), 3
     )
     print(
         f"PDF of 2,000 rows (selector included) {pdf:.2f} s, bare reportlab table "
-        f"{bare_pdf_time:.2f} s, ratio {pdf / bare_pdf_time:.2f}x"
+        f"{bare_pdf_time:.2f} s, ratio {ratio:.2f}x"
     )
-    check("PDF of 2,000 players under 2 s", pdf < 2, f"{pdf:.2f} s")
     check(
         "PDF at most 1.5x a bare reportlab table",
-        pdf / bare_pdf_time <= 1.5,
-        f"{pdf / bare_pdf_time:.2f}x",
+        ratio <= 1.5,
+        f"{ratio:.2f}x",
     )
 
 
@@ -341,18 +356,17 @@ def check_workbook(large, result) -> None:
     """The standings workbook against bare write-only openpyxl sheets of the same rows."""
     sheets = workbook_sheets(result, score_rows(large), seating_rows(large))
     rows = sum(len(r) for _, _, r in sheets)
-    xlsx, bare_xlsx = paired_medians(
+    xlsx, bare_xlsx, ratio = paired_medians(
         lambda: standings_workbook(standings(large)), lambda: bare_workbook(sheets), 3
     )
     print(
         f"workbook, {rows} rows in 5 sheets (queries included) {xlsx:.2f} s, "
-        f"bare write-only sheets {bare_xlsx:.2f} s, ratio {xlsx / bare_xlsx:.2f}x"
+        f"bare write-only sheets {bare_xlsx:.2f} s, ratio {ratio:.2f}x"
     )
-    check("workbook under 3 s", xlsx < 3, f"{xlsx:.2f} s")
     check(
         "workbook at most 1.5x bare openpyxl write-only",
-        xlsx / bare_xlsx <= 1.5,
-        f"{xlsx / bare_xlsx:.2f}x",
+        ratio <= 1.5,
+        f"{ratio:.2f}x",
     )
 
 

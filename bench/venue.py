@@ -8,7 +8,8 @@ throwaway SQLite event of 300 players at 43 tables, and reports, PASS or FAIL fo
   while 20 connections hold half a request open (round B), and the last two with none again
   (round A2). 0 errors, every game stored once; the p95 of the saves with the slow clients (B)
   and without them (A1 and A2 together) and their ratio, measured in this run; and the stalled
-  connections closed by the server once their time limit is up.
+  connections closed by the server once its time limit is up (the longest held against that
+  limit, at most 2x).
 * a light table page: the bytes and requests of a first load (the page, then every stylesheet,
   script, image and icon it names; the favicon a browser asks for unless the page names one),
   at most 50 KB and 4 requests.
@@ -40,9 +41,8 @@ from urllib.parse import urlencode
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "bench"))
 
-from entry_load import (  # noqa: E402  (bench/ is put on the path just above)
+from bench.http_load import (  # noqa: E402  (the project is put on the path just above)
     HTTP_TIMEOUT,
     Browser,
     Log,
@@ -50,7 +50,9 @@ from entry_load import (  # noqa: E402  (bench/ is put on the path just above)
     inputs,
     percentile,
     scorekeeper,
+    start_server,
     stop_server,
+    sync_settings,
     wait_until_serving,
 )
 
@@ -60,6 +62,9 @@ GAMES_PER_ROUND = 2  # three rounds: the day's six games
 ROUND_SECONDS = 120  # each round's clients stop at this deadline, whatever happens
 CLIENT_TIMEOUT = 15  # seconds; passed to the server as VENUE_CLIENT_TIMEOUT
 RATIO_TARGET = 3.0
+# A stalled connection is closed once the server's time limit on reads is up; the bench gives it
+# as long again for the rounds of saves running meanwhile and its own polling.
+CLOSE_RATIO_TARGET = 2.0
 PAGE_BYTES_TARGET = 50 * 1024
 PAGE_REQUESTS_TARGET = 4
 
@@ -117,16 +122,17 @@ def closed_by_server(sock: socket.socket) -> bool:
         return True
 
 
-def wait_for_closes(held: list[socket.socket], limit_s: float) -> tuple[int, float]:
-    """How many stalled connections the server closed within limit_s, and when the last one was."""
-    started = time.monotonic()
+def wait_for_closes(held: list[socket.socket], opened: float) -> tuple[int, float]:
+    """How many stalled connections the server closed within CLOSE_RATIO_TARGET times its time
+    limit of their opening (``opened``, monotonic), and how long the last one was held."""
     closed: set[int] = set()
     last = 0.0
-    while time.monotonic() - started < limit_s and len(closed) < len(held):
+    give_up = opened + CLIENT_TIMEOUT * CLOSE_RATIO_TARGET
+    while time.monotonic() < give_up and len(closed) < len(held):
         for i, sock in enumerate(held):
             if i not in closed and closed_by_server(sock):
                 closed.add(i)
-                last = time.monotonic() - started
+                last = time.monotonic() - opened
         time.sleep(0.2)
     return len(closed), last
 
@@ -302,6 +308,7 @@ def slow_client_rounds(port: int, day, tables: dict[int, str]) -> list[tuple[str
     round_a1 = save_round(port, tables, GAMES_PER_ROUND)
     _, ok_a1 = report_round("A1 (no slow clients)", round_a1, expected)
 
+    opened = time.monotonic()
     held = open_half_requests(port, f"/table/{tables[1]}/")
     time.sleep(1)  # let every stalled connection reach a worker thread
     try:
@@ -310,7 +317,7 @@ def slow_client_rounds(port: int, day, tables: dict[int, str]) -> list[tuple[str
         p95_b, ok_b = report_round(f"B ({still_open} half-open connections)", round_b, expected)
         still_open_after = sum(not closed_by_server(sock) for sock in held)
         print(f"half-open connections still open when round B ended: {still_open_after}")
-        closed, last = wait_for_closes(held, CLIENT_TIMEOUT + 15)
+        closed, last = wait_for_closes(held, opened)
     finally:
         for sock in held:
             sock.close()
@@ -322,9 +329,10 @@ def slow_client_rounds(port: int, day, tables: dict[int, str]) -> list[tuple[str
     expected *= 3
     ratio = p95_b / p95_a if p95_a else float("inf")
     print(f"p95 with / without the slow clients: {p95_b:.0f} / {p95_a:.0f} ms = {ratio:.2f}")
+    close_ratio = last / CLIENT_TIMEOUT
     print(
-        f"stalled connections closed by the server: {closed} of {len(held)} "
-        f"(the last after {last:.0f} s; time limit {CLIENT_TIMEOUT} s)"
+        f"stalled connections closed by the server: {closed} of {len(held)}, the last held "
+        f"{last:.1f} s: {close_ratio:.2f}x the server's time limit ({CLIENT_TIMEOUT} s)"
     )
     stored = GameSheet.objects.filter(table__day=day, state__in=LIVE_STATES).count()
     duplicates = GameSheet.objects.filter(table__day=day, version__gt=1).count()
@@ -341,8 +349,9 @@ def slow_client_rounds(port: int, day, tables: dict[int, str]) -> list[tuple[str
             and ratio <= RATIO_TARGET,
         ),
         (
-            f"stalled connections closed within the time limit ({CLIENT_TIMEOUT} s, +15 s)",
-            closed == len(held),
+            f"every stalled connection closed within {CLOSE_RATIO_TARGET:g}x the server's time "
+            f"limit: the last {close_ratio:.2f}x",
+            closed == len(held) and close_ratio <= CLOSE_RATIO_TARGET,
         ),
     ]
 
@@ -350,36 +359,10 @@ def slow_client_rounds(port: int, day, tables: dict[int, str]) -> list[tuple[str
 def sync_comparison(env: dict, work: Path, token: str) -> None:
     """For comparison, not a target: the README's former venue command (gunicorn's sync
     workers, 3 of them) with 3 stalled connections, and one phone opening its table page."""
-    import subprocess
-
     port = free_port()
-    with open(work / "sync.log", "ab") as log_file:
-        process = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "gunicorn",
-                "config.wsgi",
-                "--workers",
-                "3",
-                "--bind",
-                f"127.0.0.1:{port}",
-                "--timeout",
-                "30",
-            ],
-            cwd=ROOT,
-            env={**env, "DJANGO_PORT": str(port)},
-            stdout=log_file,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
+    sync_env = {**env, "DJANGO_PORT": str(port)}
+    process = start_server(sync_env, port, work / "sync.log", sync_settings())
     try:
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            with contextlib.suppress(OSError):
-                if Browser(port).get("/accounts/login/").status == 200:
-                    break
-            time.sleep(0.2)
         held = open_half_requests(port, f"/table/{token}/", count=3)
         time.sleep(1)
         started = time.monotonic()

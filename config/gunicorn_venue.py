@@ -3,7 +3,9 @@
 Threaded workers with a per-client time limit (config/venue_worker.py): a phone that stalls
 mid-request holds one thread for at most VENUE_CLIENT_TIMEOUT seconds, and there are many
 threads, so the other tables keep saving. SQLite takes one write at a time whatever the thread
-count; threads are for waiting on slow phones, not for speed.
+count; threads are for waiting on slow phones, not for speed. Each worker runs the app for one
+request at a time and takes new connections only while it has room, so a request waits for
+whichever worker frees first (bench/entry_load.py compares it with 3 sync workers).
 """
 
 import os
@@ -11,7 +13,10 @@ import sys
 
 bind = f"{os.environ.get('VENUE_HOST', '0.0.0.0')}:{os.environ.get('DJANGO_PORT', '8000')}"  # noqa: S104 (the venue serves phones on the LAN)
 worker_class = "config.venue_worker.VenueWorker"
-workers = int(os.environ.get("VENUE_WORKERS", "2"))
+# Three, as with the sync workers this replaced: a save holds SQLite's write lock, and with two
+# workers the other one often waited for it with its app slot taken, leaving a core idle while
+# the phones queued (bench/entry_load.py: a score post's p95 about twice that of three).
+workers = int(os.environ.get("VENUE_WORKERS", "3"))
 threads = int(os.environ.get("VENUE_THREADS", "32"))
 worker_connections = 1000
 timeout = 60  # a worker that stops answering its master is restarted

@@ -10,7 +10,12 @@ to serving tables.
 gunicorn also closes a finished connection "gracefully" on the worker's main thread, waiting up
 to 2 s for the client to close its side; a client that never does stops that worker accepting
 anyone for 2 s, per connection. Here the close takes only what the client already sent and does
-not wait. Written against gunicorn 27.0.1 (pinned in requirements.txt).
+not wait.
+
+Each worker runs the app for one request at a time (APP_SLOTS), and takes a new connection only
+while its app has room (APP_QUEUE, DOORWAY_SECONDS): the others wait in the listening socket's
+queue, shared by the workers, for whichever frees first. Written against gunicorn 27.0.1 (pinned
+in requirements.txt).
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ import io
 import os
 import socket
 import threading
+import time
 from collections import deque
 from wsgiref.types import WSGIApplication
 
@@ -34,44 +40,76 @@ CLIENT_TIMEOUT = float(os.environ.get("VENUE_CLIENT_TIMEOUT", "15"))
 # How many requests of one worker run the app (Django) at once. The threads are there to wait on
 # slow phones, not to run Django side by side: threads sharing the interpreter slow each other
 # down, and one holding the database's write lock then holds it for longer while the room queues
-# behind it (bench/entry_load.py --server venue measures it). A request's body is read before
-# it takes a slot, so a phone sending slowly never holds one.
+# behind it (bench/entry_load.py measures it). A request's body is read before it takes a slot,
+# so a phone sending slowly never holds one.
 APP_SLOTS = int(os.environ.get("VENUE_APP_SLOTS", "1"))
+
+# How many requests that have fully arrived may wait for a worker's slots before the worker
+# stops taking new connections. The rest wait in the listening socket's queue, which the workers
+# share, and go to whichever worker frees first, as with gunicorn's sync workers. A worker that
+# took every connection it could would keep a request queued behind its own busy slot while
+# another worker stood idle: the phones' p95 was several times their median that way.
+APP_QUEUE = int(os.environ.get("VENUE_APP_QUEUE", "1"))
 
 
 class FairSlots:
     """A semaphore that serves its waiters in the order they came: a freed slot is handed to
-    the longest waiter, so no request is overtaken again and again by newcomers."""
+    the longest waiter, so no request is overtaken again and again by newcomers.
 
-    def __init__(self, slots: int):
+    ``on_full_change`` is called (in the requester's thread) whenever the slots and their
+    ``queue`` waiting places become full, or stop being full."""
+
+    def __init__(self, slots: int, queue: int = 0, on_full_change=None):
         self._lock = threading.Lock()
-        self._free = max(1, slots)
+        self._slots = max(1, slots)
+        self._free = self._slots
         self._waiting: deque[threading.Event] = deque()
+        self._room = self._slots + max(0, queue)
+        self._on_full_change = on_full_change
+
+    def _busy(self) -> int:
+        return self._slots - self._free + len(self._waiting)
+
+    def has_room(self) -> bool:
+        """Is there a slot or a waiting place free?"""
+        with self._lock:
+            return self._busy() < self._room
 
     def __enter__(self):
         with self._lock:
             if self._free and not self._waiting:
                 self._free -= 1
-                return self
-            turn = threading.Event()
-            self._waiting.append(turn)
-        turn.wait()  # the slot is ours when set: release handed it over
+                turn = None
+            else:
+                turn = threading.Event()
+                self._waiting.append(turn)
+            became_full = self._busy() == self._room
+        if became_full and self._on_full_change:
+            self._on_full_change()
+        if turn is not None:
+            turn.wait()  # the slot is ours when set: release handed it over
         return self
 
     def __exit__(self, *exc_info):
         with self._lock:
+            was_full = self._busy() == self._room
             if self._waiting:
                 self._waiting.popleft().set()
             else:
                 self._free += 1
+        if was_full and self._on_full_change:
+            self._on_full_change()
 
 
 class AppSlots:
-    """A WSGI app run by at most ``slots`` threads at once, each request's body read first."""
+    """A WSGI app run by at most ``slots`` threads at once, each request's body read first.
 
-    def __init__(self, app, slots: int):
+    ``on_arrival`` is called (in the request's thread) once the request has fully arrived."""
+
+    def __init__(self, app, slots: int, queue: int = 0, on_full_change=None, on_arrival=None):
         self.app = app
-        self.slots = FairSlots(slots)
+        self.slots = FairSlots(slots, queue, on_full_change)
+        self._on_arrival = on_arrival or (lambda: None)
 
     def __call__(self, environ, start_response):
         length = environ.get("CONTENT_LENGTH") or ""
@@ -80,9 +118,11 @@ class AppSlots:
             try:
                 body = environ["wsgi.input"].read(int(length))
             except OSError:  # the phone stalled past the time limit, or went away
+                self._on_arrival()
                 start_response("408 Request Timeout", [("Content-Type", "text/plain")])
                 return [b"The request did not arrive in time. Please try again."]
             environ["wsgi.input"] = io.BytesIO(body)
+        self._on_arrival()
         with self.slots:
             return self.app(environ, start_response)
 
@@ -112,12 +152,68 @@ class TimedConn(TConn):
             util.close(self.sock)
 
 
+# A connection just taken holds the worker's door until its request has arrived (headers and
+# body read) or this long has passed: without it, a worker would take a burst of connections
+# before any of them reached its app queue, and the queue limit above would not hold. A phone
+# slower than this is not waited for.
+DOORWAY_SECONDS = 0.05
+
+
 class VenueWorker(ThreadWorker):
     wsgi: WSGIApplication  # the app gunicorn loads, wrapped below; gunicorn has no types
 
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._door_lock = threading.Lock()
+        self._doorway = None  # the connection last taken, until its request arrives
+        self._doorway_until = 0.0
+        self._handling = threading.local()  # each request thread's connection
+        self._app: AppSlots | None = None
+
     def load_wsgi(self):
         super().load_wsgi()
-        self.wsgi = AppSlots(self.wsgi, APP_SLOTS)
+        self._app = AppSlots(
+            self.wsgi, APP_SLOTS, APP_QUEUE, self._app_full_changed, self._request_arrived
+        )
+        self.wsgi = self._app
+
+    def handle(self, conn):
+        self._handling.conn = conn
+        try:
+            return super().handle(conn)
+        finally:
+            self._handling.conn = None
+            self._leave_doorway(conn)  # closed, deferred to the poller, or done
+
+    def _request_arrived(self):
+        self._leave_doorway(getattr(self._handling, "conn", None))
+
+    def _leave_doorway(self, conn):
+        with self._door_lock:
+            if conn is None or self._doorway is not conn:
+                return
+            self._doorway = None
+        self._app_full_changed()
+
+    def _app_full_changed(self):
+        # Called in a request's thread; the poller belongs to the main thread.
+        self.method_queue.defer(self._gate_accepting)
+
+    def _gate_accepting(self):
+        self.set_accept_enabled(self.alive and self.nr_conns < self.worker_connections)
+
+    def set_accept_enabled(self, enabled):
+        # gunicorn's loop asks again on every turn while accepting is off, so a worker starts
+        # taking connections again as soon as its app has room and its door is free.
+        with self._door_lock:
+            door_free = self._doorway is None or time.monotonic() >= self._doorway_until
+        room = self._app is None or self._app.slots.has_room()
+        super().set_accept_enabled(enabled and room and door_free)
+
+    def wait_for_and_dispatch_events(self, timeout):
+        if self._doorway is not None:  # look again when the door's time is up
+            timeout = min(timeout, DOORWAY_SECONDS)
+        super().wait_for_and_dispatch_events(timeout)
 
     def accept(self, listener):
         try:
@@ -125,7 +221,11 @@ class VenueWorker(ThreadWorker):
             self.nr_conns += 1
             client_sock.setblocking(True)
             conn = TimedConn(self.cfg, client_sock, client_addr, listener.getsockname())
+            with self._door_lock:
+                self._doorway = conn
+                self._doorway_until = time.monotonic() + DOORWAY_SECONDS
             self.enqueue_req(conn)
+            self._gate_accepting()
         except OSError as e:
             if e.errno not in (errno.EAGAIN, errno.ECONNABORTED, errno.EWOULDBLOCK):
                 raise

@@ -1,5 +1,6 @@
 """The venue's gunicorn worker: a time limit on every client socket, and a close that does not
-wait on the client. Sockets here are local socket pairs: nothing touches a network."""
+wait on the client, and a worker that takes connections only while its app has room. Sockets
+here are local socket pairs and loopback listeners: nothing touches a network."""
 
 import importlib.util
 import socket
@@ -124,3 +125,135 @@ def test_a_body_is_read_before_the_app_is_taken_and_a_stalled_one_gets_408():
     assert statuses == ["200 OK", "408 Request Timeout"] and seen == [b"hello"]
     # The stalled request never took the slot: the next one runs at once.
     assert slotted({"wsgi.input": io.BytesIO()}, lambda *args: None) == [b"ok"]
+
+
+def test_the_app_says_when_its_slots_and_queue_fill_and_when_they_have_room_again():
+    import threading
+    import time
+
+    from config.venue_worker import FairSlots
+
+    changes = []
+    slots = FairSlots(1, queue=1, on_full_change=lambda: changes.append(slots.has_room()))
+    slots.__enter__()  # one request runs: a place in the queue is still free
+    assert slots.has_room() and changes == []
+    waiter = threading.Thread(target=slots.__enter__)
+    waiter.start()
+    for _ in range(500):
+        if changes:
+            break
+        time.sleep(0.01)
+    assert changes == [False] and not slots.has_room()
+    slots.__exit__(None, None, None)  # handed to the waiter: the queue's place is free again
+    waiter.join(5)
+    assert changes == [False, True] and slots.has_room()
+
+
+class _Pool:
+    """Connections handed to the thread pool are kept, not run: the test plays the request."""
+
+    def __init__(self):
+        self.connections = []
+
+    def submit(self, _handle, conn):
+        from concurrent.futures import Future
+
+        self.connections.append(conn)
+        return Future()
+
+
+def _worker(listener, app):
+    import os
+    import selectors
+    from types import SimpleNamespace
+
+    worker = VenueWorker(
+        0, os.getpid(), [listener], SimpleNamespace(wsgi=lambda: app), 30, Config(), None
+    )
+    worker.poller = selectors.DefaultSelector()
+    worker.method_queue.init()
+    worker.tpool = _Pool()
+    worker.load_wsgi()
+    return worker
+
+
+def _accepting(worker, listener) -> bool:
+    worker.method_queue.run_callbacks(None)  # what the worker's loop runs on its main thread
+    return any(key.fileobj is listener for key in worker.poller.get_map().values())
+
+
+def _taken_connection(worker, listener):
+    import time
+
+    client = socket.create_connection(listener.getsockname())
+    for _ in range(500):
+        worker.accept(listener)  # nothing yet: it returns, as on another worker's win
+        if worker.tpool.connections:
+            return client, worker.tpool.connections.pop()
+        time.sleep(0.01)
+    raise AssertionError("the connection was not taken")
+
+
+def test_a_worker_takes_connections_only_while_its_app_has_room_and_its_door_is_free():
+    """A taken connection holds the door until its request arrives (or a moment passes); a full
+    app queue stops new connections until a request leaves. Loopback sockets only."""
+    import io
+    import threading
+    import time
+
+    from config.venue_worker import DOORWAY_SECONDS
+
+    release = threading.Event()
+
+    def app(environ, start_response):
+        release.wait(5)
+        return [b"ok"]
+
+    listener = socket.create_server(("127.0.0.1", 0))
+    listener.setblocking(False)
+    worker = _worker(listener, app)
+    clients = []
+    try:
+        worker.set_accept_enabled(True)
+        assert _accepting(worker, listener)
+        client, conn = _taken_connection(worker, listener)
+        clients.append(client)
+        assert not _accepting(worker, listener)  # its request has not arrived yet
+
+        def request(conn):
+            worker._handling.conn = conn  # the request's thread, as gunicorn's handle() sets it
+            worker.wsgi({"wsgi.input": io.BytesIO()}, lambda *args: None)
+
+        running = threading.Thread(target=request, args=(conn,))
+        running.start()  # it arrives and runs: a place in the queue is left
+        for _ in range(500):
+            if _accepting(worker, listener):
+                break
+            time.sleep(0.01)
+        assert _accepting(worker, listener)
+
+        client, conn = _taken_connection(worker, listener)
+        clients.append(client)
+        waiting = threading.Thread(target=request, args=(conn,))
+        waiting.start()  # it arrives and waits: the app is full
+        time.sleep(0.2)
+        assert not _accepting(worker, listener)
+
+        release.set()
+        running.join(5)
+        waiting.join(5)
+        assert _accepting(worker, listener)
+
+        client, _conn = _taken_connection(worker, listener)
+        clients.append(client)  # a request that never arrives holds the door only a moment
+        assert not _accepting(worker, listener)
+        time.sleep(DOORWAY_SECONDS)
+        worker.set_accept_enabled(True)  # gunicorn's loop asks on each turn while it is off
+        assert _accepting(worker, listener)
+    finally:
+        release.set()
+        for client in clients:
+            client.close()
+        worker.method_queue.close()
+        worker.tmp.close()
+        listener.close()

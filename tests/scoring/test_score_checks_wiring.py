@@ -12,6 +12,7 @@ from django.core.management.base import CommandError
 from django.test import Client
 from django.urls import reverse
 from openpyxl import load_workbook
+from page_fields import options, value_of
 from pypdf import PdfReader
 from scoring_factories import T1, seated_day, snapshot, staff, typed
 
@@ -45,6 +46,13 @@ def link(table, game=None):
 def text_of(response):
     html = response.content.decode()
     return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html)).replace("&#x27;", "'")
+
+
+def check_code(html, field):
+    """The "yes, it is right" code the page carries in ``field``: a hex digest."""
+    code = value_of(html, field)
+    assert re.fullmatch(r"[0-9a-f]+", code), code
+    return code
 
 
 def phone_post(w, scores, *, game=1, out=(), engine=None, base=0, **extra):
@@ -173,8 +181,8 @@ def test_the_phone_asks_then_saves_with_one_tap(world, client):
     assert "Please check Cy Doe's score of 400" in text
     cy = world.entries["Cy Doe"].pk
     assert f'aria-describedby="id_score-{cy}_warning"' in html
-    assert f'name="score-{cy}" value="400"' in html  # what was typed is kept
-    code = re.search(r'name="rechecked" value="([0-9a-f]+)"', html).group(1)
+    assert value_of(html, f"score-{cy}") == "400"  # what was typed is kept
+    code = check_code(html, "rechecked")
     assert snapshot() == before
     # A score changed after the question is asked about again, whatever the button says.
     changed = phone_post(world, {**JUMP, "Cy Doe": 500}, out=["Ann Lee"], rechecked=code)
@@ -183,7 +191,7 @@ def test_the_phone_asks_then_saves_with_one_tap(world, client):
     assert snapshot() == before
     # "Yes, it is right" for what is typed now saves it.
     page = client.get(link(world.tables[0], 1)).content.decode()
-    code = re.search(r'name="rechecked" value="([0-9a-f]+)"', page).group(1)
+    code = check_code(page, "rechecked")
     data = phone_post(world, {**JUMP, "Cy Doe": 500}, out=["Ann Lee"], rechecked=code)
     response = client.post(link(world.tables[0]), data)
     assert response.status_code == 302 and "?game" not in response["Location"]
@@ -218,7 +226,7 @@ def test_the_desk_card_asks_next_to_the_field_then_saves(world):
     html, text = response.content.decode(), text_of(response)
     assert "Please check before saving" in text and "Nothing was saved." not in text
     assert '<span class="field-warning">Please check Cy Doe' in html
-    code = re.search(r'name="rechecked" value="([0-9a-f]+)"', html).group(1)
+    code = check_code(html, "rechecked")
     assert snapshot() == before
     data = {**card_data(world, {1: (JUMP, "Ann Lee")}), "rechecked": code}
     assert desk.post(card_url(world), data).status_code == 302
@@ -305,9 +313,9 @@ def test_after_a_fallback_the_phone_names_the_double_the_rules_expect(fell_back,
     response = client.get(link(fell_back.tables[0]))
     html = response.content.decode()
     assert "Game 4 · engine double 10" in text_of(response)
-    options = re.findall(r'<option value="(\d+)"( selected)?>', html)
-    assert [v for v, _ in options] == ["10", "8", "7"]
-    assert [v for v, selected in options if selected] == ["10"]
+    engines = options(html, "id_engine")
+    assert [v for v, _ in engines] == ["10", "8", "7"]
+    assert [v for v, selected in engines if selected] == ["10"]
     assert "Double 10 (expected)" in html
 
 
@@ -319,8 +327,8 @@ def test_after_a_fallback_the_sheets_follow_the_table_and_the_desk_plans_blind(f
     text = " ".join(PdfReader(io.BytesIO(score_sheets_pdf(w.day))).pages[0].extract_text().split())
     assert "3 9-9 4 10-10 5 8-8 6 7-7" in text
     card = client_for(w.desk).get(card_url(w)).content.decode()
-    assert re.search(r'name="g3-engine" value="10"', card)  # nothing confirmed yet
-    assert re.search(r'name="g4-engine" value="9"', card)
+    assert value_of(card, "g3-engine") == "10"  # nothing confirmed yet
+    assert value_of(card, "g4-engine") == "9"
     path = tmp_path / "day1.xlsx"
     call_command("export_scores", w.tournament.slug, str(path), "--day", "1")
     engines = {
@@ -438,7 +446,7 @@ def test_the_upload_page_asks_with_a_box_to_tick(world, tmp_path):
     html = response.content.decode()
     assert "please check these scores against the cards" in text_of(response)
     assert "Row 4 (table 1, game 1): Please check Cy Doe" in text_of(response)
-    code = re.search(r'name="checked" value="([0-9a-f]+)"', html).group(1)
+    code = check_code(html, "checked")
     assert not GameSheet.objects.exists()
     with open(path, "rb") as handle:
         response = desk.post(url, {"file": handle, "checked": code})

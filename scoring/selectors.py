@@ -29,13 +29,8 @@ from tournaments.models import Day, Entry, RulePreset, Seat, Table
 NOT_PLAYED = "not_played"
 
 
-def sheet_rules(rules, tournament=None) -> SheetRules:
-    """The parts of a tournament's RuleSet that the score-sheet checks need.
-
-    ``tournament`` is not read: whether the engine is set aside before the deal is the rule
-    set's own rule now, not its preset's slug. It stays accepted so the callers need not change
-    in the same pass.
-    """
+def sheet_rules(rules) -> SheetRules:
+    """The parts of a tournament's RuleSet that the score-sheet checks need."""
     engines = rules.scheduled_engines()
     return SheetRules(
         top_double=rules.top_double,
@@ -96,7 +91,7 @@ class TableSeats:
     @property
     def sheet_rules(self) -> SheetRules:
         if self._sheet_rules is None:
-            self._sheet_rules = sheet_rules(self.rules, self.table.day.tournament)
+            self._sheet_rules = sheet_rules(self.rules)
         return self._sheet_rules
 
 
@@ -504,7 +499,7 @@ def day_workbook_rows(day: Day) -> list[dict]:
     by_table: dict[int, list[Seat]] = {}
     for seat in seats:
         by_table.setdefault(seat.table.number, []).append(seat)
-    rules = sheet_rules(day.tournament.rules, day.tournament)
+    rules = sheet_rules(day.tournament.rules)
     rows = []
     for table_number in sorted(by_table):
         table_seats = by_table[table_number]
@@ -554,7 +549,7 @@ def day_engines(day: Day, games: list[Game], tables) -> dict[int, dict[int, int]
     """Table id -> game number -> the engine each game of ``tables`` starts on
     (planned_engines), for the printed sheets: 1 query, and one for the tournament's preset
     when it is not loaded."""
-    rules = sheet_rules(day.tournament.rules, day.tournament)
+    rules = sheet_rules(day.tournament.rules)
     by_table: dict[int, dict[int, int]] = {}
     for table_id, number, engine in GameSheet.objects.filter(
         table__day=day, state__in=LIVE_STATES

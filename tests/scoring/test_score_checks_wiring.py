@@ -108,7 +108,7 @@ def test_the_rules_hand_sizes_and_engine_deal_reach_the_checks():
     custom.preset = None
     custom.save()
     custom = Tournament.objects.select_related("rules").get(pk=custom.pk)
-    assert sheet_rules(custom.rules, custom).engine_set_aside is True
+    assert sheet_rules(custom.rules).engine_set_aside is True
 
 
 def test_two_players_at_double_nine_are_held_to_the_deal_with_the_engine_set_aside():

@@ -233,6 +233,8 @@ NO_STORE_NAMESPACES = {"organiser", "admin"}
 NO_STORE_PATHS = ["/organiser/", "/accounts/", "/admin/"]
 
 SESSION_COOKIE_HTTPONLY = True
+# A form refused for its missing or stale security cookie gets a page in the app's words.
+CSRF_FAILURE_VIEW = "config.errors.csrf_failure"
 CSRF_COOKIE_HTTPONLY = False
 X_FRAME_OPTIONS = "DENY"
 SECURE_CONTENT_TYPE_NOSNIFF = True

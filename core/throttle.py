@@ -6,11 +6,17 @@ place for throttling: logins per address (core/login.py) and wrong table codes u
 
 from __future__ import annotations
 
+import math
+import time
 from dataclasses import dataclass
 
 from django.core.cache import caches
 
 from core.client_address import client_address
+
+
+def _now() -> float:
+    return time.time()
 
 
 @dataclass(frozen=True)
@@ -33,16 +39,34 @@ class Throttle:
         attempt and is not extended."""
         cache = caches["throttles"]
         key = self._key(client)
-        if cache.add(key, 1, timeout=self.window_seconds):
+        if self._start_window(key):
             return 1
         try:
             return int(cache.incr(key))
         except ValueError:  # the window ran out between add() and incr(): start a new one
-            cache.add(key, 1, timeout=self.window_seconds)
+            self._start_window(key)
             return 1
 
-    def wait_minutes(self) -> int:
-        return max(1, self.window_seconds // 60)
+    def _start_window(self, key: str) -> bool:
+        """Start a window at 1 unless one is running; its end is kept beside it, so the wait
+        can be told in the time left rather than the window's whole length."""
+        cache = caches["throttles"]
+        if not cache.add(key, 1, timeout=self.window_seconds):
+            return False
+        cache.set(f"{key}:ends", _now() + self.window_seconds, timeout=self.window_seconds)
+        return True
+
+    def seconds_left(self, client: str | None) -> int:
+        """Seconds until this client's window ends (0 when none is running)."""
+        ends = caches["throttles"].get(f"{self._key(client)}:ends")
+        if ends is None:
+            return 0 if self.count(client) == 0 else self.window_seconds
+        return max(0, math.ceil(float(ends) - _now()))
+
+    def wait_words(self, client: str | None) -> str:
+        """The wait left, in whole minutes rounded up: "4 minutes", "1 minute"."""
+        minutes = max(1, math.ceil(self.seconds_left(client) / 60))
+        return f"{minutes} minute" if minutes == 1 else f"{minutes} minutes"
 
 
 __all__ = ["Throttle", "client_address"]

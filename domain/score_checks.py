@@ -8,7 +8,7 @@ needs the double blank, and a possible but unlikely score is a "please check" wa
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 
 from domain.sheet_rules import HandLimits, SheetRules
 from domain.tiles import Tile, is_blank, letter_typo_text, parse_whole_number, tile_pips
@@ -37,10 +37,13 @@ def read_scores(
     table: SeatedTable,
     typed: Mapping[int, object],
     hands: Mapping[int, list[Tile]],
+    unread_tiles: Collection[int] = (),
 ) -> tuple[dict[int, int], set[int], list[Problem]]:
     """Every player still playing has exactly one score: a whole number, not
     negative, typed or worked out from the tiles, and agreeing with the tiles
-    when both are given.  A withdrawn player has none.
+    when both are given.  A withdrawn player has none.  A blank score beside
+    tiles that could not be read (``unread_tiles``) is not asked for: the
+    tiles' own problem says what to fix.
 
     Returns the scores read, the players whose score could not be trusted,
     and the problems."""
@@ -53,6 +56,9 @@ def read_scores(
             problems += _check_withdrawn_has_no_score(table, pid, raw)
             continue
         hand = hands.get(pid)
+        if pid in unread_tiles and is_blank(raw):
+            unreadable.add(pid)
+            continue
         if hand is None and type(raw) is int and raw >= 0:
             scores[pid] = raw  # a plain number and no tiles: nothing more to read
             continue
@@ -132,7 +138,9 @@ def check_score_values(
     for pid in over:
         problems += _check_hand_ceiling(table, pid, scores[pid], limits)
     if not over:
-        problems += _check_table_total(table, scores, limits)
+        problems += _check_table_total(table, scores, limits) or _check_total_after_out(
+            table, scores, out, limits
+        )
     return problems
 
 
@@ -177,6 +185,29 @@ def _check_table_total(
             f"The scores in game {table.game_number} add up to {with_commas(total)}, but all the "
             f"tiles left after the engine only add up to {with_commas(limits.table_pips)}. "
             "Please check the scores.",
+        )
+    ]
+
+
+def _check_total_after_out(
+    table: SeatedTable, scores: Mapping[int, int], out: int | None, limits: HandLimits
+) -> list[Problem]:
+    """Once a player went out, every tile dealt to that player is on the table, so the other
+    hands together hold no more than the set less the engine and less that deal."""
+    ceiling = limits.table_pips_after_out
+    if out is None or out not in scores or ceiling is None:
+        return []
+    total = sum(value for pid, value in scores.items() if pid != out)
+    if total <= ceiling:
+        return []
+    name = table.seated[out]
+    return [
+        Problem(
+            "",
+            f"The scores in game {table.game_number} add up to {with_commas(total)}, but that "
+            f"is too many: {name} went out, so all {limits.drew} tiles {name} was dealt were "
+            "played, and the tiles left for the other players add up to at most "
+            f"{with_commas(ceiling)}. Please check the scores.",
         )
     ]
 

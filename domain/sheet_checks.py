@@ -44,6 +44,7 @@ from domain.tiles import (
     Tile,
     is_blank,
     parse_tiles,
+    parse_tiles_partly,
     parse_whole_number,
     read_double,
     read_tiles,
@@ -265,7 +266,10 @@ def check_game(
     problems += _check_each_tile_once(table, hands)
 
     problems += check_nobody_else_scores(table, sheet.scores or {})
-    scores, unreadable, found = read_scores(rules, table, sheet.scores or {}, hands)
+    # A score left blank beside tiles that could not be read is told once, at the tiles.
+    bad_tiles = {f.field for f in problems if f.field.startswith("tiles-")}
+    unread = {pid for pid in table.seated if f"tiles-{pid}" in bad_tiles}
+    scores, unreadable, found = read_scores(rules, table, sheet.scores or {}, hands, unread)
     problems += found
     holding = [p for p in scores if p not in unreadable and p not in outcome.marked]
     problems += check_score_values(table, scores, outcome.went_out, limits)
@@ -357,7 +361,7 @@ def _check_outcome(
         problems.append(
             Problem(
                 "outcome",
-                f"Nobody went out in game {n}: tick 'blocked' if the boneyard "
+                f"Nobody went out in game {n}: tap 'Blocked' if the boneyard "
                 "ran out and nobody could play.",
             )
         )
@@ -366,7 +370,7 @@ def _check_outcome(
             Problem(
                 "outcome",
                 f"Game {n} cannot be both blocked and have a player go out: "
-                "untick 'blocked', or clear who went out.",
+                "tap 'Blocked' again to clear it, or clear who went out.",
             )
         )
     return _Outcome(out_player, frozenset(outs)), problems
@@ -431,7 +435,7 @@ def _read_hands(
     listed += [pid for pid in typed if pid not in table.seated]
     for pid in listed:
         raw = typed[pid]
-        hand, hand_problems = _read_one_hand(rules, table, pid, raw, outcome)
+        hand, hand_problems = _read_one_hand(rules, table, pid, raw, outcome, on_table)
         problems += hand_problems
         if hand:
             hands[pid] = hand
@@ -441,7 +445,12 @@ def _read_hands(
 
 
 def _read_one_hand(
-    rules: SheetRules, table: SeatedTable, pid: int, raw: object, outcome: _Outcome
+    rules: SheetRules,
+    table: SeatedTable,
+    pid: int,
+    raw: object,
+    outcome: _Outcome,
+    on_table: int | None,
 ) -> tuple[list[Tile], list[Problem]]:
     field_name = f"tiles-{pid}"
     if pid not in table.seated:
@@ -451,6 +460,13 @@ def _read_one_hand(
     if pid in table.withdrawn:
         text = f"{name} has left the tournament, so leave {possessive(name)} tiles blank."
         return [], [Problem(field_name, text)]
+    if isinstance(raw, str):
+        # Every problem in one message: the pieces that are not tiles, and the engine if the
+        # tiles that are real include it.
+        hand, wrong = parse_tiles_partly(raw, rules.top_double)
+        if wrong:
+            wrong += [p.message for p in _check_engine_not_in_hand(table, pid, hand, on_table)]
+            return [], [Problem(field_name, f"In {possessive(name)} tiles: {' '.join(wrong)}")]
     try:
         hand = read_tiles(raw, rules.top_double)
     except ValueError as exc:
@@ -545,17 +561,28 @@ class Inferred:
     question: Problem | None = None
 
 
-def infer_outcome(rules: SheetRules, seated: Mapping[int, str], sheet: TypedSheet) -> Inferred:
+def infer_outcome(
+    rules: SheetRules,
+    seated: Mapping[int, str],
+    sheet: TypedSheet,
+    *,
+    lone_zero_went_out: bool = False,
+) -> Inferred:
     """Fill in what the sheet already makes certain, so nobody types a fact twice.
 
     * One player marked as going out, with the score (and tiles) left blank: that score is 0.
     * Nobody marked out, not blocked, and one player scoring 0: when only going out gives a 0
       (the double blank counts more than 0, or it was this game's engine), that player went
       out.  When the double blank counts 0 the 0 could also be a hand holding just the double
-      blank, so the page asks which (``question``, on the outcome).
+      blank, but only in a blocked game, and the sheet says blocked when it was: so with
+      ``lone_zero_went_out`` (the desk's card, where "Blocked" is a choice beside each game)
+      that player went out, unless their tiles list the double blank.  Without it the page
+      asks which (``question``, on the outcome).
+    * Two zeros with the double blank at 0 and nobody marked out: one went out and the other
+      held just the double blank, and only the sheet can say which, so it asks.
 
-    ``seated`` are the players of this game (id -> name).  Nothing else is guessed: two zeros,
-    or a 0 beside someone marked out, are left for :func:`check_game` to judge.
+    ``seated`` are the players of this game (id -> name).  Nothing else is guessed: a 0 beside
+    someone marked out is left for :func:`check_game` to judge.
     """
     outs = _went_out_ids(sheet.went_out)
     scores = sheet.scores or {}
@@ -569,20 +596,32 @@ def infer_outcome(rules: SheetRules, seated: Mapping[int, str], sheet: TypedShee
     if outs or sheet.blocked:
         return Inferred()
     zeros = [pid for pid in seated if _reads_as_zero(scores.get(pid))]
+    engine, _ = _read_engine(rules, sheet.engine)
+    only_out_scores_zero = rules.double_blank_value > 0 or engine == 0
+    if len(zeros) == 2 and not only_out_scores_zero:
+        return Inferred(question=_which_zero_went_out(seated, zeros, sheet.game_number))
     if len(zeros) != 1:
         return Inferred()
     pid = zeros[0]
-    engine, _ = _read_engine(rules, sheet.engine)
-    if rules.double_blank_value > 0 or engine == 0:
+    if only_out_scores_zero or (lone_zero_went_out and is_blank(tiles.get(pid))):
         return Inferred(went_out=pid)
     name = seated[pid]
     return Inferred(
         question=Problem(
             "outcome",
             f"{possessive(name)} score is 0 in game {sheet.game_number}: did {name} go out? "
-            f'If so, tick "{name} went out". If {name} was left holding only the double '
-            'blank, tick who went out instead, or "Blocked" if nobody did.',
+            f'If so, tap "{name} went out". If {name} was left holding only the double '
+            'blank, tap who went out instead, or "Blocked" if nobody did.',
         )
+    )
+
+
+def _which_zero_went_out(seated: Mapping[int, str], zeros: list[int], number: int) -> Problem:
+    first, second = (seated[pid] for pid in zeros)
+    return Problem(
+        "outcome",
+        f"{first} and {second} both score 0 in game {number}: choose which of them went out. "
+        "The other was left holding only the double blank.",
     )
 
 

@@ -133,6 +133,9 @@ class HandLimits:
     hand_pips: int  # the most one hand can score
     table_pips: int  # the most the hands together can score
     starting_hand_pips: int | None  # the best hand anyone can be dealt; None when unknown
+    # The most the other hands together can score once a player went out: that player's whole
+    # deal is on the table too. None when the deal is unknown.
+    table_pips_after_out: int | None = None
 
 
 @lru_cache(maxsize=4096)
@@ -145,7 +148,9 @@ def hand_limits(rules: SheetRules, players: int, engine: int | None) -> HandLimi
     (one more when the engine may have come out of another player's starting
     hand, see :class:`SheetRules`), and scores at most the ``K`` highest
     tiles other than the engine.  The hands together hold at most the set
-    less the engine.  When the deal is unknown (or cannot fit in the set) a
+    less the engine; once a player went out, less that player's deal too,
+    which is at least its lowest tiles (one fewer when the engine may have
+    been one of them).  When the deal is unknown (or cannot fit in the set) a
     hand's ceiling is the table's.  Worked out once per table size and
     engine, not per score.
     """
@@ -162,6 +167,12 @@ def hand_limits(rules: SheetRules, players: int, engine: int | None) -> HandLimi
         drew = None
     reach = count - 1 if drew is None else min(count - 1, in_play - others * drew)
     starting = None if drew is None else sum(values[:drew])
+    after_out = None
+    if drew is not None:
+        # The player out was dealt ``drew`` tiles, all played; one may have been the engine
+        # unless the engine was set aside before the deal.
+        dealt = drew if rules.engine_set_aside else max(drew - 1, 0)
+        after_out = rules.hand_ceiling(engine) - sum(values[len(values) - dealt :] if dealt else [])
     return HandLimits(
         players=players,
         drew=drew,
@@ -169,6 +180,7 @@ def hand_limits(rules: SheetRules, players: int, engine: int | None) -> HandLimi
         hand_pips=sum(values[:reach]),
         table_pips=rules.hand_ceiling(engine),
         starting_hand_pips=starting,
+        table_pips_after_out=after_out,
     )
 
 

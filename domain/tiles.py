@@ -108,31 +108,45 @@ def parse_tiles(text: str, top_double: int) -> list[Tile]:
     Halves are joined by "-" or "/" (spaces around them are allowed); tiles
     are separated by spaces, commas or semicolons.  Each tile comes back as
     (high, low), in the order typed.  Repeats are kept (the caller reports
-    them, naming the players).  Raises ValueError with a plain message.
+    them, naming the players).  Raises ValueError with a plain message that
+    names every piece that is not a tile.
     """
     if text is None:
         return []
     if not isinstance(text, str):
         raise ValueError("Write the tiles like 12-11 6-6 0-0.")
+    tiles, problems = parse_tiles_partly(text, top_double)
+    if problems:
+        raise ValueError(" ".join(problems))
+    return tiles
+
+
+def parse_tiles_partly(text: str, top_double: int) -> tuple[list[Tile], list[str]]:
+    """The tiles typed in ``text`` that are tiles of the set, and a sentence for each piece
+    that is not, so one message can say everything that is wrong."""
     cleaned = re.sub(r"\s*([-/])\s*", r"\1", text.strip())
     tiles: list[Tile] = []
+    problems: list[str] = []
     for token in re.split(r"[\s,;]+", cleaned):
         if not token:
             continue
         m = _TILE_RE.fullmatch(token)
         if not m:
-            raise ValueError(
+            problems.append(
                 f'"{token}" is not a tile. Write each tile as its two numbers '
                 "with a dash, like 12-11, and leave a space between tiles."
             )
+            continue
         a_text, b_text = m.group(1), m.group(2)
         if len(a_text) > 3 or len(b_text) > 3:
-            raise ValueError(f"{token} is not a tile in a double-{top_double} set.")
+            problems.append(f"{token} is not a tile in a double-{top_double} set.")
+            continue
         a, b = int(a_text), int(b_text)
         if a > top_double or b > top_double:
-            raise ValueError(f"{a}-{b} is not a tile in a double-{top_double} set.")
+            problems.append(f"{a}-{b} is not a tile in a double-{top_double} set.")
+            continue
         tiles.append((max(a, b), min(a, b)))
-    return tiles
+    return tiles, problems
 
 
 def tile_pips(tiles: Iterable[Sequence[int]], double_blank_value: int) -> int:

@@ -1,8 +1,9 @@
 """The organiser's day board: every table of a day as a tile coloured by its progress.
 
 A picture of the room rather than a grid of numbers: which tables are done, which have games
-waiting for the desk, which are still playing, which have not started. Two queries whatever the
-size of the day (the tables with their player counts, and the live sheets).
+waiting for the desk, which are still playing, which have not started. Three queries whatever the
+size of the day (the tables with their player counts, the live sheets, the games marked not
+played).
 """
 
 from __future__ import annotations
@@ -11,25 +12,28 @@ from dataclasses import dataclass, field
 
 from django.db.models import Count, Max
 
-from scoring.models import LIVE_STATES, GameSheet, SheetState
+from scoring.models import SheetState
+from scoring.progress import FINISHED, NOT_PLAYED, game_states
 from tournaments.models import Day, Table
 
 # A tile's state, in the order the legend lists them; the page colours them by these names.
 DONE, WAITING, PLAYING, NOT_STARTED = "done", "waiting", "playing", "not-started"
 LEGEND = (
-    (DONE, "every game confirmed"),
+    (DONE, "every game confirmed or marked not played"),
     (WAITING, "games waiting for the desk"),
     (PLAYING, "playing, nothing waiting"),
     (NOT_STARTED, "no game entered yet"),
 )
 STATE_WORDS = dict(LEGEND)
+# One letter per game state in the board's version ("empty" and "entered" share a first letter).
+PIP = {"empty": "-", SheetState.ENTERED: "e", SheetState.CONFIRMED: "c", NOT_PLAYED: "n"}
 
 
 @dataclass
 class Tile:
     number: int
     players: int
-    games: list[str]  # per game of the day: "empty", "entered" or "confirmed"
+    games: list[str]  # per game of the day: "empty", "entered", "confirmed" or NOT_PLAYED
     last_entry: object = None  # when the table's last sheet was entered
 
     @property
@@ -37,20 +41,45 @@ class Tile:
         return self.games.count(SheetState.CONFIRMED)
 
     @property
+    def not_played(self) -> int:
+        return self.games.count(NOT_PLAYED)
+
+    @property
     def waiting(self) -> int:
         return self.games.count(SheetState.ENTERED)
 
     @property
     def state(self) -> str:
-        if self.games and self.confirmed == len(self.games):
+        # Finished as the standings count it (scoring.progress.FINISHED): a game marked not
+        # played leaves nothing to wait for.
+        if self.games and all(state in FINISHED for state in self.games):
             return DONE
         if self.waiting:
             return WAITING
-        return PLAYING if self.confirmed else NOT_STARTED
+        return PLAYING if self.confirmed or self.not_played else NOT_STARTED
 
     @property
     def words(self) -> str:
         return STATE_WORDS[self.state]
+
+    @property
+    def counts(self) -> str:
+        """ "5/6 confirmed · 1 not played · 1 waiting": the tile's games in figures."""
+        parts = [f"{self.confirmed}/{len(self.games)} confirmed"]
+        if self.not_played:
+            parts.append(f"{self.not_played} not played")
+        if self.waiting:
+            parts.append(f"{self.waiting} waiting")
+        return " · ".join(parts)
+
+    @property
+    def spoken_counts(self) -> str:
+        """The counts as a screen reader says them."""
+        parts = [f"{self.confirmed} of {len(self.games)} confirmed"]
+        if self.not_played:
+            parts.append(f"{self.not_played} not played")
+        parts.append(f"{self.waiting} waiting for the desk")
+        return ", ".join(parts)
 
 
 @dataclass
@@ -69,7 +98,7 @@ class DayBoard:
     @property
     def version(self) -> str:
         """Changes whenever a tile does: what the refresh script compares."""
-        return ";".join(f"{t.number}:{''.join(g[0] for g in t.games)}" for t in self.tiles)
+        return ";".join(f"{t.number}:{''.join(PIP[g] for g in t.games)}" for t in self.tiles)
 
 
 def day_board(day: Day) -> DayBoard:
@@ -80,14 +109,9 @@ def day_board(day: Day) -> DayBoard:
         .order_by("number")
         .values_list("pk", "number", "players", "last_entry")
     )
-    live = {
-        (table, game): state
-        for table, game, state in GameSheet.objects.filter(
-            table__day=day, state__in=LIVE_STATES
-        ).values_list("table_id", "game__number", "state")
-    }
+    states = game_states([day.pk], [pk for pk, *_ in tables])
     board = DayBoard(day, games)
     for pk, number, players, last_entry in tables:
-        cells = [live.get((pk, game), "empty") for game in range(1, games + 1)]
+        cells = [states[pk].get(game, "empty") for game in range(1, games + 1)]
         board.tiles.append(Tile(number, players, cells, last_entry))
     return board

@@ -18,11 +18,6 @@ from domain.sheet_checks import TypedSheet, infer_outcome
 from scoring.models import Game, Score, SheetState
 from scoring.selectors import TableSeats, TableSheets
 from scoring.submit import GameInput, Refusal
-from tournaments.models import (
-    TABLE_CODE_ALPHABET,
-    TABLE_CODE_LENGTH,
-    normalise_table_code,
-)
 
 # The card's "who went out" choice for a game nobody went out of.
 BLOCKED = "blocked"
@@ -56,6 +51,9 @@ def _score_field(label: str, name: str) -> forms.CharField:
 
 # The button that confirms the "please check" notes: its value is the form's check_code().
 RECHECKED = "rechecked"
+# The button that keeps the desk's card where it differs from the table's entry: its value is
+# the games it keeps.
+CARD_RIGHT = "card_right"
 
 
 class _ProblemsForm(forms.Form):
@@ -104,11 +102,19 @@ class _ProblemsForm(forms.Form):
         return [note for notes in self.warnings.values() for note in notes]
 
 
-def _inferred_data(data, rules, seated: dict[int, str], typed: TypedSheet, out_field, score_field):
+def _inferred_data(
+    data,
+    rules,
+    seated: dict[int, str],
+    typed: TypedSheet,
+    out_field,
+    score_field,
+    lone_zero_went_out: bool = False,
+):
     """``data`` with what infer_outcome makes certain filled in, and its question (or None).
 
     ``out_field(entry id)`` and ``score_field(entry id)`` give the inputs to fill."""
-    inferred = infer_outcome(rules, seated, typed)
+    inferred = infer_outcome(rules, seated, typed, lone_zero_went_out=lone_zero_went_out)
     if inferred.went_out is None and inferred.zero_for is None:
         return data, inferred.question
     data = data.copy()
@@ -294,6 +300,19 @@ class GameForm(_ProblemsForm):
             return "blocked"
         return super().field_for(problem_field)
 
+    def left_the_table(self) -> list[tuple[str, int, str]]:
+        """(name, last game played, what was typed) for each player who withdrew while the
+        table was typing this game and whose score was typed all the same: the save keeps the
+        rest, and the page must say this one was not stored."""
+        left = []
+        for seat in self.sheets.seats:
+            if seat.left_after_game is None or seat.plays_game(self.game.number):
+                continue
+            typed = str(self.data.get(f"score-{seat.entry_id}", "")).strip()
+            if typed:
+                left.append((seat.entry.player.name, seat.left_after_game, typed))
+        return left
+
     def typed(self) -> TypedSheet:
         data = self.cleaned_data
         return TypedSheet(
@@ -422,10 +441,22 @@ class CardForm(_ProblemsForm):
             typed,
             lambda pk: (f"g{n}-out", str(pk)),
             lambda pk: f"g{n}-score-{pk}",
+            lone_zero_went_out=True,  # "Blocked" is a choice beside each game
         )
         if question is not None:
             self.questions[n] = question.message
         return data
+
+    def card_right(self) -> frozenset[int]:
+        """The games whose paper card the desk said is right (the CARD_RIGHT button: game
+        numbers, spaces between); anything but a game the card offers is ignored."""
+        offered = {game.number for game in self.open_games}
+        words = str(self.data.get(CARD_RIGHT, "")).split()
+        return frozenset(int(w) for w in words if w.isdigit() and int(w) in offered)
+
+    def then_next(self) -> bool:
+        """The desk pressed "Save and next table" (now, or on the card it is finishing)."""
+        return bool(self.data.get("next") or self.data.get("then_next"))
 
     def clean(self):
         cleaned = super().clean()
@@ -625,35 +656,6 @@ class WorkbookUploadForm(CappedUploadForm):
         required=False,
         max_length=REASON_MAX,
     )
-
-
-class TableCodeForm(forms.Form):
-    """The code printed on a table's card, typed on the site's home page."""
-
-    code = forms.CharField(
-        label="Enter your table code",
-        max_length=20,
-        error_messages={"required": "Type the 6-letter code from your table's card."},
-        widget=forms.TextInput(
-            attrs={
-                "autocomplete": "off",
-                "autocapitalize": "characters",
-                "spellcheck": "false",
-                "class": "table-code",
-            }
-        ),
-        help_text="6 letters and numbers, printed on your table's score sheet and card.",
-    )
-
-    def clean_code(self) -> str:
-        code = normalise_table_code(self.cleaned_data["code"])
-        if len(code) != TABLE_CODE_LENGTH or any(ch not in TABLE_CODE_ALPHABET for ch in code):
-            example = TABLE_CODE_ALPHABET[:3] + TABLE_CODE_ALPHABET[-3:]
-            raise forms.ValidationError(
-                f"A table code has {TABLE_CODE_LENGTH} letters and numbers, like {example}. "
-                "Check the card on your table."
-            )
-        return code
 
 
 class NotPlayedForm(forms.Form):

@@ -25,6 +25,9 @@ class SheetPlayRecord:
     def last_game_entered(self, table: Table) -> int:
         return selectors.last_game_entered(table)
 
+    def finished_games(self, table: Table) -> set[int]:
+        return selectors.finished_games(table)
+
     def scores_by_game(self, table: Table) -> dict[int, set[int]]:
         return selectors.scores_by_game(table)
 

@@ -10,9 +10,10 @@ from html import escape
 
 from django.utils.safestring import mark_safe
 
+from domain.typed_sheet import possessive
 from scoring.models import AuditEvent, GameSheet, SheetState, Source
 from scoring.selectors import NOT_PLAYED, local_time
-from scoring.sheet_values import outcome_text
+from scoring.sheet_values import Differs, outcome_text, values_of_sheet
 from scoring.submit import GameNow, Outcome, Refusal, own_entry_refusal
 
 
@@ -195,9 +196,66 @@ def saved_message(game_number: int) -> str:
     return f"Game {game_number} is saved. The desk will check it against your card."
 
 
+def _games_text(numbers: list[int]) -> str:
+    return f"game{'s' if len(numbers) > 1 else ''} {', '.join(map(str, numbers))}"
+
+
+def left_table_message(name: str, left_after: int, game_number: int, typed: str) -> str:
+    """A score typed for a player who withdrew while the table was typing: not stored."""
+    return (
+        f"{name} has left the table after game {left_after}; {possessive(name)} score for "
+        f"game {game_number} ({typed}) was not stored."
+    )
+
+
 def card_saved_message(table_number: int, outcomes: list[Outcome]) -> str:
-    done = ", ".join(f"game {o.game} {o.action}" for o in outcomes) or "no changes"
-    return f"Table {table_number} saved: {done}."
+    """What a desk card stored. A game the desk keys is stored confirmed, whether it is new or
+    matched what the table entered; one the desk kept over the table's entry says so."""
+    kept = [o.game for o in outcomes if o.action == "corrected"]
+    confirmed = [o.game for o in outcomes if o.action != "corrected"]
+    done = []
+    if confirmed:
+        done.append(f"{_games_text(confirmed)} confirmed")
+    if kept:
+        done.append(f"{_games_text(kept)} confirmed from the paper card")
+    return f"Table {table_number} saved: {'; '.join(done) or 'no changes'}."
+
+
+def differs_boxes(differs: list[Differs], names: dict[int, str]) -> list[dict]:
+    """Each game where the desk's card and the table's entry disagree, line by line: the
+    table's number beside the card's, and the value of the button that keeps the card."""
+    boxes = []
+    for item in differs:
+        live, typed = item.live, item.typed
+        entered = values_of_sheet(live)
+        lines = [
+            _line("Engine", f"double {entered.engine}", f"double {typed.engine}"),
+            _line(
+                "Went out",
+                outcome_text(names, entered.went_out, entered.blocked) or "nothing",
+                outcome_text(names, typed.went_out, typed.blocked) or "nothing",
+            ),
+        ]
+        for entry_id in [e for e in names if e in entered.scores or e in typed.scores]:
+            table_said, card_said = entered.scores.get(entry_id), typed.scores.get(entry_id)
+            lines.append(_line(names[entry_id], str(table_said), str(card_said)))
+        boxes.append(
+            {
+                "game": item.game,
+                "entered": f"entered by {who_label(live)} at {local_time(live.entered_at)}",
+                "lines": [
+                    {
+                        "label": x["label"],
+                        "table": x["saved"],
+                        "card": x["mine"],
+                        "differs": x["differs"],
+                    }
+                    for x in lines
+                ],
+                "card_right": str(item.game),
+            }
+        )
+    return boxes
 
 
 def current_sheet(now: GameNow | None, typed=None) -> dict | None:

@@ -1,5 +1,5 @@
 """The desk's decisions on what a table entered: confirm one game as it stands, confirm the games
-of a card at once, or mark one wrong so the table enters it again.
+of a card at once, or mark one wrong so the table enters it again; and the desk's paper card.
 
 Like scoring.submit (whose lock and facts these share), each opens one transaction, locks the
 table row, reads what it decides on once, writes, and returns :class:`scoring.submit.Saved`.
@@ -11,13 +11,15 @@ from django.db import transaction
 from django.utils import timezone
 
 from scoring.models import AuditEvent, Game, GameSheet, SheetState, Source
-from scoring.selectors import read_scores, table_seats, table_sheets
-from scoring.sheet_values import disputed_changes
+from scoring.selectors import TableSeats, read_scores, table_seats, table_sheets
+from scoring.sheet_values import CARD_IS_RIGHT, disputed_changes
 from scoring.submit import (
+    GameInput,
     Outcome,
     Refusal,
     Saved,
     confirm_sheet,
+    do_save_games,
     game_now,
     lock_tables,
     own_entry_refusal,
@@ -142,3 +144,29 @@ def reject_game(
             changes=disputed_changes(table_seats(table).names, live, set(disputed)),
         )
     return Saved(outcomes=[Outcome(table.number, game.number, "rejected", live)])
+
+
+def save_card(
+    table: Table,
+    inputs: list[GameInput],
+    written_totals: dict,
+    user,
+    device: str = "",
+    *,
+    rechecked: bool = False,
+    seated: TableSeats | None = None,
+    card_right: frozenset[int] = frozenset(),
+) -> Saved:
+    """The desk keys in a paper card: every filled game row at once, and the written totals; a
+    game unlike the table's entry waits (``differs``) unless ``card_right`` keeps the card."""
+    return do_save_games(
+        [(table, inputs)],
+        source=Source.DESK,
+        user=user,
+        written_totals={table.pk: written_totals},
+        device=device,
+        rechecked=rechecked,
+        seated=seated,
+        card_right=card_right,
+        reason=CARD_IS_RIGHT if card_right else "",
+    )

@@ -6,13 +6,14 @@ pages, printouts and exports only read them.
 
 from django.db import transaction
 
+from scoring import table_reads
 from scoring.models import Game, GameSheet
 from tournaments.models import Day
 
 
 def day_games(day) -> list[Game]:
     """The day's games in order. One query; an unseated day has none."""
-    return list(Game.objects.filter(day=day).order_by("number"))
+    return table_reads.day_games(day.pk)
 
 
 def game_numbered(games: list[Game], number: int | None) -> Game | None:

@@ -59,6 +59,45 @@ def _fit_lines(name: str, width: float, size: float) -> tuple[list[str], float]:
 MARGIN = 36
 
 
+def hand_size_line(rules, seats, games: int) -> str:
+    """How many play at the table and how many tiles each draws, game by game: one phrase per
+    run of games with the same players at the table (a withdrawal or a late player changes
+    it; a substitute does not)."""
+    runs: list[list[int]] = []  # [first game, last game, players]
+    for number in range(1, games + 1):
+        players = sum(1 for seat in seats if seat.plays_game(number))
+        if runs and runs[-1][2] == players:
+            runs[-1][1] = number
+        else:
+            runs.append([number, number, players])
+
+    def phrase(players: int) -> str:
+        hand = rules.hand_size(players)
+        return f"{players} players: each draws {hand} tiles" if hand else f"{players} players"
+
+    if len(runs) <= 1:
+        return phrase(runs[0][2] if runs else len(seats)) + "."
+    return " ".join(
+        f"Game{'s' if low != high else ''} {low}{f'-{high}' if low != high else ''}: "
+        f"{phrase(players)}."
+        for low, high, players in runs
+    )
+
+
+def sheet_columns(seats) -> list[tuple]:
+    """(seat, replaced seat or None) per column: a substitute takes the column of the player
+    they replaced, so the sheet shows who plays now and the earlier games stay in place."""
+    substitutes = {seat.replaces_id: seat for seat in seats if seat.replaces_id}
+    taken = {seat.pk for seat in substitutes.values()}
+    columns = []
+    for seat in seats:
+        if seat.pk in taken:
+            continue
+        sub = substitutes.get(seat.entry_id)
+        columns.append((sub, seat) if sub is not None else (seat, None))
+    return columns
+
+
 @dataclass(frozen=True)
 class _Grid:
     """Where the card's grid sits: column edges ``xs`` (game, engine, engine used, then one
@@ -79,7 +118,7 @@ def _draw_page(canvas: Canvas, day, table, seats, games, engines, base_url: str)
     _draw_heading(canvas, day, table, seats, rules, height, _code_left(table.code, width))
     _draw_qr(canvas, table_link(base_url, table), width, height)
     _draw_code(canvas, table.code, base_url, width, height)
-    grid = _grid(width, height, len(seats), len(games))
+    grid = _grid(width, height, len(sheet_columns(seats)), len(games))
     _draw_grid_lines(canvas, grid)
     _draw_column_heads(canvas, grid, seats)
     _draw_game_rows(canvas, grid, seats, games, engines)
@@ -99,13 +138,12 @@ def _draw_heading(canvas: Canvas, day, table, seats, rules, height: float, right
         size -= 0.5
     canvas.setFont(pdf_fonts().regular, size)
     canvas.drawString(MARGIN, height - MARGIN - 62, event)
-    canvas.setFont(pdf_fonts().regular, 13)
-    hand = rules.hand_size(len(seats))
-    canvas.drawString(
-        MARGIN,
-        height - MARGIN - 80,
-        f"{len(seats)} players: each draws {hand} tiles." if hand else f"{len(seats)} players.",
-    )
+    line = hand_size_line(rules, seats, rules.games_per_day)
+    size = 13.0
+    while size > 7 and stringWidth(line, pdf_fonts().regular, size) > right - 10 - MARGIN:
+        size -= 0.5
+    canvas.setFont(pdf_fonts().regular, size)
+    canvas.drawString(MARGIN, height - MARGIN - 80, line)
     canvas.setFont(pdf_fonts().regular, 10)
     blank = rules.double_blank_value
     canvas.drawString(
@@ -190,7 +228,7 @@ def _draw_column_heads(canvas: Canvas, grid: _Grid, seats) -> None:
         ("Engine used", xs[2], xs[3]),
     ):
         canvas.drawCentredString((left + right) / 2, top - header_h / 2 - 3, text)
-    for i, seat in enumerate(seats):
+    for i, (seat, _replaced) in enumerate(sheet_columns(seats)):
         lines, size = _fit_lines(printable(seat.entry.player.name), grid.col_w - 6, 11)
         canvas.setFont(pdf_fonts().bold, size)
         centre = (xs[3 + i] + xs[4 + i]) / 2
@@ -213,8 +251,10 @@ def _draw_game_rows(canvas: Canvas, grid: _Grid, seats, games, engines: dict) ->
         engine = engines.get(game.number)
         if engine is not None:
             canvas.drawCentredString((xs[1] + xs[2]) / 2, y - row_h / 2 - 5, f"{engine}-{engine}")
-        for i, seat in enumerate(seats):
+        for i, (seat, replaced) in enumerate(sheet_columns(seats)):
             absent = seat.absent_word(game.number)
+            if absent and replaced is not None and replaced.plays_game(game.number):
+                absent = printable(replaced.entry.player.name)  # their game, in their column
             if absent:
                 canvas.setFont(pdf_fonts().regular, 9)
                 canvas.drawCentredString((xs[3 + i] + xs[4 + i]) / 2, y - row_h / 2 - 3, absent)

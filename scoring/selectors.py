@@ -13,6 +13,7 @@ from django.db.models import Count, Max, Q
 from django.utils import timezone
 
 from domain.sheet_checks import SheetRules, engine_choices, planned_engines
+from scoring import table_reads
 from scoring.models import (
     LIVE_STATES,
     AuditEvent,
@@ -22,11 +23,9 @@ from scoring.models import (
     SheetState,
     UnplayedGame,
 )
+from scoring.progress import FINISHED, NOT_PLAYED
 from scoring.schedule import game_numbered
-from tournaments.models import Day, Entry, RulePreset, Seat, Table
-
-# A day-grid cell of a game the table did not play (scoring.unplayed).
-NOT_PLAYED = "not_played"
+from tournaments.models import Day, Entry, Seat, Table
 
 
 def sheet_rules(rules) -> SheetRules:
@@ -185,35 +184,22 @@ class TableSheets(TableSeats):
         return rows
 
 
-# The ways to a table (its link, the desk's URL, the workbook) load these with it; the
-# services' lock reads the day afresh and keeps the rest.
-TABLE_WITH_RULES = ("day__tournament__rules", "day__tournament__preset")
-# Of the preset only its key is read here (sheet_rules): the tournament's own rules are its
-# RuleSet, so the preset's copy of every rule stays unread (it loads if anything asks).
-_PRESET_UNREAD = tuple(
-    f"day__tournament__preset__{f.name}"
-    for f in RulePreset._meta.concrete_fields
-    if f.name not in ("id", "key")
-)
+# The ways to a table (its link, its code, the desk's URL, the workbook) load these with it;
+# the services' lock reads the day afresh and keeps the rest. The tournament's own rules are
+# its RuleSet: nothing a table's pages or saves show reads the preset it started from.
+TABLE_WITH_RULES = ("day__tournament__rules",)
 
 
 def _tables_with_rules():
-    return Table.objects.select_related(*TABLE_WITH_RULES).defer(*_PRESET_UNREAD)
-
-
-def _one(queryset):
-    """The row of a lookup by a unique value, or None: without first()'s ORDER BY."""
-    return next(iter(queryset.order_by()[:1]), None)
+    return Table.objects.select_related(*TABLE_WITH_RULES)
 
 
 def table_seats(table: Table, games: list[Game] | None = None) -> TableSeats:
     """Who sits at the table, and the day's games: 1 query, and one for the games when they are
     not given. ``table`` comes with its day, tournament and rules loaded (TABLE_WITH_RULES)."""
-    seats = list(
-        Seat.objects.filter(table=table).select_related("entry__player").order_by("position")
-    )
+    seats = table_reads.table_seats(table.pk)
     if games is None:
-        games = list(Game.objects.filter(day=table.day_id).order_by("number"))
+        games = table_reads.day_games(table.day_id)
     return TableSeats(
         table=table,
         seats=seats,
@@ -246,17 +232,14 @@ def table_sheets(
     # a refused save says what became of the game (marked wrong, say).
     live: dict[int, GameSheet] = {}
     latest: dict[int, GameSheet] = {}
-    for sheet in GameSheet.objects.filter(table=table).order_by():
+    for sheet in table_reads.table_sheets(table.pk):
         sheet.game = by_game[sheet.game_id]
         number = sheet.game.number
         if number not in latest or sheet.version > latest[number].version:
             latest[number] = sheet
         if sheet.state in LIVE_STATES:
             live[number] = sheet
-    unplayed = {
-        by_game[mark.game_id].number: mark
-        for mark in UnplayedGame.objects.filter(table=table).order_by()
-    }
+    unplayed = {by_game[mark.game_id].number: mark for mark in table_reads.unplayed_marks(table.pk)}
     seats = {f.name: getattr(seated, f.name) for f in fields(TableSeats)} | {"table": table}
     sheets = TableSheets(**seats, live=live, latest=latest, unplayed=unplayed)
     read_scores(sheets, scores_for)
@@ -274,7 +257,7 @@ def read_scores(sheets: TableSheets, games: Collection[int] | None = None) -> No
     if not wanted:
         return
     scores: dict[int, list[Score]] = {sheet.pk: [] for sheet in wanted.values()}
-    for score in Score.objects.filter(sheet__in=list(scores)).order_by("entry_id"):
+    for score in table_reads.sheet_scores(list(scores)):
         scores[score.sheet_id].append(score)
     for sheet in wanted.values():
         sheet.attach_scores(scores[sheet.pk])
@@ -315,7 +298,7 @@ def table_by_link(token: str) -> Table | None:
     if not token or len(token) > 64:
         return None
     # The rules come along: every table page reads them (schedule, engines, hand size).
-    table = _one(_tables_with_rules().filter(link_token=token))
+    table = table_reads.table_with_rules("link", token)
     if table is None or table.day.closed_at is not None:
         return None
     return table
@@ -329,11 +312,7 @@ def day_for(tournament, number: int) -> Day | None:
 
 
 def table_for(tournament, day_number: int, table_number: int) -> Table | None:
-    return _one(
-        _tables_with_rules().filter(
-            day__tournament=tournament, day__number=day_number, number=table_number
-        )
-    )
+    return table_reads.table_with_rules("number", tournament.pk, day_number, table_number)
 
 
 def current_day(tournament) -> Day | None:
@@ -392,7 +371,7 @@ def day_grid(day: Day, games: list[Game] | None = None) -> dict:
             if sheet:
                 moment = sheet["confirmed_at"] or sheet["entered_at"]
             cells.append({"game": game, "state": state, "time": local_time(moment, zone)})
-        done = all(c["state"] in (SheetState.CONFIRMED, NOT_PLAYED) for c in cells)
+        done = all(c["state"] in FINISHED for c in cells)
         rows.append(
             {
                 "table": table,
@@ -419,6 +398,23 @@ def next_table_waiting(day: Day, after: int) -> int | None:
         - {after}
     )
     return next((n for n in waiting if n > after), waiting[0] if waiting else None)
+
+
+def next_table_to_key(day: Day, after: int, games: Collection[Game]) -> int | None:
+    """The number of the next table of the day, after table ``after`` and round again, not
+    finished yet: some game of ``games`` neither confirmed nor marked not played. None when
+    every other table is finished: 3 queries."""
+    numbers = list(Table.objects.filter(day=day).values_list("number", flat=True))
+    done: dict[int, set[int]] = {}
+    confirmed = GameSheet.objects.filter(table__day=day, state=SheetState.CONFIRMED).values_list(
+        "table__number", "game_id"
+    )
+    unplayed = UnplayedGame.objects.filter(table__day=day).values_list("table__number", "game_id")
+    for number, game_id in [*confirmed, *unplayed]:
+        done.setdefault(number, set()).add(game_id)
+    wanted = {game.pk for game in games}
+    open_tables = sorted(n for n in numbers if n != after and not wanted <= done.get(n, set()))
+    return next((n for n in open_tables if n > after), open_tables[0] if open_tables else None)
 
 
 def not_seated(day: Day, doing: str = "") -> str | None:
@@ -466,7 +462,9 @@ def table_roster_changes(table: Table) -> list[str]:
         elif seat.joined_at_game is not None:
             notes.append(f"{name} joined late, from game {seat.joined_at_game}.")
         if seat.left_after_game is not None:
-            notes.append(f"{name} left after game {seat.left_after_game}.")
+            # Never "after game 0": a player who left before playing left before game 1.
+            when = f"after game {seat.left_after_game}" if seat.left_after_game else "before game 1"
+            notes.append(f"{name} left {when}.")
     for mark in UnplayedGame.objects.filter(table=table).select_related("game"):
         notes.append(
             f"Game {mark.game.number} not played: {mark.reason} (marked by "
@@ -581,6 +579,16 @@ def last_game_entered(table: Table) -> int:
     )
 
 
+def finished_games(table: Table) -> set[int]:
+    """The game numbers the table has a live sheet for or marked not played: 2 queries."""
+    live = GameSheet.objects.filter(table=table, state__in=LIVE_STATES)
+    marked = UnplayedGame.objects.filter(table=table)
+    return {
+        *live.values_list("game__number", flat=True),
+        *marked.values_list("game__number", flat=True),
+    }
+
+
 def entry_games(entry: Entry) -> dict[int, list[dict]]:
     """A player's live scores, day number -> games in order, each with its state: 1 query."""
     days: dict[int, list[dict]] = {}
@@ -657,7 +665,7 @@ def workbook_event(tournament) -> WorkbookEvent:
 
 def table_by_code(code: str) -> Table | None:
     """The table a typed code opens, or None when no table has it or its day is closed."""
-    table = _one(_tables_with_rules().filter(code=code))
+    table = table_reads.table_with_rules("code", code)
     if table is None or table.day.closed_at is not None:
         return None
     return table

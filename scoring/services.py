@@ -98,9 +98,9 @@ def save_games(batches, **options) -> list[Outcome]:
 
 
 def save_card(table, inputs, written_totals, user, device: str = "", **options) -> list[Outcome]:
-    """submit.save_card, raising."""
+    """review.save_card, raising."""
     return outcomes_or_raise(
-        submit.save_card(table, inputs, written_totals, user, device, **options)
+        review.save_card(table, inputs, written_totals, user, device, **options)
     )
 
 
@@ -147,12 +147,12 @@ def close_day(day: Day, user) -> Day:
 
 
 def reopen_day(day: Day, user) -> Day:
-    """Reopen a closed day, with a new link for every table.
+    """Reopen a closed day, with a new link and a new code for every table.
 
-    The old links stay dead: once a day closed they were declared finished, and may since have
-    been left on score sheets, photographed or written to a log. Reopening is mostly for the
-    desk to fix a card; a table that must enter scores again gets its new link from the table
-    links page or a reprinted sheet.
+    The old links and codes stay dead: once a day closed they were declared finished, and may
+    since have been left on score sheets, photographed or written to a log. Reopening is mostly
+    for the desk to fix a card; a table that must enter scores again gets its new link and code
+    from the table links page or a reprinted sheet.
     """
     return _set_closed(day, user, closed=False)
 
@@ -172,7 +172,8 @@ def _set_closed(day: Day, user, *, closed: bool) -> Day:
     if not closed:
         for table in Table.objects.select_for_update().filter(day=day).order_by("pk"):
             table.link_token = new_table_token()
-            table.save(update_fields=["link_token"])
+            table.code = new_table_code()
+            table.save(update_fields=["link_token", "code"])
     return day
 
 

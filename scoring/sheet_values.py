@@ -23,6 +23,22 @@ class Values:
         return cls(clean.engine, clean.went_out, clean.blocked, dict(clean.scores))
 
 
+# The history's reason when the desk keeps its card over what the table entered.
+CARD_IS_RIGHT = "The paper card is right: the desk's numbers replace what the table entered."
+
+
+@dataclass(frozen=True)
+class Differs:
+    """A game of a desk card that differs from what the table entered: neither is stored, and
+    the desk says which is right. ``problems`` say where, field by field."""
+
+    table: int
+    game: int
+    live: GameSheet  # the table's entry, scores attached
+    typed: Values  # what the desk keyed
+    problems: list[Problem]
+
+
 def values_of_sheet(sheet: GameSheet) -> Values:
     return Values(
         sheet.engine_used,

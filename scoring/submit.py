@@ -23,9 +23,11 @@ from django.utils import timezone
 
 from core.cells import is_blank
 from domain.sheet_checks import CleanGame, Problem, TypedSheet, check_card_totals, check_game
+from scoring import table_reads
 from scoring.models import AuditEvent, Game, GameSheet, Score, SheetState, Source, TableSubmission
 from scoring.selectors import TableSeats, TableSheets, table_sheets
 from scoring.sheet_values import (
+    Differs,
     Values,
     audit_changes,
     difference_problems,
@@ -100,7 +102,7 @@ class Saved:
     drawn. ``refusals``: every problem found; ``held``: games the desk confirmed, which a table
     link may no longer change. ``warnings``: "please check" notes, which stop the save only
     while they are not confirmed (``rechecked``). ``sheets``: the read made under the lock
-    when one table was saved, to draw the page from.
+    when one table was saved, to draw the page from (``differs``: see save_card).
     """
 
     outcomes: list[Outcome] = field(default_factory=list)
@@ -110,6 +112,7 @@ class Saved:
     held: list[GameNow] = field(default_factory=list)
     warnings: list[Refusal] = field(default_factory=list)
     sheets: TableSheets | None = None
+    differs: list[Differs] = field(default_factory=list)  # they stop nothing else
 
     @property
     def refused(self) -> bool:
@@ -148,6 +151,7 @@ class _Decision:
     plan: _Plan | None = None
     problems: list[Problem] = field(default_factory=list)
     held: bool = False  # the desk has the game: a table link may not change it
+    differs: Differs | None = None  # a desk card that differs from the table's entry
 
 
 # ---------------------------------------------------------------------------
@@ -186,13 +190,8 @@ def lock_for_save(tables: list[Table]) -> dict[int, _Fresh]:
     """Lock the tables' rows for a save, as lock_tables does, reading only what a save may
     find changed: the link (renewed) and the day (closed). The caller's tables keep the rest,
     which no save changes."""
-    rows = (
-        Table.objects.select_for_update(of=("self",))
-        .filter(pk__in=sorted(t.pk for t in tables))
-        .order_by("pk")
-        .values_list("pk", "link_token", "day__closed_at")
-    )
-    return {pk: _Fresh(token, closed_at) for pk, token, closed_at in rows}
+    rows = table_reads.lock_tables([t.pk for t in tables])
+    return {pk: _Fresh(token, day.closed_at) for pk, token, day in rows}
 
 
 def game_now(sheets: TableSheets, number: int, base_version: int | None) -> GameNow:
@@ -260,6 +259,7 @@ class _How:
     role: str | None
     reason: str
     rechecked: bool
+    card_right: frozenset[int] = frozenset()  # games whose paper card the desk says is right
 
 
 def check_table(
@@ -292,6 +292,8 @@ def check_table(
         found.refusals += _refusals(sheets, n, decision.problems)
         if decision.held:
             found.held.append(game_now(sheets, n, item.base_version))
+        if decision.differs is not None:
+            found.differs.append(decision.differs)
         if decision.plan is not None:
             plans.append(decision.plan)
     if _any_written(totals):
@@ -380,6 +382,11 @@ def _decide_for_staff(sheets, game, clean, live, same, how: _How) -> _Decision:
             problems = difference_problems(
                 sheets.names, values_of_sheet(live), Values.of_clean(clean)
             )
+            if how.source == Source.DESK and n in how.card_right:  # the table's stays in history
+                return _Decision(_Plan(sheets, game, clean, "corrected", live))
+            if how.source == Source.DESK:  # waits for the desk to say which is right
+                typed = Values.of_clean(clean)
+                return _Decision(differs=Differs(sheets.table.number, n, live, typed, problems))
             heading = Problem(
                 "",
                 f"Game {n} does not match what the table entered, so it was not confirmed. "
@@ -442,6 +449,7 @@ def do_save_games(
     rechecked: bool = False,
     submission_id: str = "",
     seated: TableSeats | None = None,
+    card_right: frozenset[int] = frozenset(),
 ) -> Saved:
     """Check and save games for one or more tables, all or nothing, in one transaction that
     locks the tables' rows and reads each table's sheets once.
@@ -467,7 +475,7 @@ def do_save_games(
     """
     if not batches:
         return Saved()
-    how = _How(source, _Who(user, device), None, reason.strip(), rechecked)
+    how = _How(source, _Who(user, device), None, reason.strip(), rechecked, card_right)
     try:
         with transaction.atomic():
             return _save_locked(batches, how, written_totals or {}, submission_id, seated)
@@ -510,6 +518,7 @@ def _save_locked(batches, how: _How, written_totals, submission_id: str, seated)
         found.refusals += table_found.refusals
         found.held += table_found.held
         found.warnings += table_found.warnings
+        found.differs += table_found.differs
     if not found.saved:
         transaction.set_rollback(True)  # nothing is stored, not even the submission's id
         return found
@@ -650,28 +659,6 @@ def submit_game(
         device=device,
         rechecked=rechecked,
         submission_id=submission_id,
-        seated=seated,
-    )
-
-
-def save_card(
-    table: Table,
-    inputs: list[GameInput],
-    written_totals: dict,
-    user,
-    device: str = "",
-    *,
-    rechecked: bool = False,
-    seated: TableSeats | None = None,
-) -> Saved:
-    """The desk keys in a paper card: every filled game row at once, and the written totals."""
-    return do_save_games(
-        [(table, inputs)],
-        source=Source.DESK,
-        user=user,
-        written_totals={table.pk: written_totals},
-        device=device,
-        rechecked=rechecked,
         seated=seated,
     )
 

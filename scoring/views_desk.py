@@ -28,6 +28,7 @@ from scoring.presenters import (
     card_saved_message,
     check_rows,
     current_sheet,
+    differs_boxes,
     grid_cells,
     history_rows,
     is_provisional,
@@ -42,6 +43,7 @@ from scoring.selectors import (
     day_tables_with_seats,
     games_waiting,
     local_time,
+    next_table_to_key,
     next_table_waiting,
     not_seated,
     read_scores,
@@ -146,15 +148,17 @@ def score_card(request, tournament, day, table):
 
 def _save_card(request, tournament, table, games):
     """A posted card is read against who sits at the table; the save locks the table and reads
-    its sheets once, and a refused card is drawn again from that read."""
+    its sheets once, and a refused card is drawn again from that read. The games that differ
+    from what the table entered are drawn again beside it, as the desk typed them, while the
+    rest are stored."""
     seated = table_seats(table, games)
     form = CardForm(request.POST, sheets=seated)
     if not form.is_valid():
         return _card_page(request, tournament, table, table_sheets(table, games), form)
     if form.left_blank():
         messages.warning(request, "The card was empty: nothing was saved.")
-        return redirect(request.path)
-    saved = submit.save_card(
+        return _after_card(request, tournament, table, games, form)
+    saved = review.save_card(
         table,
         form.inputs(),
         form.written_totals(),
@@ -162,15 +166,16 @@ def _save_card(request, tournament, table, games):
         device=device_mark(request),
         rechecked=form.rechecked,
         seated=seated,
+        card_right=form.card_right(),
     )
     if saved.saved:
-        messages.success(request, card_saved_message(table.number, saved.outcomes))
-        following = next_table_waiting(table.day, table.number) if "next" in request.POST else None
-        if following is not None:
-            return redirect(
-                "organiser:score_card", slug=tournament.slug, day=table.day.number, table=following
-            )
-        return redirect(request.path)
+        if saved.outcomes or not saved.differs:
+            messages.success(request, card_saved_message(table.number, saved.outcomes))
+        if not saved.differs:
+            return _after_card(request, tournament, table, games, form)
+        sheets = table_sheets(table, games)  # drawn after the write: what is confirmed now
+        read_scores(sheets)
+        return _card_page(request, tournament, table, sheets, form, differs=saved.differs)
     if saved.denied:
         form.add_error(None, saved.denied)
     form.add_refusals(saved.refusals)
@@ -181,7 +186,26 @@ def _save_card(request, tournament, table, games):
     return _card_page(request, tournament, table, sheets, form, conflicts)
 
 
-def _card_page(request, tournament, table, sheets, form, conflicts=()):
+def _after_card(request, tournament, table, games, form):
+    """Where a saved card goes: with "Save and next table", the next table not finished yet
+    (whether or not its phone entered anything: a venue without Wi-Fi has only paper); else,
+    or when every other table is finished, the same card again, saying why."""
+    if form.then_next():
+        day = table.day
+        following = next_table_to_key(day, table.number, games)
+        if following is not None:
+            return redirect(
+                "organiser:score_card", slug=tournament.slug, day=day.number, table=following
+            )
+        messages.info(
+            request,
+            f"Every other table of day {day.number} is finished: each game is confirmed or "
+            "marked not played.",
+        )
+    return redirect(request.path)
+
+
+def _card_page(request, tournament, table, sheets, form, conflicts=(), differs=()):
     form.draw_from(sheets)
     return render(
         request,
@@ -193,6 +217,8 @@ def _card_page(request, tournament, table, sheets, form, conflicts=()):
             "sheets": sheets,
             "form": form,
             "conflicts": list(conflicts),
+            "differs": differs_boxes(differs, sheets.names),
+            "then_next": bool(differs) and form.then_next(),
             "can_manage": can_manage(request),
             "not_played_form": NotPlayedForm(sheets=sheets),
             "unplayed": sorted(sheets.unplayed.items()),
@@ -311,6 +337,14 @@ def review_game(request, tournament, day, table, game):
     conflict = None
     if request.method == "POST" and form.is_valid():
         decided = _decide(request, table, game, form)
+        if decided.saved and form.cleaned_data["decision"] == "wrong":
+            # The desk was checking this table's card: it goes on with the table's other games.
+            return redirect(
+                "organiser:check_card",
+                slug=tournament.slug,
+                day=sheets.day.number,
+                table=table.number,
+            )
         if decided.saved:
             return redirect("organiser:scores_day", slug=tournament.slug, day=sheets.day.number)
         if decided.conflicts:
@@ -465,6 +499,8 @@ def close_day(request, tournament, day):
 @require_POST
 def reopen_day(request, tournament, day):
     day = _day(tournament, day)
+    if request.POST.get(SURE) != "yes":
+        return render(request, "scoring/reopen_day.html", {"tournament": tournament, "day": day})
     try:
         services.reopen_day(day, request.user)
     except ServiceError as error:
@@ -472,8 +508,9 @@ def reopen_day(request, tournament, day):
     else:
         messages.success(
             request,
-            f"Day {day.number} is open again. Every table has a new link (the old ones stay "
-            "dead): if a table must enter scores, print its sheet again or show it the new code.",
+            f"Day {day.number} is open again. Every table has a new link and a new code (the "
+            "old ones stay dead): if a table must enter scores, print its sheet again or show "
+            "it the new code.",
         )
     return redirect("organiser:scores_day", slug=tournament.slug, day=day.number)
 

@@ -12,9 +12,15 @@ from django.views.decorators.csrf import csrf_protect
 
 from core.throttle import Throttle, client_address
 from scoring.devices import remember_device
-from scoring.forms import GameForm, TableCodeForm
+from scoring.forms import GameForm
 from scoring.models import SheetState, Source
-from scoring.presenters import current_sheet, saved_message, table_page_row, who_label
+from scoring.presenters import (
+    current_sheet,
+    left_table_message,
+    saved_message,
+    table_page_row,
+    who_label,
+)
 from scoring.schedule import day_games, game_numbered
 from scoring.selectors import (
     local_time,
@@ -23,6 +29,7 @@ from scoring.selectors import (
     table_sheets,
     wrong_notes,
 )
+from scoring.table_code_form import TableCodeForm
 from scoring.views_entry import drop_refused, keep_refused, refused_form, submit_game_form
 
 # Ten wrong codes from one address in ten minutes, then that address waits: guessing one of
@@ -46,17 +53,21 @@ def enter_code(request):
             form.errors.clear()
             form.add_error(
                 None,
-                "Too many wrong codes from this phone. Wait "
-                f"{WRONG_CODES.wait_minutes()} minutes, or ask the desk for your table's link.",
+                "Too many wrong codes from this phone. Try again in "
+                f"{WRONG_CODES.wait_words(client)}, or scan the QR code on your table's card, "
+                "or ask the desk for your table's link.",
             )
             status = 429
-        else:
-            table = table_by_code(form.cleaned_data["code"]) if form.is_valid() else None
+        elif form.is_valid():
+            table = table_by_code(form.cleaned_data["code"])
             if table is not None:
                 return redirect("scorekeeper:table", token=table.link_token)
-            if "code" not in form.errors:
-                form.add_error("code", "No open table has this code. Check the card on your table.")
+            form.add_error("code", "No open table has this code. Check the card on your table.")
+            # Only a code that could exist counts toward the wait: a slip of the thumb (a
+            # letter codes never use, one too few) tells a guesser nothing.
             WRONG_CODES.hit(client)
+            status = 400
+        else:
             status = 400
     return render(request, "scoring/enter_code.html", {"form": form}, status=status)
 
@@ -178,7 +189,10 @@ def _table_page(request, token):
             "conflict": conflict,
             "changed": changed,
             "token": token,
-            "hand_size": sheets.rules.hand_size(len(sheets.seats)),
+            # Who plays the game offered, and the deal for that many: a withdrawal, a late
+            # player or a substitute changes the table from one game to the next.
+            "players_now": len(now := sheets.playing(game.number if game else len(sheets.games))),
+            "hand_size": sheets.rules.hand_size(len(now)),
         },
     )
     if changed:
@@ -206,6 +220,8 @@ def _save(request, token, table, games):
     )
     if submission.refusal:
         return link_dead(request)  # the day closed or the link changed while typing
+    for name, left_after, typed in submission.form.left_the_table():
+        messages.warning(request, left_table_message(name, left_after, game.number, typed))
     if submission.saved:
         drop_refused(request.session)
         messages.success(request, saved_message(game.number))

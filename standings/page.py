@@ -16,7 +16,14 @@ from django.urls import reverse
 
 from core.reports import FileFormat, report_response
 from standings.race import race_chart
-from standings.read import TIE_LEGEND, CutError, Standings, last_changed, requested_standings
+from standings.read import (
+    DEFAULT_VIEW_NOTE,
+    TIE_LEGEND,
+    CutError,
+    Standings,
+    last_changed,
+    requested_standings,
+)
 from standings.report import standings_report
 from standings.tables import ClubTable, standings_table
 
@@ -154,5 +161,6 @@ def standings_page(request, tournament, *, namespace: str, can_publish: bool) ->
             ],
             "unpick_url": _with_params(request, pick=None),
             "every_game_url": _every_game_url(request),
+            "default_view_note": DEFAULT_VIEW_NOTE.format(cut=result.cut_label),
         },
     )

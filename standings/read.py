@@ -28,6 +28,7 @@ from domain.ranking import (
 )
 from domain.rules import UNPLAYED_AVERAGE
 from scoring.models import LIVE_STATES, Game, GameSheet, Score, SheetState, UnplayedGame
+from scoring.progress import finished_games, game_states, latest_day_in_play
 from tournaments.models import Day, Entry, Player, Seat, Table, Tournament
 
 # Shared ranks print as "=2" everywhere a rank is text (page, projector, PDF, command line), so
@@ -38,6 +39,11 @@ WITHDRAWN_MARK = "W"
 SUBSTITUTE_MARK = "S"
 WITHDRAWN_LEGEND = f"{WITHDRAWN_MARK}: withdrawn, not ranked."
 SUBSTITUTE_LEGEND = f"{SUBSTITUTE_MARK}: a substitute, not ranked."
+# What a mid-day default view says it shows; the page adds its link to every game entered.
+DEFAULT_VIEW_NOTE = (
+    "Showing the standings {cut}: the last game every table has finished, so every total "
+    "counts the same games."
+)
 # The banner's three states; pages colour them by these names.
 FINAL, COMPLETE, PROVISIONAL = "final", "complete", "provisional"
 
@@ -110,7 +116,8 @@ class Standings:
     rows: list[RankedRow]
     clubs: list[ClubRow]
     expected_games: int  # (table, game) pairs the seated tables of the days in scope must play
-    confirmed_games: int
+    confirmed_games: int  # those settled: confirmed, or marked not played
+    entered_games: int = 0  # those entered at a table and not confirmed by the desk yet
     unseated_days: tuple[int, ...] = field(default=())  # days in scope with no tables yet
     # The cut is the mid-day default (``default_cut``), not one the viewer asked for.
     default_view: bool = False
@@ -160,15 +167,24 @@ class Standings:
             return "Final"
         if state == COMPLETE:
             return f"Complete {self.complete_label}"
+        return "Provisional: " + "; ".join(self.unsettled_parts)
+
+    @property
+    def unsettled_parts(self) -> list[str]:
+        """What keeps the view provisional, in words that keep apart a game not played yet
+        from one entered and not confirmed (the Scores pages' "waiting for the desk")."""
         parts = []
-        if self.to_confirm or not self.unseated_days:
-            games = "game" if self.to_confirm == 1 else "games"
-            parts.append(f"{self.to_confirm} {games} waiting")
+        entered = min(self.entered_games, self.to_confirm)
+        to_play = self.to_confirm - entered
+        if to_play or not (entered or self.unseated_days):
+            parts.append(f"{_games(to_play)} still to play")
+        if entered:
+            parts.append(f"{_games(entered)} to confirm")
         if self.unseated_days:
             days = ", ".join(str(d) for d in self.unseated_days)
             word = "day" if len(self.unseated_days) == 1 else "days"
             parts.append(f"{word} {days} not seated yet")
-        return "Provisional: " + "; ".join(parts)
+        return parts
 
     @property
     def cut_label(self) -> str:
@@ -178,6 +194,10 @@ class Standings:
     def title(self) -> str:
         label = self.cut_label
         return f"Standings {label}" if label else "Standings"
+
+
+def _games(count: int) -> str:
+    return f"{count} game" if count == 1 else f"{count} games"
 
 
 def marks_legend(result: Standings) -> str:
@@ -218,7 +238,7 @@ def standings(tournament: Tournament, cut: Cut = Cut()) -> Standings:
     averaging = rules.unplayed_counts == UNPLAYED_AVERAGE and any(p[3] for p in progress.values())
     # With no day seated there is nothing to add up (and SQL cannot say "IN ()").
     totals = totals_by_entry(progress, day_numbers, cut, rules, averaging) if progress else []
-    day_ids = [day_id for _, _, day_id, _ in progress.values()]
+    day_ids = [day_id for _, _, day_id, *_ in progress.values()]
     entries = {row[0]: row for row in _entries(tournament, day_ids, rules.substitutes)}
     credit: dict[int, tuple[int, ...]] = {}
     if averaging:
@@ -230,6 +250,7 @@ def standings(tournament: Tournament, cut: Cut = Cut()) -> Standings:
     )
     rows = rank_players(records, rules.tie_breaks or ())
     expected, confirmed = _games_to_settle(progress, cut, rules)
+    entered = sum(p[4] for p in progress.values())
     return Standings(
         tournament=tournament,
         cut=cut,
@@ -238,6 +259,7 @@ def standings(tournament: Tournament, cut: Cut = Cut()) -> Standings:
         clubs=rank_clubs(rows),
         expected_games=expected,
         confirmed_games=confirmed,
+        entered_games=entered,
         unseated_days=tuple(d for d in day_numbers if d not in progress),
     )
 
@@ -274,7 +296,7 @@ def _records(totals, entries: dict[int, tuple], credit, days: int) -> list[Playe
 def _games_to_settle(progress, cut: Cut, rules) -> tuple[int, int]:
     """((table, game) pairs the seated tables in scope must play, those settled)."""
     expected = settled = 0
-    for number, (tables, confirmed_here, _, unplayed_here) in progress.items():
+    for number, (tables, confirmed_here, _, unplayed_here, _) in progress.items():
         games = rules.games_per_day
         if number == cut.last_day(rules.days) and cut.game is not None:
             games = min(games, cut.game)
@@ -288,39 +310,22 @@ def default_cut(tournament: Tournament) -> Cut | None:
     """The view mid-day: after the last game every table of the latest day in play has
     finished, so nobody's total counts a game another table has not played yet.
 
-    None when the tables stand level (every view is comparable) or nothing is confirmed.
-    One query: every table of the latest day with a confirmed sheet, with its confirmed games.
+    A game is finished when confirmed or marked not played (``scoring.progress.FINISHED``,
+    what the day board reads too): a table whose last game ran out of time holds nobody back.
+    None when the tables stand level (every view is comparable) or nothing is finished.
+    Four queries: the latest day in play, then its tables, live sheets and marks.
     """
-    table, day, sheet, game = table_names(Table, Day, GameSheet, Game)
-    rows = sql_rows(
-        f"""
-        SELECT d.number, t.id, gm.number
-        FROM {table} t
-        JOIN {day} d ON d.id = t.day_id
-        LEFT JOIN {sheet} g ON g.table_id = t.id AND g.state = %s
-        LEFT JOIN {game} gm ON gm.id = g.game_id
-        WHERE d.tournament_id = %s AND d.number = (
-            SELECT MAX(d2.number) FROM {day} d2
-            JOIN {game} gm2 ON gm2.day_id = d2.id
-            JOIN {sheet} g2 ON g2.game_id = gm2.id
-            WHERE d2.tournament_id = %s AND g2.state = %s)
-        """,  # noqa: S608 (table names from the models, values as parameters)
-        [SheetState.CONFIRMED, tournament.pk, tournament.pk, SheetState.CONFIRMED],
-    )
-    if not rows:
+    latest = latest_day_in_play(tournament)
+    if latest is None:
         return None
-    day = rows[0][0]
-    games: dict[int, set[int]] = {}
-    for _, table, game in rows:
-        played = games.setdefault(table, set())
-        if game is not None:
-            played.add(game)
-    return level_cut(day, list(games.values()))
+    day, day_id = latest
+    states = game_states([day_id])
+    return level_cut(day, [finished_games(games) for games in states.values()])
 
 
 def level_cut(day: int, confirmed: list[set[int]]) -> Cut | None:
-    """The cut after the last game every table has finished (games 1 to K all confirmed), or
-    None when every table has confirmed the same games (no cut needed)."""
+    """The cut after the last game every table has finished (games 1 to K all finished), or
+    None when every table has finished the same games (no cut needed)."""
 
     def finished(games: set[int]) -> int:
         count = 0
@@ -353,9 +358,10 @@ def last_changed(tournament: Tournament):
 # which is why ruff's S608 (SQL built as a string) is silenced on each.
 
 
-def _progress_by_day(tournament, cut: Cut, rules) -> dict[int, tuple[int, int, int, int]]:
+def _progress_by_day(tournament, cut: Cut, rules) -> dict[int, tuple[int, int, int, int, int]]:
     """{day number: (tables seated, (table, game) sheets confirmed, day id, (table, game)
-    marked not played)} for seated days in scope."""
+    marked not played, (table, game) sheets entered and not confirmed yet)} for seated days
+    in scope."""
     # Two counts per day rather than one join of every table with every sheet: counting the
     # distinct tables of that join meant sorting all of its rows. Sheets are counted by the
     # day of their game, as the scores are (a table plays only the games of its own day).
@@ -376,15 +382,26 @@ def _progress_by_day(tournament, cut: Cut, rules) -> dict[int, tuple[int, int, i
                 WHERE gm.day_id = d.id AND g.state = %s {game_cut}),
                (SELECT COUNT(*) FROM {unplayed} u
                 JOIN {game} gm ON gm.id = u.game_id
-                WHERE gm.day_id = d.id {game_cut})
+                WHERE gm.day_id = d.id {game_cut}),
+               (SELECT COUNT(*) FROM {sheet} g
+                JOIN {game} gm ON gm.id = g.game_id
+                WHERE gm.day_id = d.id AND g.state = %s {game_cut})
         FROM {day} d
         WHERE d.tournament_id = %s {day_cut}
         """,  # noqa: S608 (table names from the models, values as parameters)
-        [SheetState.CONFIRMED, *game_params, *game_params, tournament.pk, *day_params],
+        [
+            SheetState.CONFIRMED,
+            *game_params,
+            *game_params,
+            SheetState.ENTERED,
+            *game_params,
+            tournament.pk,
+            *day_params,
+        ],
     )
     return {
-        number: (tables, confirmed, day_id, unplayed)
-        for number, day_id, tables, confirmed, unplayed in rows
+        number: (tables, confirmed, day_id, unplayed, entered)
+        for number, day_id, tables, confirmed, unplayed, entered in rows
         if tables
     }
 
@@ -402,7 +419,7 @@ def totals_by_entry(progress, day_numbers, cut: Cut, rules, day_counts: bool) ->
     and records that arrive in order (ties by entry id, which mostly follows the player
     number) sort in about one pass.
     """
-    day_ids = {number: day_id for number, (_, _, day_id, _) in progress.items()}
+    day_ids = {number: day_id for number, (_, _, day_id, *_) in progress.items()}
     columns, counts, params, count_params = [], [], [], []
     for number in day_numbers:
         if number in day_ids:
@@ -444,7 +461,7 @@ def unplayed_seats(progress, day_numbers, cut: Cut, rules) -> list[tuple[int, in
     """(entry id, day column) once for every game marked not played in scope that the entry sat
     down for: at that table, not yet gone, already joined. One query. What each counts is the
     rule's arithmetic, ``domain.ranking.unplayed_credit``."""
-    column = {day_id: day_numbers.index(number) for number, (_, _, day_id, _) in progress.items()}
+    column = {day_id: day_numbers.index(number) for number, (_, _, day_id, *_) in progress.items()}
     game_cut, params = "", [*column]
     last_day_id = next((p[2] for n, p in progress.items() if n == cut.last_day(rules.days)), None)
     if cut.game is not None and last_day_id is not None:

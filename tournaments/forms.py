@@ -167,15 +167,29 @@ class WifiForm(forms.Form):
 
 
 class WithdrawForm(forms.Form):
-    """After which game a player who leaves during a day stops playing (0: before the first)."""
+    """From which day a player leaves (when more than one day with their seat is under way) and
+    after which game of that day they stop playing (0: before the first)."""
 
+    day = forms.TypedChoiceField(label="They leave on", coerce=int, required=False)
     after_game = forms.TypedChoiceField(
         label="They left after game", coerce=int, required=False, empty_value=None
     )
 
-    def __init__(self, *args, leaving=None, **kwargs):
+    def __init__(self, *args, leaving=None, under_way=(), **kwargs):
         super().__init__(*args, **kwargs)
         self.leaving = leaving
+        if len(under_way) > 1:
+            days = field_of(self, "day", forms.ChoiceField)
+            days.choices = [
+                (row["day"], f"day {row['day']} (table {row['table']})") for row in under_way
+            ]
+            days.initial = leaving["day"]
+            days.help_text = (
+                "Their games on earlier days stay as they are: each of those tables must have "
+                "entered every game they play."
+            )
+        else:
+            del self.fields["day"]
         if leaving is None:
             del self.fields["after_game"]
             return
@@ -185,9 +199,9 @@ class WithdrawForm(forms.Form):
         field.choices = choices
         field.initial = leaving["last_entered"]
         field.help_text = (
-            f"Table {leaving['table']} has entered up to game {leaving['last_entered']}. Choose a "
-            "later game if the paper card has their score for it. Later games will not expect a "
-            "score from them."
+            f"Day {leaving['day']}: table {leaving['table']} has entered up to game "
+            f"{leaving['last_entered']}. Choose a later game if the paper card has their score "
+            "for it. Later games will not expect a score from them."
         )
 
 
@@ -321,6 +335,9 @@ class RulesForm(forms.Form):
 
 class LateJoinForm(forms.Form):
     entry = forms.TypedChoiceField(label="Late player", coerce=int)
+    # The table and first game the page showed: the seat is refused if they changed meanwhile.
+    table = forms.IntegerField(widget=forms.HiddenInput, required=False)
+    from_game = forms.IntegerField(widget=forms.HiddenInput, required=False)
 
     def __init__(self, *args, waiting, **kwargs):
         super().__init__(*args, **kwargs)

@@ -37,6 +37,12 @@ class PlayRecord(Protocol):
         """The highest game number the table has entered and not had rejected (0 when none)."""
         ...
 
+    def finished_games(self, table: Table) -> set[int]:
+        """The games the table has entered (not rejected) or marked not played: a player
+        joining late plays from the game after the last of them, and one leaving from the next
+        day on must have no game still to play here."""
+        ...
+
     def scores_by_game(self, table: Table) -> dict[int, set[int]]:
         """Each game the table has a live sheet for, with the entries it holds a score for (a
         withdrawal checks the game chosen against them)."""

@@ -195,14 +195,18 @@ def withdrawal_notes(name: str, outcome) -> list[tuple[str, str]]:
     return notes
 
 
-def joining_closed(started_day: int | None) -> str:
+def joining_closed(started_day: int | None, rules=None) -> str:
     """Why adding, importing and checking players in are refused once play has started (the
-    services refuse them; the pages show the buttons disabled with this beside them), or ""."""
+    services refuse them; the pages show the buttons disabled with this beside them), or "".
+    With ``rules`` letting late players or substitutes in, adding one stays open ("")."""
     if started_day is None:
+        return ""
+    if rules is not None and (rules.late_joins or rules.substitutes):
         return ""
     return (
         f"Day {started_day} already has scores: nobody joins once play has started and there "
-        "are no substitutes. Mark a player who leaves as withdrawn on their player page."
+        "are no substitutes (Rules: \u201cLate players may join\u201d and \u201cSubstitutes "
+        "allowed\u201d are off). Mark a player who leaves as withdrawn on their player page."
     )
 
 
@@ -260,3 +264,66 @@ def rule_change_notes(change) -> list[tuple[str, str]]:
         notes.append(("info", f"Day {removed} removed."))
     notes.extend(("warning", note) for note in change.reseat)
     return notes
+
+
+def late_plan_notes(plan, rules, name: str) -> list[str]:
+    """What seating ``name`` late or as a substitute does (late.LatePlan), in the words the
+    seating page shows before the desk confirms and the commands print after: the table, the
+    first game, the hand size, and how their games count under the event's rules."""
+    first = plan.from_game
+    hand = f", each draws {plan.hand_size} tiles" if plan.hand_size else ""
+    if plan.replaces:
+        notes = [
+            f"{name} takes {plan.replaces}'s seat at day {plan.day_number}, table "
+            f"{plan.table_number}, from game {first}: {plan.players} players there{hand}."
+        ]
+        games = "Game 1 is" if first == 2 else f"Games 1 to {first - 1} are"
+        counts = SUBSTITUTE_COUNTS[rules.substitute_ranking].format(
+            name=name, replaced=plan.replaces
+        )
+        notes.append(f"{games} {plan.replaces}'s. {counts}" if first > 1 else counts)
+        return notes
+    notes = [
+        f"{name} joins day {plan.day_number}, table {plan.table_number} (a table with a free "
+        f"seat, fewest players first) from game {first}: {plan.players} players there{hand}."
+    ]
+    if first > 1:
+        missed = "game 1" if first == 2 else f"games 1 to {first - 1}"
+        notes.append(
+            f"{name} was not at a table for {missed}: they count nothing, so their day total "
+            f"is over {plan.games_per_day - first + 1} games, not {plan.games_per_day}."
+        )
+    return notes
+
+
+# How a substitute's games count, by the event's rule (Rules: "A substitute's games count").
+SUBSTITUTE_COUNTS = {
+    "not_ranked": "{name}'s games are shown without a rank (the event's rules say so).",
+    "own": "{name} is ranked on their own total (the event's rules say so).",
+    "shared": "{name}'s games are added to {replaced}'s total (the event's rules say so).",
+}
+
+
+def seating_fixed_note(day, rules, can_manage: bool) -> str:
+    """What a started day's seating page says about its tables: fixed for moves and reseating,
+    and whether the event's rules let a late player or a substitute in (naming the rule)."""
+    allowed = [
+        words
+        for on, words in (
+            (rules.late_joins, "a late player"),
+            (rules.substitutes, "a substitute for a withdrawn player"),
+        )
+        if on
+    ]
+    if not allowed:
+        return (
+            f"Day {day.number} has scores, so its tables are fixed: nobody joins, moves or is "
+            "substituted once play has started (Rules: \u201cLate players may join\u201d and "
+            "\u201cSubstitutes allowed\u201d are off)."
+        )
+    who = " or ".join(allowed)
+    by = "below" if can_manage else "by an organiser"
+    return (
+        f"Day {day.number} has scores, so nobody moves or swaps tables now; the event's rules "
+        f"let {who} be seated ({by})."
+    )

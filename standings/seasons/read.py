@@ -84,14 +84,15 @@ class SeasonStandings:
 
     @property
     def status_line(self) -> str:
-        """ "Provisional: 5 games waiting (Week 4)", or "Every game so far is confirmed"."""
+        """ "Provisional: 5 games still to play or confirm (Week 4)", or "Every game so far is
+        confirmed". Not "waiting": on the Scores pages that means entered, for the desk."""
         if not self.sessions:
             return "No session seated yet"
         if not self.waiting:
             return "Every game so far is confirmed"
         games = "game" if self.waiting == 1 else "games"
         where = ", ".join(s.label for s in self.sessions if s.waiting)
-        return f"Provisional: {self.waiting} {games} waiting ({where})"
+        return f"Provisional: {self.waiting} {games} still to play or confirm ({where})"
 
     @property
     def legend(self) -> str:

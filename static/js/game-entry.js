@@ -19,6 +19,8 @@
   var gameInput = form.querySelector("input[name=game]");
   var key = prefix + (gameInput ? gameInput.value : "");
   var NOT_SENT = "Not sent yet: will send when the Wi-Fi is back. Keep this page open.";
+  var FOLLOWS = "Not sent yet: the numbers on screen now are the ones that will be sent. Keep this page open.";
+  var TIMEOUT_MS = 10000; // a save that has not been answered by then is given up and tried again
   var retryTimer = null;
   var tries = 0;
   var MAX_TRIES = 2000; // a whole day of tries at the longest wait; then a reload starts again
@@ -35,7 +37,9 @@
   var buttons = Array.prototype.slice.call(form.id
     ? document.querySelectorAll("button[type=submit][form='" + form.id + "']") : []);
   if (!buttons.length) buttons = Array.prototype.slice.call(form.querySelectorAll("button[type=submit]"));
-  form.appendChild(notice);
+  // The save's state sits in the Save bar, under the thumb, not at the top of a scrolled page.
+  var bar = document.querySelector(".save-bar");
+  if (bar) bar.insertBefore(notice, bar.firstChild); else form.appendChild(notice);
   function disable(yes) { buttons.forEach(function (b) { b.disabled = yes; }); }
 
   function newId() {
@@ -87,13 +91,24 @@
     var csrf = form.querySelector("input[name=csrfmiddlewaretoken]");
     if (csrf) body.set("csrfmiddlewaretoken", csrf.value); // this page's token, never a stale one
     body.set("submission_id", saved.id);
+    var abort = window.AbortController ? new AbortController() : null;
+    var timer = abort ? setTimeout(function () { abort.abort(); }, TIMEOUT_MS) : null;
     fetch(location.pathname, {
       method: "POST", body: body, credentials: "same-origin", redirect: "manual",
-      headers: { "X-Table-Save": "background" }
+      headers: { "X-Table-Save": "background" }, signal: abort ? abort.signal : undefined
     })
       .then(function (response) {
+        clearTimeout(timer);
         sending = false;
         resend = null;
+        var now = read(k);
+        if (now && now.pending && now.id !== saved.id && response.type === "opaqueredirect") {
+          // Changed while this save was on its way: the change goes too, on the version the
+          // server has now, which the server refuses as a clash and shows both side by side.
+          say(FOLLOWS);
+          send(k);
+          return;
+        }
         if (response.type === "opaqueredirect" || (response.status >= 300 && response.status < 400)) {
           // Stored (or stored already): the page after a save shows what the server holds now.
           forget(k);
@@ -119,6 +134,7 @@
         }
       })
       .catch(function () {
+        clearTimeout(timer);
         sending = false;
         disable(false);
         say(NOT_SENT);
@@ -141,7 +157,19 @@
 
   form.addEventListener("input", function () {
     var saved = read(key);
-    if (saved && saved.pending) return; // a save is on its way: keep what was sent
+    if (saved && saved.pending) {
+      // A save waiting to be sent follows the edits, so what is sent is what is on the screen.
+      // It gets a new id: an earlier try the server may have stored is never taken for this one.
+      var names = {};
+      var fields = fieldsOf();
+      fields.forEach(function (pair) { names[pair[0]] = true; });
+      saved.fields.forEach(function (pair) { if (!names[pair[0]]) fields.push(pair); });
+      saved.fields = fields;
+      saved.id = newId();
+      write(key, saved);
+      say(FOLLOWS);
+      return;
+    }
     write(key, { fields: fieldsOf(), base: baseVersion(), pending: false });
   });
   form.addEventListener("submit", function (event) {
@@ -153,7 +181,11 @@
     var game = gameInput ? gameInput.value : "";
     write(key, { fields: fields, base: baseVersion(), pending: true, id: newId(), game: game });
     tries = 0;
-    say("Sending…");
+    // The green "saved" of the game before is no longer news while this one is on its way.
+    Array.prototype.forEach.call(document.querySelectorAll(".messages li"), function (li) {
+      li.hidden = true;
+    });
+    say("Sending game " + game + "…");
     send(key);
   });
 
@@ -229,6 +261,19 @@
       p.question.hidden = false;
     }
   }
+
+  // Enter in a score moves to the next player's score, as the phone's keyboard says ("next"),
+  // instead of sending a half-typed game; Enter in the last one goes on to Save as before.
+  all.forEach(function (p, i) {
+    var next = all[i + 1];
+    if (!next) return;
+    p.score.setAttribute("enterkeyhint", "next");
+    p.score.addEventListener("keydown", function (event) {
+      if (event.key !== "Enter") return;
+      event.preventDefault();
+      next.score.focus();
+    });
+  });
 
   all.forEach(function (p) {
     p.score.addEventListener("input", function () { scoreTyped(p); });

@@ -23,6 +23,7 @@ AXE = Path(__file__).resolve().parents[2] / ".ci" / "node" / "node_modules" / "a
 AXE_SCRIPT = AXE / "axe.min.js"
 DESK = {"width": 1280, "height": 900}
 PHONE = {"width": 390, "height": 844}
+NARROW = {"width": 320, "height": 640}  # a small phone, or a larger one with its text zoomed
 # Rule tags axe runs: WCAG 2.x A and AA and its best practices; the phone pages add AAA.
 AA_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"]
 PHONE_TAGS = [*AA_TAGS, "wcag2aaa"]
@@ -62,7 +63,7 @@ def violations(page, script: str, tags: list[str]) -> list[str]:
 
 def check_pages(page, base: str, script: str, pages: list[tuple[str, str, list[str]]]) -> None:
     problems = []
-    for size_name, size in (("1280 px", DESK), ("390x844", PHONE)):
+    for size_name, size in (("1280 px", DESK), ("390x844", PHONE), ("320x640", NARROW)):
         page.set_viewport_size(size)
         for name, path, tags in pages:
             response = page.goto(base + path)

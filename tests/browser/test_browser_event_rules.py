@@ -118,10 +118,7 @@ def test_the_desk_marks_a_game_not_played_and_every_page_shows_it(
 def test_a_club_session_seats_a_late_player_and_a_substitute_from_the_seating_page(
     transactional_db, organiser, login_page, live_server
 ):
-    from scoring_factories import seated_day, snapshot, stored_sheet
-
-    from tournaments.models import Entry, Seat
-    from tournaments.services.registration import register_player, withdraw_entry
+    from scoring_factories import seated_day, stored_sheet
 
     w = seated_day(preset="club-session")
     for table in w.tables:
@@ -129,28 +126,22 @@ def test_a_club_session_seats_a_late_player_and_a_substitute_from_the_seating_pa
             seats = list(table.seats.order_by("position"))
             points = {s.entry: 0 if i == 0 else 9 for i, s in enumerate(seats)}
             stored_sheet(table, w.games[number], points, out=seats[0].entry)
-    register_player(w.tournament, name="Lou Late")
     page = login_page(organiser)
-    page.goto(f"{live_server.url}/organiser/t/cup/seating/1/")
-    page.get_by_label("Late player").select_option(label="Lou Late (#8)")
-    page.get_by_role("button", name="Seat at the smallest table").click()
-    expect(page.get_by_role("status").first).to_contain_text("Lou Late joins table 2 from game 3.")
 
-    withdraw_entry(w.entries["Bob Roe"])
-    register_player(w.tournament, name="Sam Sub")
-    page.reload()
-    before = snapshot(Entry, Seat)
-    page.get_by_label("Substitute", exact=True).select_option(label="Sam Sub (#9)")
-    page.get_by_label("From game").fill("2")
-    page.get_by_role("button", name="Seat the substitute").click()
-    expect(page.locator(".message.error")).to_contain_text("can start from game 3 to 12")
-    assert snapshot(Entry, Seat) == before
-    page.get_by_label("Substitute", exact=True).select_option(label="Sam Sub (#9)")
-    page.get_by_label("From game").fill("3")
-    page.get_by_role("button", name="Seat the substitute").click()
-    expect(page.get_by_role("status").first).to_contain_text(
-        "Sam Sub takes Bob Roe's seat at table 1 from game 3."
-    )
-    page.goto(f"{live_server.url}/table/{w.tables[0].link_token}/")
-    expect(page.get_by_role("heading", name="Game 3")).to_be_visible()
-    expect(page.get_by_label("Sam Sub", exact=False).first).to_be_visible()
+    # The walk-in is entered on the players page mid-day: "Add a player" is open.
+    page.goto(f"{live_server.url}/organiser/t/cup/players/")
+    page.get_by_role("link", name="Add a player").click()
+    page.get_by_role("textbox", name="Name", exact=True).fill("Lou Late")
+    page.get_by_role("button", name="Add new player").click()
+    expect(page.get_by_role("status").first).to_contain_text("Lou Late is entered as player #8.")
+
+    # The seating page shows where they would go, and how their games count, before seating.
+    page.goto(f"{live_server.url}/organiser/t/cup/seating/1/")
+    expect(page.locator("#tables-fixed")).to_contain_text("let a late player")
+    plan = page.locator(".late-plan")
+    expect(plan).to_contain_text("table 2 (a table with a free seat, fewest players first)")
+    expect(plan).to_contain_text("from game 3: 4 players there, each draws 12 tiles")
+    expect(plan).to_contain_text("over 10 games, not 12")
+    page.get_by_label("Late player").select_option(label="Lou Late (#8)")
+    page.get_by_role("button", name="Seat at table 2 from game 3").click()
+    expect(page.get_by_role("status").first).to_contain_text("Lou Late joins table 2 from game 3.")

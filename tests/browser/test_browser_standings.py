@@ -27,7 +27,7 @@ def test_public_standings_search_sort_and_phone(live_server, page, demo_with_two
     page.goto(f"{live_server.url}/t/{slug}/")
     page.get_by_role("link", name="Standings", exact=True).click()
     expect(page.get_by_role("heading", level=2, name="Standings")).to_be_visible()
-    expect(page.get_by_role("status")).to_have_text("Provisional: 2 games waiting")
+    expect(page.get_by_role("status")).to_have_text("Provisional: 2 games to confirm")
     rows = page.locator("#standings tbody tr")
     expect(rows).to_have_count(43)
     expect(rows.first.locator("td").first).to_have_text("1")
@@ -52,7 +52,7 @@ def test_projector_is_large_pages_itself_and_turns_final(
     slug = demo_with_two_games_to_confirm.slug
     page.set_viewport_size({"width": 1920, "height": 1080})
     page.goto(f"{live_server.url}/t/{slug}/projector/?seconds=4")
-    expect(page.locator(".board-provisional")).to_have_text("Provisional: 2 games waiting")
+    expect(page.locator(".board-provisional")).to_have_text("Provisional: 2 games to confirm")
     expect(page.get_by_text("Page 1 of 5")).to_be_visible()
     cell = page.locator("#board-players tbody td").first
     assert cell.evaluate("e => parseFloat(getComputedStyle(e).fontSize)") >= 30

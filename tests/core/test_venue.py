@@ -7,6 +7,7 @@ import re
 import subprocess
 import sys
 import tempfile
+import time
 
 import pytest
 from django.core.cache import caches
@@ -123,11 +124,17 @@ def test_every_table_gets_its_own_code():
 @pytest.mark.parametrize(
     "typed, message",
     [
-        ("", "Type the 6-letter code from your table"),
-        ("ACE67", "A table code has 6 letters and numbers"),
-        ("ACE6790", "A table code has 6 letters and numbers"),
-        ("0O1IL5", "A table code has 6 letters and numbers"),
-        ("<b>x", "A table code has 6 letters and numbers"),
+        ("", "Type the code from your table"),
+        ("ACE67", "A table code has 6 letters and numbers; this has 5."),
+        ("ACE6790", "A table code has 6 letters and numbers; this has 7."),
+        # Six characters typed: the message names the ones codes never use, not the length.
+        (
+            "0O1IL5",
+            "Table codes never use \u201c0\u201d, \u201c1\u201d, \u201c5\u201d, \u201cI\u201d, "
+            "\u201cL\u201d or \u201cO\u201d.",
+        ),
+        ("ACE6O7", "Table codes never use \u201cO\u201d. Check the card on your table."),
+        ("<b>x", "A table code has 6 letters and numbers; this has 4."),
         ("x" * 500, "Ensure this value has at most 20 characters"),
     ],
 )
@@ -156,21 +163,42 @@ def test_a_wrong_code_and_a_closed_days_code_open_nothing(client):
 
 
 @pytest.mark.django_db
-def test_wrong_codes_are_throttled_per_address_even_for_a_right_code_then():
+def test_wrong_codes_are_throttled_per_address_and_the_wait_says_the_time_left(monkeypatch):
     w = seated_day()
     guesser = Client(REMOTE_ADDR="127.0.0.9")
+    clock = [time.time()]
+    monkeypatch.setattr("core.throttle._now", lambda: clock[0])
     for attempt in range(10):
         response = guesser.post(ENTER, {"code": f"AAAAA{TABLE_CODE_ALPHABET[attempt]}"})
         assert response.status_code == 400, attempt
     refused = guesser.post(ENTER, {"code": w.tables[0].code})
     assert refused.status_code == 429
-    assert "Too many wrong codes from this phone. Wait 10 minutes" in text_of(refused)
+    assert "Too many wrong codes from this phone. Try again in 10 minutes" in text_of(refused)
+    clock[0] += 6 * 60 + 5  # 3 min 55 s left: rounded up
+    refused = guesser.post(ENTER, {"code": w.tables[0].code})
+    assert "Try again in 4 minutes, or scan the QR code" in text_of(refused)
     # Another phone at the venue is not held up by the guesser.
     other = Client(REMOTE_ADDR="127.0.0.10")
     assert other.post(ENTER, {"code": w.tables[0].code}).status_code == 302
     # A wait later (the window ends), the guesser's right code works again.
     caches["throttles"].clear()
     assert guesser.post(ENTER, {"code": w.tables[0].code}).status_code == 302
+
+
+@pytest.mark.django_db
+def test_codes_that_cannot_exist_do_not_count_toward_the_wait():
+    """A slip (a letter codes never use, a character too many or too few) is told at once and
+    never locks the phone out: only well-formed wrong codes are guesses."""
+    w = seated_day()
+    phone = Client(REMOTE_ADDR="127.0.0.11")
+    slips = ["ACE6O7", "ACE67", "ACE6790", "0O1IL5", "ACEO", "ACE 6-7 9 9 9"] * 3
+    for slip in slips:
+        assert phone.post(ENTER, {"code": slip}).status_code == 400, slip
+    for attempt in range(9):  # nine well-formed wrong codes: one short of the limit
+        assert (
+            phone.post(ENTER, {"code": f"AAAAA{TABLE_CODE_ALPHABET[attempt]}"}).status_code == 400
+        )
+    assert phone.post(ENTER, {"code": w.tables[0].code}).status_code == 302
 
 
 @pytest.mark.django_db

@@ -272,14 +272,57 @@ def test_the_hands_together_hold_at_most_the_set_less_the_engine():
     rules = SheetRules(12, 50, 12, 7, hand_sizes=[[2, 7, 7]])  # a small deal: a big reach
     seated = table(3)
     assert hand_limits(rules, 3, 12).hand_pips >= 600
-    _, problems = check_game(rules, seated, game({1: 0, 2: 600, 3: 518}))
+    # Blocked: nobody went out, so every tile but the engine may still be in a hand.
+    _, problems = check_game(rules, seated, game({1: 1, 2: 600, 3: 517}, out=None))
     assert problems == []  # 1,118 = 1,142 - 24
-    _, problems = check_game(rules, seated, game({1: 0, 2: 600, 3: 519}))
+    _, problems = check_game(rules, seated, game({1: 1, 2: 600, 3: 518}, out=None))
     assert only(problems) == Problem(
         "",
         "The scores in game 3 add up to 1,119, but all the tiles left after the engine only "
         "add up to 1,118. Please check the scores.",
     )
+
+
+def lowest_tiles(rules: SheetRules, engine: int, count: int) -> int:
+    values = sorted(rules.tile_value(t) for t in rules.all_tiles() if t != (engine, engine))
+    return sum(values[:count])
+
+
+def test_once_a_player_went_out_the_others_hold_at_most_the_set_less_that_deal():
+    rules = SheetRules(12, 50, 12, 7, hand_sizes=[[2, 7, 7]])
+    seated = table(3)
+    # Ann went out: her 7 tiles were played, one of which may have been the engine.
+    ceiling = 1_118 - lowest_tiles(rules, 12, 6)
+    assert ceiling == 1_103 and hand_limits(rules, 3, 12).table_pips_after_out == ceiling
+    assert check_game(rules, seated, game({1: 0, 2: 600, 3: 503})).problems == []
+    _, problems = check_game(rules, seated, game({1: 0, 2: 600, 3: 504}))
+    assert only(problems) == Problem(
+        "",
+        "The scores in game 3 add up to 1,104, but that is too many: Ann Lee went out, so all "
+        "7 tiles Ann Lee was dealt were played, and the tiles left for the other players add "
+        "up to at most 1,103. Please check the scores.",
+    )
+
+
+def test_with_the_engine_set_aside_the_whole_deal_of_the_player_out_counts():
+    rules = SheetRules(12, 0, 9, 0, hand_sizes=[[2, 6, 5]], engine_set_aside=True)
+    limits = hand_limits(rules, 2, 9)
+    assert limits.table_pips_after_out == limits.table_pips - lowest_tiles(rules, 9, 5)
+    # The double blank counts 0 here, so the lowest five are 0-0, 0-1, 0-2, 1-1, 0-3.
+    assert limits.table_pips - limits.table_pips_after_out == 0 + 1 + 2 + 2 + 3
+
+
+def test_without_a_deal_there_is_no_limit_after_going_out():
+    assert hand_limits(NO_DEAL, 4, 12).table_pips_after_out is None
+    _, problems = check_game(NO_DEAL, table(2), game({1: 0, 2: 1_118}))
+    assert problems == []
+
+
+def test_a_score_over_one_hands_ceiling_is_not_also_refused_as_a_total():
+    rules = SheetRules(12, 50, 12, 7, hand_sizes=[[2, 7, 7]])
+    limits = hand_limits(rules, 3, 12)
+    _, problems = check_game(rules, table(3), game({1: 0, 2: limits.hand_pips + 1, 3: 600}))
+    assert [p.field for p in problems] == ["score-2"]
 
 
 # ---------------------------------------------------------------------------

@@ -231,7 +231,7 @@ def test_nobody_out_and_not_blocked():
     _, problems = run(sheet(went_out=None, scores={1: 3, 2: 12, 3: 40}))
     assert only(problems) == Problem(
         "outcome",
-        "Nobody went out in game 3: tick 'blocked' if the boneyard ran out and nobody could play.",
+        "Nobody went out in game 3: tap 'Blocked' if the boneyard ran out and nobody could play.",
     )
     _, problems = run(sheet(went_out=[], scores={1: 3, 2: 12, 3: 40}))
     assert only(problems).field == "outcome"
@@ -241,7 +241,7 @@ def test_out_and_blocked_together():
     _, problems = run(sheet(blocked=True))
     assert only(problems) == Problem(
         "outcome",
-        "Game 3 cannot be both blocked and have a player go out: untick 'blocked', "
+        "Game 3 cannot be both blocked and have a player go out: tap 'Blocked' again to clear it, "
         "or clear who went out.",
     )
 
@@ -351,9 +351,29 @@ def test_tiles_and_score_disagree():
 
 def test_tile_not_in_set_in_sheet():
     _, problems = run(sheet(scores={1: 0, 2: "", 3: 40}, tiles={2: "12-13"}))
-    has(problems, "tiles-2", "In Bob Roe's tiles: 12-13 is not a tile in a double-12 set.")
-    # The score could not be worked out, so it is also missing.
-    has(problems, "score-2", "Enter a score for Bob Roe.")
+    # Only what is wrong: the tiles. The score left blank to be worked out from them is not
+    # also asked for.
+    assert only(problems) == Problem(
+        "tiles-2", "In Bob Roe's tiles: 12-13 is not a tile in a double-12 set."
+    )
+
+
+def test_every_problem_in_a_tiles_field_is_told_in_one_message():
+    # Game 3's engine is double 9: "9-9" was on the table, and 13-2 and "x" are not tiles.
+    _, problems = run(sheet(scores={1: 0, 2: "", 3: 40}, tiles={2: "9-9 13-2 x 4-4"}))
+    assert only(problems) == Problem(
+        "tiles-2",
+        "In Bob Roe's tiles: 13-2 is not a tile in a double-12 set. "
+        '"x" is not a tile. Write each tile as its two numbers with a dash, like 12-11, and '
+        "leave a space between tiles. Bob Roe's tiles include 9-9, but double 9 was the engine "
+        "in game 3, so it was on the table, not in a hand.",
+    )
+
+
+def test_a_typed_score_beside_bad_tiles_is_still_read():
+    _, problems = run(sheet(scores={1: 0, 2: -4, 3: 40}, tiles={2: "13-2"}))
+    has(problems, "tiles-2", "In Bob Roe's tiles: 13-2 is not a tile in a double-12 set.")
+    has(problems, "score-2", "Bob Roe's score cannot be negative.")
 
 
 def test_same_tile_in_two_hands():

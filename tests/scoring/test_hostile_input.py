@@ -281,7 +281,7 @@ def test_the_phone_page_refuses_hostile_scores_plainly_and_stores_nothing(
         elif how == "nobody":
             del post[f"out-{out}"]
             post[f"score-{out}"] = "3"
-            expected = ("Nobody went out in game 1: tick 'blocked' if the boneyard ran out",)
+            expected = ("Nobody went out in game 1: tap 'Blocked' if the boneyard ran out",)
         else:
             post["blocked"] = "on"
             expected = ("Game 1 cannot be both blocked and have a player go out",)

@@ -7,7 +7,7 @@ from django.utils import timezone
 from scoring_factories import T1, seated_day, snapshot, staff, typed
 
 from core.errors import ServiceError
-from scoring import services, submit
+from scoring import review, services, submit
 from scoring.models import AuditEvent, GameSheet, SheetState, Source
 from scoring.services import GameInput
 from tournaments.models import Seat
@@ -150,27 +150,24 @@ def test_blind_retype_that_matches_confirms(world):
     assert sheet.version == 1 and sheet.state == SheetState.CONFIRMED
 
 
-def test_blind_retype_that_differs_is_refused_with_the_differences(world):
+def test_blind_retype_that_differs_waits_with_the_differences(world):
     from_table(world)
     before = snapshot()
-    with pytest.raises(services.SheetRefused) as refused:
-        services.save_card(
-            world.tables[0],
-            [
-                GameInput(
-                    world.games[1],
-                    typed(world, 1, {**T1, "Bob Roe": 21}, out="Ann Lee", engine=11),
-                    1,
-                )
-            ],
-            {},
-            world.desk,
-        )
-    messages = {r.field: r.message for r in refused.value.refusals}
+    saved = review.save_card(
+        world.tables[0],
+        [
+            GameInput(
+                world.games[1], typed(world, 1, {**T1, "Bob Roe": 21}, out="Ann Lee", engine=11), 1
+            )
+        ],
+        {},
+        world.desk,
+    )
+    assert saved.saved and saved.outcomes == [] and len(saved.differs) == 1
+    messages = {p.field: p.message for p in saved.differs[0].problems}
     bob = world.entries["Bob Roe"].pk
     assert messages[f"score-{bob}"] == "The table entered 12 for Bob Roe; you typed 21."
     assert messages["engine"] == "The table entered double 12 as the engine; you typed double 11."
-    assert "does not match what the table entered" in messages[""]
     assert snapshot() == before
 
 
@@ -361,15 +358,15 @@ REFUSALS = [
         {**ALL, "Ann Lee": 3},
         {"out": None},
         "outcome",
-        "Nobody went out in game 1: tick 'blocked' if the boneyard ran out and nobody could play.",
+        "Nobody went out in game 1: tap 'Blocked' if the boneyard ran out and nobody could play.",
     ),
     (
         "blocked and out",
         ALL,
         {"blocked": True},
         "outcome",
-        "Game 1 cannot be both blocked and have a player go out: untick 'blocked', or clear who "
-        "went out.",
+        "Game 1 cannot be both blocked and have a player go out: tap 'Blocked' again to clear "
+        "it, or clear who went out.",
     ),
     ("zero without going out at 50", {**ALL, "Cy Doe": 0}, {}, "score-Cy Doe", None),
     (

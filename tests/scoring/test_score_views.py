@@ -8,12 +8,23 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from page_fields import elements, options, value_of
-from scoring_factories import T1, link, phone_post, seated_day, snapshot, staff, text_of, typed
+from scoring_factories import (
+    T1,
+    link,
+    phone_post,
+    play,
+    seated_day,
+    snapshot,
+    staff,
+    text_of,
+    typed,
+)
 
 from core.errors import ServiceError
 from scoring import services
 from scoring.models import GameSheet, Score, SheetState, Source
 from tournaments.models import StaffRole, Table
+from tournaments.services.registration import withdraw_entry
 
 pytestmark = pytest.mark.django_db
 
@@ -368,7 +379,8 @@ def test_blind_retype_mismatch_lists_the_differences_on_the_card(world, client):
     client.post(link(world.tables[0]), phone_post(world))
     data = card_post(world, [(1, {**T1, "Di Fox": 9}, "Ann Lee", 12)], bases={1: 1})
     page = text_of(client_for(world.desk).post(card_url(world), data))
-    assert "The table entered 7 for Di Fox; you typed 9." in page
+    # Shown beside the table's entry, which stays as it was (issue 23).
+    assert "disagree in game 1" in page and "Di Fox 7 9" in page
     assert GameSheet.objects.get().state == SheetState.ENTERED
     data = card_post(world, [(1, T1, "Ann Lee", 12)], bases={1: 1})
     assert client_for(world.desk).post(card_url(world), data).status_code == 302
@@ -479,11 +491,23 @@ def test_close_and_reopen_buttons(world, client):
     world.day.refresh_from_db()
     assert world.day.closed_at is not None
     assert client.get(link(world.tables[0])).status_code == 404
-    boss.post(reverse("organiser:reopen_day", args=[world.tournament.slug, 1]))
-    # The closed day's links stay dead; the reopened day's tables have new ones.
+    # The close page says truthfully what reopening gives: new links and codes.
+    assert "the old links and codes stay dead" in question
+    reopen = reverse("organiser:reopen_day", args=[world.tournament.slug, 1])
+    # Reopening asks first too, and a post that skipped the question reopens nothing.
+    asked = text_of(boss.post(reopen))
+    assert "Every table of day 1 gets a new link and a new code." in asked
+    world.day.refresh_from_db()
+    assert world.day.closed_at is not None
+    old_code = world.tables[0].code
+    boss.post(reopen, {"sure": "yes"})
+    world.day.refresh_from_db()
+    assert world.day.closed_at is None
+    # The closed day's links and codes stay dead; the reopened day's tables have new ones.
     assert client.get(link(world.tables[0])).status_code == 404
     world.tables[0].refresh_from_db()
     assert client.get(link(world.tables[0])).status_code == 200
+    assert world.tables[0].code != old_code
 
 
 def test_the_table_links_page_and_a_new_link(world, client):
@@ -680,3 +704,34 @@ def test_a_reopened_day_keeps_its_old_links_dead(world, client):
             0,
             source=Source.TABLE_LINK,
         )
+
+
+@pytest.mark.django_db
+def test_a_score_typed_for_a_player_who_left_while_the_table_typed_is_told_not_stored(client):
+    w = seated_day()
+    play(w, w.tables[0], [1])
+    page = client.get(link(w.tables[0]))  # the phone opens game 2 with Di Fox still playing
+    assert f"score-{w.entries['Di Fox'].pk}" in page.content.decode()
+    withdraw_entry(w.entries["Di Fox"], after_game=1)  # the desk records it meanwhile
+    typed = {"Ann Lee": 0, "Bob Roe": 12, "Cy Doe": 40, "Di Fox": 23}
+    response = client.post(link(w.tables[0]), phone_post(w, game=2, scores=typed), follow=True)
+    text = text_of(response)
+    assert (
+        "Di Fox has left the table after game 1; Di Fox's score for game 2 (23) was not stored."
+        in text
+    )
+    assert "Game 2 is saved" in text
+    sheet = GameSheet.objects.get(game=w.games[2], table=w.tables[0])
+    assert {s.entry.player.name: s.points for s in sheet.scores.all()} == {
+        "Ann Lee": 0,
+        "Bob Roe": 12,
+        "Cy Doe": 40,
+    }
+
+
+@pytest.mark.django_db
+def test_the_table_page_has_no_organiser_login_link(client):
+    w = seated_day()
+    html = client.get(link(w.tables[0])).content.decode()
+    assert "Organiser login" not in html
+    assert "Organiser login" in client.get("/").content.decode()

@@ -7,15 +7,17 @@ import io
 
 import pytest
 from openpyxl import load_workbook
-from scoring_factories import T1, snapshot, stored_sheet, typed
+from scoring_factories import T1, fresh, snapshot, stored_sheet, typed
+from standings_outputs import board_states, every_output, workbook_scores
 
 from core.errors import ServiceError
 from scoring import services
+from scoring.day_board import day_board
 from scoring.models import GameSheet, UnplayedGame
 from scoring.unplayed import mark_not_played, undo_not_played
 from scoring.workbook_export import export_day
 from scoring.workbook_import import import_workbook
-from standings.read import standings
+from standings.read import default_cut, standings
 from tournaments.access import COMMAND_LINE
 from tournaments.models import RuleSet
 from tournaments.services.rules import change_rules
@@ -149,3 +151,71 @@ def test_the_desk_marks_and_undoes_on_the_card_page_and_the_grid_shows_it(world,
     undo = pytest.raises(ServiceError, match="is not marked")
     with undo:
         undo_not_played(world.tables[0], world.games[6], user=world.desk)
+
+
+# --- a game not played is finished for every output (issue 23) --------------------------------
+
+
+def closed_day_with_game_6_not_played_at_table_1(world):
+    """The issue's day: table 1 ran out of time for game 6, every other game is confirmed, the
+    day is closed and the standings are public."""
+    from django.utils import timezone
+
+    from tournaments.models import Day
+    from tournaments.services.events import set_public_pages
+
+    play_all_but_game_6_at_table_1(world)
+    mark_not_played(world.tables[0], world.games[6], reason="time ran out", user=world.desk)
+    Day.objects.filter(pk=world.day.pk).update(closed_at=timezone.now())
+    set_public_pages(world.tournament, True)
+    return fresh(world.tournament)
+
+
+def test_a_game_not_played_holds_back_no_output_of_the_standings(world, client):
+    tournament = closed_day_with_game_6_not_played_at_table_1(world)
+    client.force_login(world.boss)
+    shown = every_output(tournament, client)
+    # Table 2 played six games: its players' totals count game 6 in every output.
+    flo = 10 * 1 * 6 + sum(range(1, 7))  # 10 + g for g in 1..6 = 81
+    for output, seen in shown.items():
+        assert (seen.heading, seen.status) == ("Standings", "Final"), output
+        assert "after game 5" not in seen.text and "waiting" not in seen.text, output
+        if seen.totals:
+            assert seen.totals["Flo Ng"] == str(flo), output
+            assert seen.games["Flo Ng"] == "6" and seen.games["Bob Roe"] == "5", output
+    scores = workbook_scores(tournament)
+    assert {row[2] for row in scores if row[1] == 2} == {1, 2, 3, 4, 5, 6}
+    assert board_states(world.day) == {1: "done", 2: "done"}
+    tile = next(t for t in day_board(world.day).tiles if t.number == 1)
+    assert tile.counts == "5/6 confirmed · 1 not played"
+    # The page, the projector and the command agree row for row on every total.
+    assert shown["page"].totals == shown["projector"].totals == shown["command"].totals
+    assert shown["page"].totals == shown["workbook"].totals == shown["public page"].totals
+
+
+def test_mid_day_a_game_not_played_counts_as_that_table_finishing_it(world):
+    # Table 1 skipped game 2 (not played) and played 1 and 3; table 2 played 1 to 3: the level
+    # view is after game 3, not after game 1.
+    for table in world.tables:
+        seats = list(table.seats.order_by("position"))
+        for number in (1, 3) if table == world.tables[0] else (1, 2, 3):
+            stored_sheet(
+                table, world.games[number], {s.entry: 5 for s in seats[1:]}, out=seats[0].entry
+            )
+    mark_not_played(world.tables[0], world.games[2], reason="table late", user=world.desk)
+    assert default_cut(fresh(world.tournament)) is None
+    # A table that has entered nothing of game 4 yet holds the view at game 3.
+    stored_sheet(world.tables[1], world.games[4], {}, out=None)
+    cut = default_cut(fresh(world.tournament))
+    assert (cut.day, cut.game) == (1, 3)
+    assert board_states(world.day) == {1: "playing", 2: "playing"}
+
+
+def test_a_player_who_left_before_playing_never_reads_as_leaving_after_game_0(world):
+    from scoring.selectors import table_roster_changes
+    from tournaments.models import Seat
+
+    Seat.objects.filter(entry=world.entries["Bob Roe"]).update(left_after_game=0)
+    notes = table_roster_changes(world.tables[0])
+    assert "Bob Roe left before game 1." in notes
+    assert not any("game 0" in note for note in notes)

@@ -279,7 +279,10 @@ def test_status_says_how_many_games_are_still_waiting_and_where():
     # A club session plays 12 games at each table: 2, 1 and 1 of them are confirmed.
     result = season_standings(season)
     assert [s.waiting for s in result.sessions] == [10, 11, 11]
-    assert result.status_line == "Provisional: 32 games waiting (Week 1, Week 2, Week 3)"
+    assert (
+        result.status_line
+        == "Provisional: 32 games still to play or confirm (Week 1, Week 2, Week 3)"
+    )
     for week in (week1, week2, week3):
         rules = week.event.rules
         rules.games_per_day = 2 if week is week1 else 1

@@ -232,7 +232,7 @@ def test_provisional_count_is_table_games_still_to_confirm(small_two_days):
         5,
         13,
     )
-    assert everything.status_line == "Provisional: 13 games waiting"
+    assert everything.status_line == "Provisional: 12 games still to play; 1 game to confirm"
     assert not everything.is_final
     after_game_1 = standings(tournament, Cut(day=2, game=1))
     assert (after_game_1.expected_games, after_game_1.to_confirm) == (6 + 2, 4)
@@ -242,7 +242,10 @@ def test_provisional_count_is_table_games_still_to_confirm(small_two_days):
 def test_unseated_day_keeps_standings_provisional(small):
     result = standings(fresh(small))
     assert result.unseated_days == (2,)
-    assert result.status_line == "Provisional: 4 games waiting; day 2 not seated yet"
+    assert (
+        result.status_line
+        == "Provisional: 3 games still to play; 1 game to confirm; day 2 not seated yet"
+    )
     assert standings(fresh(small), Cut(day=1)).unseated_days == ()
 
 
@@ -254,7 +257,7 @@ def test_every_game_confirmed_is_final(demo_tournament):
         state=SheetState.ENTERED, confirmed_at=None
     )
     again = standings(fresh(demo_tournament))
-    assert again.to_confirm == 3 and again.status_line == "Provisional: 3 games waiting"
+    assert again.to_confirm == 3 and again.status_line == "Provisional: 3 games to confirm"
 
 
 def test_demo_totals_equal_a_plain_sum_of_confirmed_scores(demo_tournament):
@@ -402,7 +405,7 @@ def test_organiser_page_lists_ranked_rows_with_every_column(organiser_client, sm
         ["1", "Yton", "2", "52", "26.0"],
         ["2", "Xville", "2", "69", "34.5"],
     ]
-    assert "Provisional: 13 games waiting" in response.content.decode()
+    assert "Provisional: 12 games still to play; 1 game to confirm" in response.content.decode()
     cut = organiser_client.get(url, {"after_day": "2", "after_game": "1"})
     assert [r[2] for r in page_rows(cut)] == ["Cy", "Ann", "Di", "Bob", "Ed"]
     assert "Standings after game 1 of day 2" in cut.content.decode()
@@ -541,7 +544,7 @@ def test_projector_says_provisional_until_every_game_is_confirmed(client, demo_t
     sheet = GameSheet.objects.order_by("pk").first()
     GameSheet.objects.filter(pk=sheet.pk).update(state=SheetState.ENTERED, confirmed_at=None)
     body = client.get(reverse("public:projector", args=[demo_tournament.slug])).content.decode()
-    assert "Provisional: 1 game waiting" in body
+    assert "Provisional: 1 game to confirm" in body
 
 
 # --- command line ----------------------------------------------------------------------------
@@ -565,7 +568,7 @@ def test_command_prints_the_standings_and_writes_files(small_two_days, tmp_path)
     )
     lines = out.getvalue().splitlines()
     assert lines[0] == "Small: Standings after game 1 of day 2"
-    assert lines[1] == "Provisional: 4 games waiting"
+    assert lines[1] == "Provisional: 3 games still to play; 1 game to confirm"
     assert lines[2].split() == [
         "Rank",
         "Player",

@@ -135,7 +135,7 @@ def test_pdf_says_provisional_with_the_count_and_marks_ties(demo_tournament):
     data = render_standings_pdf(result)
     text = PdfReader(io.BytesIO(data)).pages[0].extract_text()
     assert "Provisional standings after day 1" in text
-    assert "Provisional: 2 games waiting" in text
+    assert "Provisional: 2 games to confirm" in text
     rows = pdf_player_rows(data, 8)
     assert [r[0] for r in rows[:3]] == ["=1", "=1", "3"]
     assert {rows[0][2], rows[1][2]} == {first.record.name, second.record.name}
@@ -240,7 +240,7 @@ def test_workbook_sheets_hold_standings_clubs_scores_seating_and_rules(demo_tour
     assert rules["Tournament"] == "Spring Samboree Tournament 2026"
     assert rules["Days"] == 2 and rules["Games per day"] == 6 and rules["Tile set"] == 12
     assert rules["Tie breaks"] == "none (ties share a rank)"
-    assert "Provisional: 1 game waiting" in rules["Standings"]
+    assert "Provisional: 1 game to confirm" in rules["Standings"]
 
 
 def test_workbook_never_holds_a_formula_even_for_formula_like_names(demo_tournament):

@@ -86,7 +86,7 @@ def test_a_player_seated_without_a_game_has_dashes_not_zeros(small_two_days):
     )
 
 
-# --- the banner: Final, Complete after ..., Provisional: N games waiting --------------------
+# --- the banner: Final, Complete after ..., Provisional: N games still to play -------------
 
 
 def test_final_only_when_the_whole_event_is_over_and_confirmed(demo_tournament):
@@ -105,7 +105,7 @@ def test_games_waiting_make_it_provisional_with_the_count(demo_tournament):
         state=SheetState.ENTERED, confirmed_at=None
     )
     result = standings(fresh(demo_tournament))
-    assert (result.state, result.status_line) == (PROVISIONAL, "Provisional: 2 games waiting")
+    assert (result.state, result.status_line) == (PROVISIONAL, "Provisional: 2 games to confirm")
     # The view before those games is complete.
     assert standings(fresh(demo_tournament), Cut(day=1)).state == COMPLETE
 
@@ -157,7 +157,8 @@ def test_mid_day_the_default_view_is_after_the_last_game_every_table_finished(
     organiser_client, small_two_days, django_assert_num_queries
 ):
     tournament = fresh(small_two_days)
-    with django_assert_num_queries(1):
+    # The latest day in play, then its tables, live sheets and games marked not played.
+    with django_assert_num_queries(4):
         assert default_cut(tournament) == Cut(day=2, game=1)
     url = reverse("organiser:standings", args=["small"])
     page = organiser_client.get(url)
@@ -173,7 +174,25 @@ def test_mid_day_the_default_view_is_after_the_last_game_every_table_finished(
         "Ed": "3",
     }
     every = organiser_client.get(url, EVERY_GAME).content.decode()
-    assert 'id="default-view"' not in every and "Provisional: 13 games waiting" in every
+    assert (
+        'id="default-view"' not in every
+        and "Provisional: 12 games still to play; 1 game to confirm" in every
+    )
+
+
+def test_the_command_prints_what_the_page_opens_on_and_every_game_when_asked(small_two_days):
+    out = io.StringIO()
+    call_command("standings", "small", stdout=out)
+    lines = out.getvalue().splitlines()
+    assert lines[0] == "Small: Standings after game 1 of day 2"
+    assert lines[2].startswith("Showing the standings after game 1 of day 2: the last game")
+    ann = next(line for line in lines if " Ann " in line).split()
+    assert ann[-3:] == ["20", "1", "3"]  # total, outs, games: as the page's default view
+    every = io.StringIO()
+    call_command("standings", "small", "--every-game", stdout=every)
+    lines = every.getvalue().splitlines()
+    assert lines[0] == "Small: Standings" and "Showing" not in every.getvalue()
+    assert next(line for line in lines if " Ann " in line).split()[-3:] == ["20", "2", "4"]
 
 
 def test_no_default_cut_when_the_tables_stand_level(demo_tournament):
@@ -328,7 +347,7 @@ def test_the_day_board_colours_each_table_by_its_progress(
         out=p["di"],
         state=SheetState.ENTERED,
     )
-    with django_assert_num_queries(2):
+    with django_assert_num_queries(3):
         board = day_board(day)
     assert [(t.number, t.state, t.confirmed, t.waiting) for t in board.tiles] == [
         (1, "playing", 2, 0),

@@ -102,7 +102,9 @@ def test_sheets_say_not_yet_before_a_late_player_joined_and_left_after_a_withdra
     page = client.get(f"/table/{w.tables[1].link_token}/").content.decode()
     assert page.count("not yet") == 2  # Lou Late, games 1 and 2
     text = PdfReader(io.BytesIO(score_sheets_pdf(w.day))).pages[0].extract_text()
-    assert text.count("not yet") == 4 and text.count("left") == 8  # Sam 1-4, Bob 5-12
+    # Sam Sub takes Bob Roe's column: games 1-4 in it are Bob's, and Bob has no column left.
+    assert "not yet" not in text and "left" not in text
+    assert text.count("Bob Roe") == 4 and text.count("Sam Sub") == 1
 
 
 def test_the_table_history_records_the_late_player_the_substitute_and_the_withdrawal(
@@ -115,3 +117,91 @@ def test_the_table_history_records_the_late_player_the_substitute_and_the_withdr
     assert "Bob Roe left after game 4." in page1
     page2 = client.get("/organiser/t/cup/day/1/table/2/history/").content.decode()
     assert "Lou Late joined late, from game 3." in page2
+
+
+def test_after_a_substitution_the_sheet_and_phone_show_who_plays_and_their_hand(client):
+    """A table of 3 at puremco-d9 (3 players draw 11, 4 draw 10): Bob leaves after game 2 and
+    Sam takes his seat. The sheet had "4 players: each draws 10 tiles" and Bob's own column."""
+    import io
+
+    from pypdf import PdfReader
+
+    from scoring.score_sheets_pdf import score_sheets_pdf
+
+    w = seated_day(preset="puremco-d9", tables=(("Ann Lee", "Bob Roe", "Cy Doe"),))
+    rules = w.tournament.rules
+    rules.substitutes = True
+    rules.save()
+    play(w, w.tables[0], [1, 2])
+    withdraw_entry(w.entries["Bob Roe"])
+    sam = register_player(w.tournament, name="Sam Sub")
+    seat_substitute(w.day, w.entries["Bob Roe"], sam, from_game=3, by=COMMAND_LINE)
+    text = PdfReader(io.BytesIO(score_sheets_pdf(w.day))).pages[0].extract_text()
+    assert "3 players: each draws 11 tiles." in " ".join(text.split())
+    assert "4 players" not in text and "left" not in text
+    assert text.count("Bob Roe") == 2  # games 1 and 2, in Sam's column; no column of his own
+    page = client.get(f"/table/{w.tables[0].link_token}/").content.decode()
+    assert "game 3: 3 players, each player draws 11 tiles" in page
+
+
+def test_a_withdrawal_without_a_substitute_changes_the_hand_from_the_next_game():
+    from scoring.score_sheets_pdf import hand_size_line
+
+    w = seated_day(
+        preset="jib-room", tables=(("Ann Lee", "Bob Roe", "Cy Doe", "Di Fox", "Ed Poe"),)
+    )
+    play(w, w.tables[0], [1, 2, 3, 4])
+    withdraw_entry(w.entries["Bob Roe"])
+    seats = list(w.tables[0].seats.order_by("position"))
+    assert hand_size_line(w.tournament.rules, seats, 13) == (
+        "Games 1-4: 5 players: each draws 12 tiles. Games 5-13: 4 players: each draws 15 tiles."
+    )
+
+
+def test_a_withdrawal_from_day_2_works_while_day_1_is_open_and_finished():
+    """Day 1 is fully entered but not closed; Ann leaves after game 2 of day 2. The old code
+    checked game 2 against day 1's table and refused, naming no day."""
+    from scoring_factories import seat_tables
+
+    from scoring.schedule import build_schedule
+
+    w = seated_day(preset="club-session")
+    rules = w.tournament.rules
+    rules.days = 2
+    rules.save()
+    from tournaments.models import Day
+
+    day2 = Day.objects.create(tournament=w.tournament, number=2)
+    for table in w.tables:
+        play(w, table, range(1, 13))
+    groups = [
+        [w.entries[n] for n in names]
+        for names in (("Ann Lee", "Ed Poe", "Cy Doe"), ("Bob Roe", "Flo Ng", "Gus Ray", "Di Fox"))
+    ]
+    _, tables2 = seat_tables(day2, groups)
+    w2 = type(w)(**{**vars(w), "games": {g.number: g for g in build_schedule(day2)}})
+    play(w2, tables2[0], [1, 2])
+    ann = w.entries["Ann Lee"]
+    before = snapshot(*ROSTER)
+    with pytest.raises(ServiceError, match="Day 2, table 1: game 2 already has a score for Ann"):
+        withdraw_entry(ann, after_game=1, day_number=2)
+    assert snapshot(*ROSTER) == before
+    outcome = withdraw_entry(ann, after_game=2, day_number=2)
+    assert outcome.left_during == [(2, 2)]
+    assert Seat.objects.get(entry=ann, day=w.day).left_after_game is None
+    assert Seat.objects.get(entry=ann, day=day2).left_after_game == 2
+
+
+def test_a_withdrawal_from_day_2_is_refused_while_day_1_has_their_games_to_play():
+    from tournaments.models import Day
+
+    w = seated_day(preset="club-session")
+    rules = w.tournament.rules
+    rules.days = 2
+    rules.save()
+    Day.objects.get_or_create(tournament=w.tournament, number=2)
+    play(w, w.tables[0], [1, 2, 3])
+    before = snapshot(*ROSTER)
+    with pytest.raises(ServiceError, match="Day 1, table 1 has not entered game 4 yet"):
+        withdraw_entry(w.entries["Ann Lee"], day_number=2)
+    assert snapshot(*ROSTER) == before

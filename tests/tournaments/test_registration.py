@@ -456,14 +456,14 @@ def test_the_organiser_chooses_after_which_game_a_player_left(tournament, organi
     leaving = table.seats.order_by("position").last().entry
     page_url = url(tournament, f"players/{leaving.number}/withdraw/")
     page = organiser_client.get(page_url).content.decode()
-    assert "Table 1 has entered up to game 2." in page
+    assert "Day 1: table 1 has entered up to game 2." in page
     assert '<option value="2" selected>game 2</option>' in page
     assert "Later games will not expect a score from them." in page
 
     # Game 2 already holds their score: leaving after game 1 is refused beside the field.
     before = snapshot(Entry, Seat)
     response = organiser_client.post(page_url, {"after_game": "1"})
-    assert "Game 2 at table 1 already has a score for" in response.content.decode()
+    assert "Day 1, table 1: game 2 already has a score for" in response.content.decode()
     assert snapshot(Entry, Seat) == before
     # A number out of range is refused too.
     response = organiser_client.post(page_url, {"after_game": "99"})
@@ -492,14 +492,14 @@ def test_a_withdrawal_stands_once_the_table_plays_on(tournament, organiser_clien
     scored_sheet(table, 2, without=(leaving,))
     page = organiser_client.get(url(tournament, f"players/{leaving.number}/")).content.decode()
     assert 'disabled aria-describedby="undo-refusal">Undo the withdrawal' in page
-    assert "Table 1 has entered game 2 since" in page
+    assert "Day 1, table 1 has entered game 2 since" in page
     before = snapshot(Entry, Seat)
     organiser_client.post(url(tournament, f"players/{leaving.number}/reinstate/"))
     assert snapshot(Entry, Seat) == before
     # Choosing a game the table entered without the player is refused.
     third = table.seats.order_by("position")[1].entry
     scored_sheet(table, 3, without=(leaving, third))
-    with pytest.raises(ServiceError, match="Game 3 at table 1 was entered without"):
+    with pytest.raises(ServiceError, match="Day 1, table 1: game 3 was entered without"):
         withdraw_entry(third, after_game=3)
     assert Entry.objects.get(pk=third.pk).status != Entry.WITHDRAWN
 

@@ -153,8 +153,10 @@ def leaving_mid_day(entry) -> list[dict]:
     """The days under way where ``entry`` has a seat: day, table, the last game the table has
     entered (the default "left after" game), the games of a day. Two queries and one per such
     day (usually one)."""
-    seats = Seat.objects.filter(entry=entry, day__closed_at__isnull=True).select_related(
-        "day__tournament__rules", "table"
+    seats = (
+        Seat.objects.filter(entry=entry, day__closed_at__isnull=True)
+        .select_related("day__tournament__rules", "table")
+        .order_by("day__number")
     )
     started = set(
         Table.objects.with_scores()

@@ -42,7 +42,8 @@ def refuse_if_play_started(tournament, action: str, *, unless_rules_allow: bool 
         raise ServiceError(
             f"Day {started} already has scores, so {action}: "
             "nobody joins once play has started and there are no substitutes "
-            "(the event's rules say so)."
+            "(Rules: \u201cLate players may join\u201d and \u201cSubstitutes allowed\u201d are "
+            "off)."
         )
 
 
@@ -199,34 +200,46 @@ class WithdrawOutcome:
 
 
 @transaction.atomic
-def withdraw_entry(entry, after_game: int | None = None) -> WithdrawOutcome:
-    """Mark a player withdrawn. On a day in progress the player's table plays on without them
-    after game ``after_game`` (by default the last game the table has entered: the organiser
-    may choose a later one when the paper card has their score, or an earlier one); on a seated
-    day not yet started the seat is removed."""
+def withdraw_entry(
+    entry, after_game: int | None = None, day_number: int | None = None
+) -> WithdrawOutcome:
+    """Mark a player withdrawn from day ``day_number`` on (by default the latest day under way
+    where they have a seat). On that day, when it is under way, the player's table plays on
+    without them after game ``after_game`` (by default the last game the table has entered: the
+    organiser may choose a later one when the paper card has their score, or an earlier one).
+    An earlier day still open keeps them: refused while their table there has a game of theirs
+    still to play. On a later day, and on a seated day not yet started, the seat is removed."""
     entry = Entry.objects.select_for_update().select_related("player").get(pk=entry.pk)
     if entry.status == Entry.WITHDRAWN:
         raise ServiceError(f"{entry.player.name} has already withdrawn.")
+    seats = list(
+        Seat.objects.filter(entry=entry, day__closed_at__isnull=True)
+        .select_related("day__tournament__rules", "table")
+        .order_by("day__number")
+    )
+    started = {held.pk for held in seats if held.day.scores_started()}
+    if day_number is None:
+        day_number = max((h.day.number for h in seats if h.pk in started), default=None)
     entry.status = Entry.WITHDRAWN
     entry.save(update_fields=["status"])
     left_during, unseated = [], []
-    seats = Seat.objects.filter(entry=entry, day__closed_at__isnull=True).select_related(
-        "day__tournament__rules", "table"
-    )
     for held in seats:
-        if Table.objects.with_scores().filter(pk=held.table_id).exists():
-            if held.left_after_game is None:
-                held.left_after_game = _leaving_game(entry, held, after_game)
-                held.save(update_fields=["left_after_game"])
-            left_during.append((held.day.number, held.left_after_game))
-        elif not held.day.scores_started():
-            unseated.append(held.day.number)
+        number = held.day.number
+        if day_number is not None and number < day_number:
+            _refuse_unfinished(entry, held, day_number)
+        elif held.pk not in started:
+            unseated.append(number)
             held.delete()
-        else:
-            # Other tables have started but this one has not entered a game yet.
-            held.left_after_game = _leaving_game(entry, held, after_game or 0)
+        elif held.left_after_game is None:
+            # A later day already under way: they leave it before their first game there.
+            chosen = after_game if number == day_number else 0
+            if chosen is None and not Table.objects.with_scores().filter(pk=held.table_id).exists():
+                chosen = 0  # other tables have started but this one has not entered a game
+            held.left_after_game = _leaving_game(entry, held, chosen)
             held.save(update_fields=["left_after_game"])
-            left_during.append((held.day.number, held.left_after_game))
+            left_during.append((number, held.left_after_game))
+        else:
+            left_during.append((number, held.left_after_game))
     if unseated:
         refresh_repeat_counts(entry.tournament, min(unseated))
     planned = [
@@ -244,6 +257,23 @@ def withdraw_entry(entry, after_game: int | None = None) -> WithdrawOutcome:
     )
 
 
+def _refuse_unfinished(entry, seat, day_number: int) -> None:
+    """A withdrawal from ``day_number`` on leaves an earlier open day as it is: refused while
+    the player's table there has a game they play not yet entered (or marked not played)."""
+    games = seat.day.tournament.rules.games_per_day
+    finished = play_record().finished_games(seat.table)
+    waiting = [n for n in range(1, games + 1) if seat.plays_game(n) and n not in finished]
+    if waiting:
+        name, day, table = entry.player.name, seat.day.number, seat.table.number
+        raise ServiceError(
+            f"Day {day}, table {table} has not entered game {waiting[0]} yet, which {name} "
+            f"plays: a withdrawal from day {day_number} on would change day {day}'s games. "
+            f"Withdraw {name} from day {day} instead, or once table {table} has entered "
+            f"game {waiting[-1]}.",
+            field="day",
+        )
+
+
 def _leaving_game(entry, seat, after_game: int | None) -> int:
     """The last game ``entry`` plays at ``seat``'s table: ``after_game`` checked against what
     the table has entered (every game up to it has their score, none after it does), or the
@@ -251,22 +281,24 @@ def _leaving_game(entry, seat, after_game: int | None) -> int:
     if after_game is None:
         return play_record().last_game_entered(seat.table)
     games = seat.day.tournament.rules.games_per_day
+    name, day, table = entry.player.name, seat.day.number, seat.table.number
     if not 0 <= after_game <= games:
         raise ServiceError(
-            f"Choose a game from 0 (before the first game) to {games}.", field="after_game"
+            f"Day {day}: choose a game from 0 (before the first game) to {games}.",
+            field="after_game",
         )
-    name, table = entry.player.name, seat.table.number
     for number, scored in sorted(play_record().scores_by_game(seat.table).items()):
         if number > after_game and entry.pk in scored:
             raise ServiceError(
-                f"Game {number} at table {table} already has a score for {name}: choose game "
-                f"{number} or later, or have the desk mark game {number} wrong first.",
+                f"Day {day}, table {table}: game {number} already has a score for {name}: "
+                f"choose game {number} or later, or have the desk mark game {number} wrong "
+                "first.",
                 field="after_game",
             )
-        if number <= after_game and entry.pk not in scored:
+        if number <= after_game and entry.pk not in scored and seat.plays_game(number):
             raise ServiceError(
-                f"Game {number} at table {table} was entered without {name}, so they left "
-                f"before it: choose game {number - 1} or earlier.",
+                f"Day {day}, table {table}: game {number} was entered without {name}, so they "
+                f"left before it: choose game {number - 1} or earlier.",
                 field="after_game",
             )
     return after_game
@@ -297,9 +329,10 @@ def reinstate_refusal(entry, left: list[Seat] | None = None) -> str:
         ]
         if later:
             return (
-                f"Table {seat.table.number} has entered game {min(later)} since "
-                f"{entry.player.name} left after game {seat.left_after_game}, so the withdrawal "
-                "cannot be undone now: the table played on without them."
+                f"Day {seat.day.number}, table {seat.table.number} has entered game "
+                f"{min(later)} since {entry.player.name} left after game "
+                f"{seat.left_after_game}, so the withdrawal cannot be undone now: the table "
+                "played on without them."
             )
     return ""
 

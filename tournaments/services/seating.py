@@ -31,7 +31,16 @@ from domain.seating.plan_following import (
 )
 from domain.seating.sessions import replan_session
 from tournaments.hooks import day_seated
-from tournaments.models import Day, Entry, PlannedDay, Seat, Table, Tournament
+from tournaments.models import (
+    Day,
+    Entry,
+    PlannedDay,
+    Seat,
+    Table,
+    Tournament,
+    new_table_code,
+    new_table_token,
+)
 from tournaments.selectors import (
     keep_apart_ids,
     later_season_events,
@@ -302,10 +311,15 @@ def _commit_seating(day, players, tables, seed, organiser, *, kept: bool) -> Sea
 
 
 def _store_tables(day, tables: list[list[Entry]]) -> None:
-    """Replace the day's seats. Table rows 1..k are kept (their printed links stay valid)."""
+    """Replace the day's seats. Table rows 1..k are kept, each with a new link and code: a
+    printed sheet or QR code of the old seating would otherwise open a table that now seats
+    other people, and its scores would be saved against them."""
     Seat.objects.filter(day=day).delete()
     Table.objects.filter(day=day, number__gt=len(tables)).delete()
     existing = {t.number: t for t in Table.objects.filter(day=day)}
+    for table in existing.values():
+        table.link_token, table.code = new_table_token(), new_table_code()
+    Table.objects.bulk_update(existing.values(), ["link_token", "code"])
     for number in range(1, len(tables) + 1):
         if number not in existing:
             existing[number] = Table.objects.create(day=day, number=number)

@@ -41,7 +41,9 @@ def players(request, tournament):
             "search": search,
             "query": query,
             "entries": with_status(selectors.entry_list(tournament, query=query)),
-            "joining_closed": joining_closed(selectors.first_started_day(tournament)),
+            "joining_closed": joining_closed(
+                selectors.first_started_day(tournament), tournament.rules
+            ),
         },
     )
 
@@ -69,6 +71,7 @@ def player_add(request, tournament):
                     messages.success(
                         request, f"{player.name} is entered as player #{entry.number}."
                     )
+                    _seat_late_hint(request, tournament, entry)
                     return redirect("organiser:player_add", tournament.slug)
         else:
             form = PlayerDetailsForm(request.POST)
@@ -81,6 +84,7 @@ def player_add(request, tournament):
                     messages.success(
                         request, f"{entry.player.name} is entered as player #{entry.number}."
                     )
+                    _seat_late_hint(request, tournament, entry)
                     return redirect("organiser:player_add", tournament.slug)
     return render(
         request,
@@ -91,9 +95,22 @@ def player_add(request, tournament):
             "query": query,
             "form": form,
             "matches": selectors.directory_matches(tournament, query, request.user),
-            "joining_closed": joining_closed(selectors.first_started_day(tournament)),
+            "joining_closed": joining_closed(
+                selectors.first_started_day(tournament), tournament.rules
+            ),
         },
     )
+
+
+def _seat_late_hint(request, tournament, entry) -> None:
+    """Once play has started a new entry plays only once seated late: say where to do it."""
+    started = selectors.first_started_day(tournament)
+    if started is not None:
+        messages.info(
+            request,
+            f"Play has started: seat {entry.player.name} late or as a substitute on the "
+            "Seating page of their day.",
+        )
 
 
 @organiser_view
@@ -178,11 +195,14 @@ def player_withdraw(request, tournament, number):
     entry = entry_or_404(tournament, number)
     under_way = leaving_mid_day(entry)
     data = request.POST if request.method == "POST" else None
-    form = WithdrawForm(data, leaving=under_way[0] if under_way else None)
+    # A player leaves during the latest day under way, unless the organiser picks another.
+    leaving = under_way[-1] if under_way else None
+    form = WithdrawForm(data, leaving=leaving, under_way=under_way)
     if request.method == "POST" and form.is_valid():
+        day_number = form.cleaned_data.get("day") or (leaving["day"] if leaving else None)
         try:
             outcome = registration.withdraw_entry(
-                entry, after_game=form.cleaned_data.get("after_game")
+                entry, after_game=form.cleaned_data.get("after_game"), day_number=day_number
             )
         except ServiceError as error:
             form.add_error(error.field if error.field in form.fields else None, str(error))
@@ -195,7 +215,7 @@ def player_withdraw(request, tournament, number):
     return render(
         request,
         "tournaments/player_withdraw.html",
-        {"tournament": tournament, "entry": entry, "form": form, "under_way": under_way},
+        {"tournament": tournament, "entry": entry, "form": form, "leaving": leaving},
     )
 
 

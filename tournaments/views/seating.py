@@ -1,7 +1,6 @@
 """Seating: planning the days ahead, seating a day, moving and swapping players, late joins and
 substitutes, and the printed charts of a day."""
 
-from django import forms as forms_module
 from django.contrib import messages
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
@@ -15,10 +14,13 @@ from tournaments.access import desk_view, organiser_view
 from tournaments.forms import LateJoinForm, MoveForm, SeatDayForm, SubstituteForm, SwapForm
 from tournaments.models import Entry
 from tournaments.presenters import (
+    SUBSTITUTE_COUNTS,
     can_manage,
     chart_tables,
+    late_plan_notes,
     plan_summary,
     planned_chart_tables,
+    seating_fixed_note,
     seating_summary,
     with_day_status,
 )
@@ -112,6 +114,7 @@ def _seating_page(
             "to_seat": len(selectors.players_to_seat(tournament)) if can_change else None,
             "plan": plan if planned else None,
             "planned": planned,
+            "fixed_note": seating_fixed_note(day, tournament.rules, can_manage(request)),
             **(_late_forms(day) if can_manage(request) else {}),
         },
         status=status,
@@ -129,6 +132,18 @@ def seat_day(request, tournament, day_number):
     day = day_or_404(tournament, day_number)
     form = SeatDayForm(request.POST)
     if form.is_valid():
+        if _asks_first(request, day):
+            seed = form.cleaned_data["seed"]
+            return _confirm_seating_change(
+                request,
+                tournament,
+                day,
+                _reseat_warnings(day),
+                url_name="organiser:seat_day",
+                fields={"seed": "" if seed is None else seed},
+                summary=f"Reseat day {day.number}?",
+                button=f"Yes, reseat day {day.number}",
+            )
         try:
             outcome = seating_service.seat_day(
                 day, seed=form.cleaned_data["seed"], organiser=request.user
@@ -145,6 +160,17 @@ def seat_day(request, tournament, day_number):
 @require_POST
 def clear_seating(request, tournament, day_number):
     day = day_or_404(tournament, day_number)
+    if request.POST.get("confirmed") != "on" and not seating_service.is_fixed(day):
+        return _confirm_seating_change(
+            request,
+            tournament,
+            day,
+            _clear_warnings(day),
+            url_name="organiser:clear_seating",
+            fields={},
+            summary=f"Clear day {day.number}'s seating?",
+            button=f"Yes, clear day {day.number}'s seating",
+        )
     try:
         seating_service.clear_seating(day, organiser=request.user)
     except ServiceError as error:
@@ -154,16 +180,60 @@ def clear_seating(request, tournament, day_number):
     return redirect("organiser:seating", tournament.slug, day.number)
 
 
+def _asks_first(request, day) -> bool:
+    # A fixed day is refused by the service with its own reason; asking first would hide it.
+    return (
+        bool(day.seated_at)
+        and request.POST.get("confirmed") != "on"
+        and not seating_service.is_fixed(day)
+    )
+
+
+_PRINTED_WRONG = (
+    "Seating charts, find-your-table lists and score sheets already printed for day {n} "
+    "will be wrong: print them again."
+)
+
+
+def _reseat_warnings(day) -> list[str]:
+    """What a reseat breaks: said before it happens, since it cannot be undone."""
+    return [
+        f"Everyone on day {day.number} gets a new table; the tables you see now are gone.",
+        "Every table gets a new link and a new code. The old links, QR codes and codes stop "
+        "working at once, so nobody can enter scores for a table that now seats other people.",
+        _PRINTED_WRONG.format(n=day.number),
+    ]
+
+
+def _clear_warnings(day) -> list[str]:
+    return [
+        f"Every table of day {day.number} is taken away, with its seats.",
+        "Every table link, QR code and code of the day stops working at once.",
+        _PRINTED_WRONG.format(n=day.number),
+    ]
+
+
 def _late_forms(day, data=None) -> dict:
     rules = day.tournament.rules
     if not (rules.late_joins or rules.substitutes) or day.is_closed or not day.tables.exists():
         return {}
     choices = selectors.late_seating_choices(day)
-    forms: dict[str, forms_module.Form | None] = {"late_form": None, "substitute_form": None}
+    forms: dict = {"late_form": None, "substitute_form": None, "late_plan": None}
     if rules.late_joins and choices["waiting"]:
-        forms["late_form"] = LateJoinForm(data, waiting=choices["waiting"])
+        try:
+            plan = late_service.plan_late_join(day)
+        except ServiceError as error:
+            forms["late_refusal"] = str(error)
+        else:
+            initial = {"table": plan.table_number, "from_game": plan.from_game}
+            forms["late_form"] = LateJoinForm(data, waiting=choices["waiting"], initial=initial)
+            forms["late_plan"] = late_plan_notes(plan, rules, "The late player")
     if rules.substitutes and choices["waiting"] and choices["replaceable"]:
         forms["substitute_form"] = SubstituteForm(data, **choices)
+        forms["substitute_counts"] = SUBSTITUTE_COUNTS[rules.substitute_ranking].format(
+            name="The substitute", replaced="the player they replace"
+        )
+    forms["nobody_waiting"] = not choices["waiting"]
     return forms
 
 
@@ -184,8 +254,11 @@ def late_join(request, tournament, day_number):
         _late_refused(request, form)
     else:
         entry = get_object_or_404(Entry, tournament=tournament, pk=form.cleaned_data["entry"])
+        shown = form.cleaned_data["table"], form.cleaned_data["from_game"]
         try:
-            placed = late_service.seat_late_player(day, entry, by=request.user)
+            placed = late_service.seat_late_player(
+                day, entry, by=request.user, expected=shown if None not in shown else None
+            )
         except ServiceError as error:
             _late_refused(request, form, error)
         else:
@@ -194,6 +267,8 @@ def late_join(request, tournament, day_number):
                 f"{placed.seat.entry.player.name} joins table {placed.table_number} from game "
                 f"{placed.from_game}.",
             )
+            for note in late_plan_notes(placed.plan, tournament.rules, entry.player.name)[1:]:
+                messages.info(request, note)
     return redirect("organiser:seating", tournament.slug, day.number)
 
 

@@ -1,4 +1,9 @@
-"""python manage.py standings SLUG [--after-day N] [--after-game K] [--pdf FILE] [--xlsx FILE]"""
+"""python manage.py standings SLUG [--after-day N] [--after-game K | --every-game] [--pdf FILE]
+[--xlsx FILE]
+
+With no cut asked for it prints what the page opens on (``requested_standings``): mid-day, the
+standings after the last game every table has finished.
+"""
 
 from pathlib import Path
 
@@ -6,7 +11,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from core.reports import PDF, XLSX
 from standings.columns import Output, aligned_text, player_columns
-from standings.read import CutError, marks_legend, parse_cut, standings
+from standings.read import DEFAULT_VIEW_NOTE, CutError, marks_legend, requested_standings
 from standings.report import standings_report
 from tournaments.models import Tournament
 
@@ -21,24 +26,34 @@ class Command(BaseCommand):
             "--after-game", type=int, help="Count games 1 to K of the last day counted only."
         )
         parser.add_argument(
+            "--every-game",
+            action="store_true",
+            help="Count every confirmed game, not only those every table has finished.",
+        )
+        parser.add_argument(
             "--pdf", type=Path, metavar="FILE", help="Write the standings PDF here."
         )
         parser.add_argument(
             "--xlsx", type=Path, metavar="FILE", help="Write the Excel workbook here."
         )
 
-    def handle(self, *args, slug, after_day, after_game, pdf, xlsx, **options):
+    def handle(self, *args, slug, after_day, after_game, every_game, pdf, xlsx, **options):
         tournament = Tournament.objects.select_related("rules").filter(slug=slug).first()
         if tournament is None:
             raise CommandError(f'There is no tournament with the slug "{slug}".')
+        asked = {"after_day": after_day, "after_game": after_game}
+        params = {k: v for k, v in asked.items() if v is not None}
+        if every_game:
+            params = {"after_day": "", "after_game": ""} | params
         try:
-            cut = parse_cut(tournament.rules, {"after_day": after_day, "after_game": after_game})
+            result = requested_standings(tournament, params)
         except CutError as error:
             raise CommandError(str(error)) from None
-        result = standings(tournament, cut)
 
         self.stdout.write(f"{tournament.name}: {result.title}")
         self.stdout.write(result.status_line)
+        if result.default_view:
+            self.stdout.write(DEFAULT_VIEW_NOTE.format(cut=result.cut_label) + " (--every-game)")
         self.stdout.write(format_table(result))
         self.stdout.write(marks_legend(result))
         report = standings_report(result)

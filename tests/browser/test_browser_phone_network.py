@@ -1,0 +1,117 @@
+"""The table page's save on a poor network (issue 24), with the network emulated by Playwright:
+offline, a request that hangs. What is stored must be what the phone's screen shows, and the
+state of the save is said in the Save bar, under the thumb."""
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+from scoring_factories import T1, seated_day
+from test_browser_scoring import PHONE
+from test_browser_venue import NOT_SENT, empty_cache, fill_game_one  # noqa: F401 (a fixture)
+
+from scoring.models import GameSheet, TableSubmission
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+SAVE_BAR_STATUS = ".save-bar [role=status]"
+
+
+def stored_points():
+    sheet = GameSheet.objects.get()
+    return {s.entry.player.name: s.points for s in sheet.scores.select_related("entry__player")}
+
+
+def in_view(page, selector):
+    box = page.locator(selector).bounding_box()
+    return box is not None and box["y"] >= 0 and box["y"] + box["height"] <= PHONE["height"]
+
+
+def test_a_correction_typed_while_a_save_waits_is_the_one_sent(live_server, page, context):
+    w = seated_day()
+    page.set_viewport_size(PHONE)
+    page.goto(f"{live_server.url}/table/{w.tables[0].link_token}/")
+    fill_game_one(page)
+    context.set_offline(True)
+    page.get_by_role("button", name="Save game 1").click()
+    expect(page.locator(SAVE_BAR_STATUS)).to_contain_text(NOT_SENT)
+    # 40 was a slip for 18: changed on screen, without pressing Save again.
+    page.get_by_label("Cy Doe", exact=True).fill("18")
+    expect(page.locator(SAVE_BAR_STATUS)).to_contain_text("numbers on screen now")
+    context.set_offline(False)
+    expect(page.get_by_text("Game 1 is saved.")).to_be_visible(timeout=30_000)
+    assert stored_points() == {**T1, "Cy Doe": 18}
+    assert GameSheet.objects.get().version == 1
+
+
+def test_the_save_state_is_in_the_save_bar_and_no_stale_saved_shows(live_server, page, context):
+    w = seated_day()
+    page.set_viewport_size(PHONE)
+    page.goto(f"{live_server.url}/table/{w.tables[0].link_token}/")
+    fill_game_one(page)
+    page.get_by_role("button", name="Save game 1").click()
+    saved_one = page.get_by_text("Game 1 is saved.")
+    expect(saved_one).to_be_visible()
+    for name, points in {"Ann Lee": 9, "Bob Roe": 0, "Cy Doe": 4, "Di Fox": 21}.items():
+        page.get_by_label(name, exact=True).fill(str(points))
+    context.set_offline(True)
+    page.get_by_role("button", name="Save game 2").click()
+    status = page.locator(SAVE_BAR_STATUS)
+    expect(status).to_contain_text(NOT_SENT)
+    # Game 2 is not saved: the green "game 1 is saved" of before is gone, and the bar says so
+    # on a phone's screen without scrolling.
+    expect(saved_one).to_be_hidden()
+    assert in_view(page, SAVE_BAR_STATUS)
+    assert GameSheet.objects.count() == 1
+    context.set_offline(False)
+    expect(page.get_by_text("Game 2 is saved.")).to_be_visible(timeout=30_000)
+    assert GameSheet.objects.count() == 2
+
+
+def test_a_save_that_hangs_gives_up_and_is_sent_again_once(live_server, page):
+    w = seated_day()
+    page.set_viewport_size(PHONE)
+    posts, hung = [], []
+
+    def hang_the_first_answer(route):
+        if route.request.method != "POST":
+            route.continue_()
+            return
+        posts.append(route.request.post_data)
+        if len(posts) == 1:
+            route.fetch()  # the server gets it and stores the game...
+            hung.append(route)  # ...and the answer never comes back
+        else:
+            route.continue_()
+
+    page.route(re.compile(r".*/table/[^/]+/$"), hang_the_first_answer)
+    page.goto(f"{live_server.url}/table/{w.tables[0].link_token}/")
+    fill_game_one(page)
+    page.get_by_role("button", name="Save game 1").click()
+    expect(page.locator(SAVE_BAR_STATUS)).to_contain_text("Sending game 1")
+    # Given up after about 10 seconds: the bar says so and Save can be pressed again.
+    expect(page.locator(SAVE_BAR_STATUS)).to_contain_text(NOT_SENT, timeout=13_000)
+    expect(page.get_by_role("button", name="Save game 1")).to_be_enabled()
+    expect(page.get_by_text("Game 1 is saved.")).to_be_visible(timeout=30_000)
+    ids = [re.search(r'name="submission_id"\r\n\r\n([^\r]+)', post).group(1) for post in posts]
+    assert len(ids) == 2 and ids[0] == ids[1]
+    assert stored_points() == T1 and GameSheet.objects.get().version == 1
+    assert TableSubmission.objects.count() == 1
+
+
+def test_enter_in_a_score_moves_to_the_next_score_and_sends_nothing(live_server, page):
+    w = seated_day()
+    page.set_viewport_size(PHONE)
+    posts = []
+    page.on("request", lambda r: posts.append(r) if r.method == "POST" else None)
+    page.goto(f"{live_server.url}/table/{w.tables[0].link_token}/")
+    ann, bob = page.get_by_label("Ann Lee", exact=True), page.get_by_label("Bob Roe", exact=True)
+    expect(ann).to_have_attribute("enterkeyhint", "next")
+    ann.fill("0")
+    ann.press("Enter")
+    expect(bob).to_be_focused()
+    bob.fill("12")
+    bob.press("Enter")
+    expect(page.get_by_label("Cy Doe", exact=True)).to_be_focused()
+    page.wait_for_timeout(300)
+    assert posts == [] and not GameSheet.objects.exists()

@@ -467,10 +467,11 @@ def _read_one_hand(
         if wrong:
             wrong += [p.message for p in _check_engine_not_in_hand(table, pid, hand, on_table)]
             return [], [Problem(field_name, f"In {possessive(name)} tiles: {' '.join(wrong)}")]
-    try:
-        hand = read_tiles(raw, rules.top_double)
-    except ValueError as exc:
-        return [], [Problem(field_name, f"In {possessive(name)} tiles: {exc}")]
+    else:
+        try:
+            hand = read_tiles(raw, rules.top_double)
+        except ValueError as exc:
+            return [], [Problem(field_name, f"In {possessive(name)} tiles: {exc}")]
     if hand and pid in outcome.marked:
         text = (
             f"{name} went out, so {name} has no tiles left: leave {possessive(name)} tiles blank."

@@ -23,6 +23,7 @@ from standings.read import (
     Standings,
     last_changed,
     requested_standings,
+    short_legend,
 )
 from standings.report import standings_report
 from standings.tables import ClubTable, standings_table
@@ -143,7 +144,7 @@ def standings_page(request, tournament, *, namespace: str, can_publish: bool) ->
             "show_all": show_all,
             "per_page": PER_PAGE,
             "per_page_url": _other_paging_url(request, show_all),
-            "legend": TIE_LEGEND,
+            "legend": TIE_LEGEND + short_legend(result),
             "organiser_page": namespace == "organiser",
             "can_publish": can_publish,
             "public_pages": tournament.public_pages,

@@ -37,6 +37,7 @@ from tournaments.models import Day, Entry, Player, Seat, Table, Tournament
 # one legend explains them all.
 TIE_MARK = "="
 TIE_LEGEND = "=2 means a shared rank: the players tied and share 2nd place."
+TIE_LEGEND_BRIEF = f"{TIE_MARK}2: a shared rank, the players tied."
 WITHDRAWN_MARK = "W"
 SUBSTITUTE_MARK = "S"
 WITHDRAWN_LEGEND = f"{WITHDRAWN_MARK}: withdrawn, not ranked."
@@ -45,6 +46,7 @@ SHORT_MARK = "*"
 SHORT_LEGEND = (
     f"{SHORT_MARK}: the total counts fewer games than the others' (the Games column says how many)."
 )
+SHORT_LEGEND_BRIEF = f"{SHORT_MARK}: fewer games counted."
 # What a mid-day default view says it shows; the page adds its link to every game entered.
 DEFAULT_VIEW_NOTE = (
     "Showing the standings {cut}: the last game every table has finished, so every total "
@@ -206,18 +208,22 @@ def _games(count: int) -> str:
     return f"{count} game" if count == 1 else f"{count} games"
 
 
-def marks_legend(result: Standings) -> str:
+def marks_legend(result: Standings, *, brief: bool = False) -> str:
     """What the rank marks mean: shared ranks and withdrawals always, substitutes when the
-    standings show one (the projector has no room for words it does not need)."""
-    legend = f"{TIE_LEGEND} {WITHDRAWN_LEGEND}"
+    standings show one, short totals when one is marked (the projector has no room for words
+    it does not need: ``brief`` keeps its footer on one line)."""
+    legend = f"{TIE_LEGEND_BRIEF if brief else TIE_LEGEND} {WITHDRAWN_LEGEND}"
     if any(row.record.substitute for row in result.rows):
         legend += f" {SUBSTITUTE_LEGEND}"
-    return legend + short_legend(result)
+    return legend + short_legend(result, brief=brief)
 
 
-def short_legend(result: Standings) -> str:
-    """What the short-total mark means, with a space before it, when a total carries it."""
-    return f" {SHORT_LEGEND}" if any(row.short_of for row in result.rows) else ""
+def short_legend(result: Standings, *, brief: bool = False) -> str:
+    """What the short-total mark means, with a space before it, when a total carries it;
+    ``brief`` for the projector's one-line footer."""
+    if not any(row.short_of for row in result.rows):
+        return ""
+    return f" {SHORT_LEGEND_BRIEF if brief else SHORT_LEGEND}"
 
 
 def total_label(row: RankedRow) -> str:

@@ -15,7 +15,7 @@ from standings_outputs import every_output
 
 from domain.ranking import PlayerRecord, mark_short_totals, rank_players
 from scoring.unplayed import mark_not_played
-from standings.read import SHORT_LEGEND, standings
+from standings.read import SHORT_LEGEND, SHORT_LEGEND_BRIEF, standings
 from tournaments.access import COMMAND_LINE
 from tournaments.models import Day
 from tournaments.services.events import set_public_pages
@@ -59,7 +59,8 @@ def test_a_total_a_game_short_is_marked_in_every_output(world, client):
     for output, seen in shown.items():
         if output == "workbook":  # its totals stay numbers: the Note column says it (below)
             continue
-        assert SHORT_LEGEND in seen.text, output
+        # The projector's footer has one line: its legend is the brief one.
+        assert (SHORT_LEGEND_BRIEF if output == "projector" else SHORT_LEGEND) in seen.text, output
         if output == "pdf":
             assert f"Bob Roe {bob} {bob}*" in seen.text  # the day column, then the total
             continue
@@ -79,7 +80,7 @@ def test_under_the_average_rule_a_game_not_played_counts_and_no_total_is_short(w
     tournament = game_6_not_played_at_table_1(world, unplayed_counts="average")
     client.force_login(world.boss)
     for output, seen in every_output(tournament, client).items():
-        assert SHORT_LEGEND not in seen.text, output
+        assert SHORT_LEGEND not in seen.text and SHORT_LEGEND_BRIEF not in seen.text, output
         assert not any(total.endswith("*") for total in seen.totals.values()), output
     assert not any(note for _, note in workbook_notes(tournament).values())
 

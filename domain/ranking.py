@@ -31,6 +31,7 @@ __all__ = [
     "PlayerRecord",
     "RankedRow",
     "apply_substitute_rule",
+    "mark_short_totals",
     "rank_clubs",
     "rank_players",
     "shared_seat_games",
@@ -69,6 +70,8 @@ class RankedRow:
     tied: bool  # shares its rank with another row
     record: PlayerRecord
     total: int
+    # The most games anyone in the view counted, when this total counts fewer; 0 otherwise.
+    short_of: int = 0
 
 
 @dataclass(frozen=True)
@@ -124,6 +127,19 @@ def rank_players(
     gone.sort(key=lambda r: (r.total, r.name.casefold(), r.name, r.player_number, r.entry_id))
     rows.extend(RankedRow(rank=None, tied=False, record=r, total=r.total) for r in gone)
     return rows
+
+
+def mark_short_totals(rows: Sequence[RankedRow], credited: Mapping[int, int]) -> None:
+    """Mark each total that counts fewer games than the most anyone counted, so no output shows
+    it among full totals as if it were one. A game not played that the "average" rule counted
+    (``credited``, by entry) counts as a game; under "nothing" it is a game short."""
+
+    def counted(row: RankedRow) -> int:
+        return row.record.games_played + credited.get(row.record.entry_id, 0)
+
+    most = max((counted(row) for row in rows), default=0)
+    for row in rows:
+        row.short_of = most if counted(row) < most else 0
 
 
 def rank_clubs(rows: Sequence[RankedRow]) -> list[ClubRow]:

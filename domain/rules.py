@@ -7,7 +7,7 @@ and the tests all ask here, so a rule refused in one place is refused in every p
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from domain.tie_breaks import tie_break_problems
+from domain.tie_breaks import tie_break_problems, tie_break_words
 
 SETS = (6, 9, 12, 15, 18)
 MIN_TABLE, MAX_TABLE = 2, 10
@@ -31,6 +31,12 @@ RULE_FIELDS = (
     "substitutes",
     "substitute_ranking",
 )
+
+# Rules that only order the standings: they change no score check and no total, so they may
+# change at any time, even after play has started (each change goes in the event's history).
+# What a game not played counts (``unplayed_counts``) changes totals, so it is fixed with the
+# other rules once play starts.
+STANDINGS_SETTINGS = ("tie_breaks",)
 
 # What a game marked "not played" counts for each player at that table.
 UNPLAYED_NOTHING, UNPLAYED_AVERAGE = "nothing", "average"
@@ -176,7 +182,7 @@ def format_rule(field: str, value: object) -> str:
     if field in FLAGS:
         return "yes" if value else "no"
     if field == "tie_breaks":
-        return " ".join(value) if value else "none"  # type: ignore[arg-type]
+        return tie_break_words(value)  # type: ignore[arg-type]
     if field == "top_double":
         return set_label(value)  # type: ignore[arg-type]
     if field == "unplayed_counts":

@@ -21,6 +21,7 @@ __all__ = [
     "resolve_tie_breaks",
     "tie_break_choices",
     "tie_break_problems",
+    "tie_break_words",
 ]
 
 
@@ -63,6 +64,14 @@ _BY_KEY: Final[Mapping[str, TieBreak]] = {t.key: t for t in TIE_BREAKS}
 def tie_break_choices() -> dict[str, str]:
     """Key -> label, in the order the tie-breaks are listed."""
     return {t.key: t.label for t in TIE_BREAKS}
+
+
+def tie_break_words(names: Sequence[str]) -> str:
+    """The tie-breaks as the organiser reads them: "Most games gone out, then Lowest single worst
+    game", or what no tie-break means."""
+    if not names:
+        return "none (tied players share a rank)"
+    return ", then ".join(_BY_KEY[name].label if name in _BY_KEY else name for name in names)
 
 
 def _known() -> str:

@@ -17,7 +17,14 @@ from typing import Any, NamedTuple
 
 from core.formats import AVERAGE_CELL_FORMAT, average_text, rounded_average
 from domain.ranking import ClubRow, RankedRow
-from standings.read import TIE_MARK, WITHDRAWN_MARK, Standings, rank_label
+from standings.read import (
+    TIE_MARK,
+    WITHDRAWN_MARK,
+    Standings,
+    rank_label,
+    short_note,
+    total_label,
+)
 
 
 class Output(StrEnum):
@@ -130,6 +137,7 @@ PLAYERS_AFTER_DAYS = (
         "total",
         "Total",
         lambda row: row.total,
+        text=total_label,
         bold=True,
         css={Output.PAGE: "total", Output.PROJECTOR: "total"},
     ),
@@ -137,6 +145,8 @@ PLAYERS_AFTER_DAYS = (
     # Games counted per player, on every output: mid-day, tables differ in games played.
     Column("games", "Games", lambda row: row.record.games_played),
     Column("status", "Status", _status, numeric=False, outputs=frozenset({Output.WORKBOOK})),
+    # The workbook keeps totals as numbers, so a short total's mark is a note beside it.
+    Column("note", "Note", short_note, numeric=False, outputs=frozenset({Output.WORKBOOK})),
 )
 
 

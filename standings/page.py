@@ -23,6 +23,7 @@ from standings.read import (
     Standings,
     last_changed,
     requested_standings,
+    short_legend,
 )
 from standings.report import standings_report
 from standings.tables import ClubTable, standings_table
@@ -105,6 +106,13 @@ def _every_game_url(request) -> str:
     return f"?{params.urlencode()}"
 
 
+def _version(changed, result) -> str:
+    """What the refresh script compares: a new score, a new state or new tie-breaks (which may
+    change at any time) change it."""
+    stamp = changed.isoformat() if changed else ""
+    return f"{stamp}|{result.status_line}|{' '.join(result.tournament.rules.tie_breaks)}"
+
+
 def standings_page(request, tournament, *, namespace: str, can_publish: bool) -> HttpResponse:
     """The page in the URL namespace given: its download links stay in that namespace."""
     result = standings_or_400(request, tournament)
@@ -136,7 +144,7 @@ def standings_page(request, tournament, *, namespace: str, can_publish: bool) ->
             "show_all": show_all,
             "per_page": PER_PAGE,
             "per_page_url": _other_paging_url(request, show_all),
-            "legend": TIE_LEGEND,
+            "legend": TIE_LEGEND + short_legend(result),
             "organiser_page": namespace == "organiser",
             "can_publish": can_publish,
             "public_pages": tournament.public_pages,
@@ -152,8 +160,7 @@ def standings_page(request, tournament, *, namespace: str, can_publish: bool) ->
             "pick_error": pick_error,
             "last_changed": changed,
             "refresh_seconds": getattr(settings, "STANDINGS_REFRESH_SECONDS", REFRESH_SECONDS),
-            # What the refresh script compares: a new score or a new state changes it.
-            "version": f"{changed.isoformat() if changed else ''}|{result.status_line}",
+            "version": _version(changed, result),
             "all_columns": all_columns,
             "columns_url": _with_params(request, columns=None if all_columns else "all"),
             "cut_params": [

@@ -9,6 +9,7 @@ file only adapts rows to it. The columns every output shows are in ``standings.c
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
@@ -21,6 +22,7 @@ from domain.ranking import (
     PlayerRecord,
     RankedRow,
     apply_substitute_rule,
+    mark_short_totals,
     rank_clubs,
     rank_players,
     unplayed_credit,
@@ -35,10 +37,16 @@ from tournaments.models import Day, Entry, Player, Seat, Table, Tournament
 # one legend explains them all.
 TIE_MARK = "="
 TIE_LEGEND = "=2 means a shared rank: the players tied and share 2nd place."
+TIE_LEGEND_BRIEF = f"{TIE_MARK}2: a shared rank, the players tied."
 WITHDRAWN_MARK = "W"
 SUBSTITUTE_MARK = "S"
 WITHDRAWN_LEGEND = f"{WITHDRAWN_MARK}: withdrawn, not ranked."
 SUBSTITUTE_LEGEND = f"{SUBSTITUTE_MARK}: a substitute, not ranked."
+SHORT_MARK = "*"
+SHORT_LEGEND = (
+    f"{SHORT_MARK}: the total counts fewer games than the others' (the Games column says how many)."
+)
+SHORT_LEGEND_BRIEF = f"{SHORT_MARK}: fewer games counted."
 # What a mid-day default view says it shows; the page adds its link to every game entered.
 DEFAULT_VIEW_NOTE = (
     "Showing the standings {cut}: the last game every table has finished, so every total "
@@ -200,13 +208,32 @@ def _games(count: int) -> str:
     return f"{count} game" if count == 1 else f"{count} games"
 
 
-def marks_legend(result: Standings) -> str:
+def marks_legend(result: Standings, *, brief: bool = False) -> str:
     """What the rank marks mean: shared ranks and withdrawals always, substitutes when the
-    standings show one (the projector has no room for words it does not need)."""
-    legend = f"{TIE_LEGEND} {WITHDRAWN_LEGEND}"
+    standings show one, short totals when one is marked (the projector has no room for words
+    it does not need: ``brief`` keeps its footer on one line)."""
+    legend = f"{TIE_LEGEND_BRIEF if brief else TIE_LEGEND} {WITHDRAWN_LEGEND}"
     if any(row.record.substitute for row in result.rows):
         legend += f" {SUBSTITUTE_LEGEND}"
-    return legend
+    return legend + short_legend(result, brief=brief)
+
+
+def short_legend(result: Standings, *, brief: bool = False) -> str:
+    """What the short-total mark means, with a space before it, when a total carries it;
+    ``brief`` for the projector's one-line footer."""
+    if not any(row.short_of for row in result.rows):
+        return ""
+    return f" {SHORT_LEGEND_BRIEF if brief else SHORT_LEGEND}"
+
+
+def total_label(row: RankedRow) -> str:
+    """Total as printed: "65*" for a total that counts fewer games than the others'."""
+    return f"{row.total}{SHORT_MARK}" if row.short_of else str(row.total)
+
+
+def short_note(row: RankedRow) -> str:
+    """ "5 of 6 games" for a short total, "" otherwise: the workbook's note and the player page."""
+    return f"{row.record.games_played} of {row.short_of} games" if row.short_of else ""
 
 
 def rank_label(row: RankedRow) -> str:
@@ -241,14 +268,17 @@ def standings(tournament: Tournament, cut: Cut = Cut()) -> Standings:
     day_ids = [day_id for _, _, day_id, *_ in progress.values()]
     entries = {row[0]: row for row in _entries(tournament, day_ids, rules.substitutes)}
     credit: dict[int, tuple[int, ...]] = {}
+    credited: Counter[int] = Counter()
     if averaging:
         sat_down = unplayed_seats(progress, day_numbers, cut, rules)
         credit = unplayed_credit(sat_down, played_by_day(totals, days), days)
+        credited.update(entry_id for entry_id, _ in sat_down)
     replaced_by = {row[0]: row[6] for row in entries.values() if row[6] is not None}
     records = apply_substitute_rule(
         _records(totals, entries, credit, days), replaced_by, rules.substitute_ranking
     )
     rows = rank_players(records, rules.tie_breaks or ())
+    mark_short_totals(rows, credited)
     expected, confirmed = _games_to_settle(progress, cut, rules)
     entered = sum(p[4] for p in progress.values())
     return Standings(

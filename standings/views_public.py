@@ -150,7 +150,7 @@ def projector(request, tournament):
             "screens": len(cycle),
             "seconds": seconds,
             "last_changed": last_changed(tournament),
-            "legend": marks_legend(result),
+            "legend": marks_legend(result, brief=True),
             "next_url": screen_url(screen % len(cycle) + 1),
             "previous_url": screen_url((screen - 2) % len(cycle) + 1),
         },

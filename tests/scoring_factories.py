@@ -233,3 +233,29 @@ def club_session_with_a_late_player_and_a_substitute():
     sub = seat_substitute(w.day, w.entries["Bob Roe"], sam, from_game=5, by=COMMAND_LINE)
     play(w, w.tables[0], [5])
     return w, lou, late, sam, sub
+
+
+# Standings settings (issue 23): a tie the tie-breaks split.
+def three_tied_for_second(w):
+    """Three games at both tables: Ann leads on 0; Bob, Ed and Flo share 20 points. Bob never
+    went out (worst game 10); Ed and Flo went out once each, Ed's worst game is 10, Flo's 18.
+    Gus has 60, Cy 90, Di 120."""
+    from tournaments.services.events import set_public_pages
+    from tournaments.services.rules import change_rules
+
+    change_rules(w.tournament, {"days": 1}, by=COMMAND_LINE)
+    e = w.entries
+    first = {"Ann Lee": 0, "Bob Roe": 5, "Cy Doe": 30, "Di Fox": 40}
+    for number, bob in ((1, 5), (2, 5), (3, 10)):
+        points = {e[name]: score for name, score in first.items()} | {e["Bob Roe"]: bob}
+        stored_sheet(w.tables[0], w.games[number], points, out=e["Ann Lee"])
+    second = {
+        1: ({"Ed Poe": 0, "Flo Ng": 2, "Gus Ray": 30}, "Ed Poe"),
+        2: ({"Ed Poe": 10, "Flo Ng": 0, "Gus Ray": 30}, "Flo Ng"),
+        3: ({"Ed Poe": 10, "Flo Ng": 18, "Gus Ray": 0}, "Gus Ray"),
+    }
+    for number, (scores, out) in second.items():
+        points = {e[name]: score for name, score in scores.items()}
+        stored_sheet(w.tables[1], w.games[number], points, out=e[out])
+    set_public_pages(w.tournament, True)
+    return fresh(w.tournament)

@@ -27,6 +27,7 @@ class Shown:
     totals: dict[str, str]  # player name -> total as printed (with any mark)
     games: dict[str, str] = field(default_factory=dict)  # player name -> games counted
     text: str = ""  # everything the output says, in one line of words
+    ranks: dict[str, str] = field(default_factory=dict)  # player name -> rank as printed
 
 
 def _words(markup: str) -> str:
@@ -53,20 +54,32 @@ def _by_heading(rows: list[list[str]]) -> tuple[dict[str, str], dict[str, str]]:
     )
 
 
+def _ranks(rows: list[list]) -> dict[str, str]:
+    header, body = rows[0], rows[1:]
+    name, rank = header.index("Player"), header.index("Rank")
+    return {r[name]: "" if r[rank] is None else str(r[rank]) for r in body}
+
+
 def _page(client: Client, url: str) -> Shown:
     page = client.get(url).content.decode()
     heading = re.search(r'<h2 id="standings-title">(.*?)</h2>', page, re.S)
     status = re.search(r'id="standings-status"\s+role="status">(.*?)</p>', page, re.S)
-    totals, games = _by_heading(_html_rows(page, "standings"))
-    return Shown(_words(heading.group(1)), _words(status.group(1)), totals, games, _words(page))
+    rows = _html_rows(page, "standings")
+    totals, games = _by_heading(rows)
+    return Shown(
+        _words(heading.group(1)), _words(status.group(1)), totals, games, _words(page), _ranks(rows)
+    )
 
 
 def _projector(client: Client, slug: str) -> Shown:
     page = client.get(f"/t/{slug}/projector/", {"rows": 40}).content.decode()
     heading = re.search(r'<p class="board-title">(.*?)</p>', page, re.S)
     status = re.search(r'<p class="board-\w+" role="status">(.*?)</p>', page, re.S)
-    totals, games = _by_heading(_html_rows(page, "board-players"))
-    return Shown(_words(heading.group(1)), _words(status.group(1)), totals, games, _words(page))
+    rows = _html_rows(page, "board-players")
+    totals, games = _by_heading(rows)
+    return Shown(
+        _words(heading.group(1)), _words(status.group(1)), totals, games, _words(page), _ranks(rows)
+    )
 
 
 def _pdf(client: Client, slug: str) -> Shown:
@@ -83,7 +96,10 @@ def _pdf(client: Client, slug: str) -> Shown:
         else next(line for line in lines if line.startswith(("Complete ", "Provisional:")))
     )
     cut = heading.split(" standings", 1)[1]
-    return Shown(f"Standings{cut}", status, {}, {}, " ".join(text.split()))
+    # Each cell is a line of its own (an empty club is none): a rank, the Player ID, the name.
+    names = set(Entry.objects.filter(tournament__slug=slug).values_list("player__name", flat=True))
+    ranks = {line: lines[i - 2] for i, line in enumerate(lines) if line in names and i >= 2}
+    return Shown(f"Standings{cut}", status, {}, {}, " ".join(text.split()), ranks)
 
 
 def _workbook(client: Client, slug: str) -> tuple[Shown, list[tuple]]:
@@ -91,6 +107,9 @@ def _workbook(client: Client, slug: str) -> tuple[Shown, list[tuple]]:
     rows = [list(r) for r in book["Standings"].iter_rows(values_only=True)]
     header, body = rows[0], rows[1:]
     name, total, games = (header.index(h) for h in ("Player", "Total", "Games"))
+    # The workbook stores a shared rank as the number, with "tied" in its Status column.
+    status_at, rank_at = header.index("Status"), header.index("Rank")
+    ranks = {r[name]: ("=" if r[status_at] == "tied" else "") + str(r[rank_at] or "") for r in body}
     rules = dict(book["Rules"].iter_rows(min_row=2, values_only=True))
     heading, _, status = str(rules["Standings"]).partition(" (")
     shown = Shown(
@@ -99,6 +118,7 @@ def _workbook(client: Client, slug: str) -> tuple[Shown, list[tuple]]:
         {r[name]: str(r[total]) for r in body},
         {r[name]: str(r[games]) for r in body},
         " ".join(" ".join(str(c) for c in row if c is not None) for row in rows),
+        ranks,
     )
     return shown, list(book["Scores"].iter_rows(min_row=2, values_only=True))
 
@@ -110,15 +130,15 @@ def _command(tournament: Tournament, *args: str) -> Shown:
     heading = lines[0].split(": ", 1)[1]
     names = dict(Entry.objects.filter(tournament=tournament).values_list("number", "player__name"))
     header_at = next(i for i, line in enumerate(lines) if line.split()[:1] == ["Rank"])
-    totals, games = {}, {}
+    totals, games, ranks = {}, {}, {}
     for line in lines[header_at + 1 :]:
         # Rank (a mark for the unranked), Player ID, ..., total, outs, games.
         tokens = line.split()
         if len(tokens) < 5 or not tokens[1].isdigit():
             break
         name = names[int(tokens[1])]
-        totals[name], games[name] = tokens[-3], tokens[-1]
-    return Shown(heading, lines[1], totals, games, " ".join(lines))
+        totals[name], games[name], ranks[name] = tokens[-3], tokens[-1], tokens[0]
+    return Shown(heading, lines[1], totals, games, " ".join(lines), ranks)
 
 
 def every_output(tournament: Tournament, organiser_client: Client) -> dict[str, Shown]:

@@ -291,14 +291,6 @@ class RulesForm(forms.Form):
         required=False,
         help_text="Each club across the tables as evenly as the numbers allow.",
     )
-    tie_breaks = forms.MultipleChoiceField(
-        label="Tie-breaks",
-        required=False,
-        choices=list(TIE_BREAK_CHOICES.items()),
-        widget=forms.CheckboxSelectMultiple,
-        help_text="Unticked: tied players share a rank.",
-    )
-
     unplayed_counts = forms.ChoiceField(
         label="A game not played counts",
         choices=list(UNPLAYED_CHOICES.items()),
@@ -331,6 +323,20 @@ class RulesForm(forms.Form):
         values["engine_order"] = format_engine_order(values["engine_order"])
         values["hand_sizes"] = format_hand_chart(values["hand_sizes"])
         return values
+
+
+class StandingsSettingsForm(forms.Form):
+    """The rules that only order the standings (domain.rules.STANDINGS_SETTINGS): apart from
+    the other rules because they may change after play has started."""
+
+    tie_breaks = forms.MultipleChoiceField(
+        label="Tie-breaks",
+        required=False,
+        choices=list(TIE_BREAK_CHOICES.items()),
+        widget=forms.CheckboxSelectMultiple,
+        help_text="Ticked ones split players level on total, in the order listed. "
+        "None ticked: tied players share a rank.",
+    )
 
 
 class LateJoinForm(forms.Form):

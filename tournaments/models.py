@@ -192,6 +192,30 @@ class RuleSet(RuleFields):
         return f"Rules for {self.tournament}"
 
 
+class StandingsSettingChange(models.Model):
+    """Append-only history of the standings settings (``domain.rules.STANDINGS_SETTINGS``),
+    which may change after play has started: who changed which, when, from what, to what."""
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="standings_setting_changes"
+    )
+    setting = models.CharField(max_length=40)
+    before = models.JSONField()
+    after = models.JSONField()
+    # None for the command line, which has no account; the label says who either way.
+    changed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    changed_by_label = models.CharField(max_length=150)
+    changed_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-changed_at", "-pk"]
+
+    def __str__(self):
+        return f"{self.setting} changed by {self.changed_by_label}"
+
+
 class StaffRole(models.Model):
     """Who may run a tournament: organisers change everything, desk staff enter and confirm."""
 

@@ -7,9 +7,11 @@ class names made here. No queries: everything is computed from what the views al
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
+from core.formats import date_and_time
 from core.search import matches, search_key
-from domain.rules import RULE_FIELDS, RULE_LABELS, format_rule
+from domain.rules import RULE_FIELDS, RULE_LABELS, STANDINGS_SETTINGS, format_rule
 from domain.seating.plan_following import schedule_line
 from tournaments.models import Entry, StaffRole
 
@@ -250,11 +252,35 @@ def rule_rows(rules, preset) -> list[RuleRow]:
     return rows
 
 
+class SettingChangeRow(NamedTuple):
+    when: str
+    who: str
+    setting: str
+    before: str
+    after: str
+
+
+def setting_history_rows(changes) -> list[SettingChangeRow]:
+    """The standings settings' history as the rules page and the ``rules`` command print it."""
+    return [
+        SettingChangeRow(
+            date_and_time(change.changed_at),
+            change.changed_by_label,
+            RULE_LABELS.get(change.setting, change.setting),
+            format_rule(change.setting, change.before),
+            format_rule(change.setting, change.after),
+        )
+        for change in changes
+    ]
+
+
 def rule_change_notes(change) -> list[tuple[str, str]]:
     """(level, message) after the rules change (the rules service's outcome)."""
     if not change.changed:
         return [("info", "Nothing changed.")]
     names = ", ".join(RULE_LABELS[name].lower() for name in change.changed)
+    if all(name in STANDINGS_SETTINGS for name in change.changed):
+        return [("success", f"Saved: {names}. Every standings output ranks by them now.")]
     notes = [("success", f"Rules saved: {names}. Seated days follow the new schedule.")]
     if change.days_added:
         added = ", ".join(str(n) for n in change.days_added)

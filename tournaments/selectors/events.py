@@ -10,6 +10,7 @@ from tournaments.models import (
     Season,
     SeasonEvent,
     StaffRole,
+    StandingsSettingChange,
     Table,
     Tournament,
 )
@@ -115,3 +116,8 @@ def public_seasons():
         .distinct()
         .order_by("name")
     )
+
+
+def standings_setting_history(tournament) -> list[StandingsSettingChange]:
+    """Every change of the event's standings settings (tie-breaks), latest first. One query."""
+    return list(StandingsSettingChange.objects.filter(tournament=tournament))

@@ -12,10 +12,10 @@ from django.db import transaction
 from django.db.models import Count
 
 from core.errors import ServiceError
-from domain.rules import RULE_FIELDS, RULE_LABELS, rule_problems
+from domain.rules import RULE_FIELDS, RULE_LABELS, STANDINGS_SETTINGS, rule_problems
 from domain.seating.pairs import table_sizes
-from tournaments.access import role_in
-from tournaments.models import Day, RuleSet, StaffRole, Table, Tournament
+from tournaments.access import account_of, role_in
+from tournaments.models import Day, RuleSet, StaffRole, StandingsSettingChange, Table, Tournament
 from tournaments.selectors import first_started_day
 
 
@@ -43,7 +43,7 @@ def play_started_reason(tournament) -> str | None:
         return None
     return (
         f"Play has started (day {day} has scores), so the rules are fixed: the scores already "
-        "entered were checked under them."
+        "entered were checked under them. The tie-breaks may still change."
     )
 
 
@@ -112,22 +112,45 @@ def _reseat_notes(tournament: Tournament, max_table_size: int) -> list[str]:
     ]
 
 
+def _refuse_fixed_rules(tournament, changed: list[str]) -> None:
+    """Once play has started only the standings settings may change."""
+    fixed = [name for name in changed if name not in STANDINGS_SETTINGS]
+    started = play_started_reason(tournament) if fixed else None
+    if started:
+        names = ", ".join(RULE_LABELS[name].lower() for name in fixed)
+        raise ServiceError(f"{started} Not changed: {names}.", field=fixed[0])
+
+
+def _record_settings(tournament: Tournament, before: dict, values: dict, changed, by) -> None:
+    StandingsSettingChange.objects.bulk_create(
+        StandingsSettingChange(
+            tournament=tournament,
+            setting=name,
+            before=before[name],
+            after=values[name],
+            changed_by=account_of(by),
+            changed_by_label=by.get_username(),
+        )
+        for name in changed
+        if name in STANDINGS_SETTINGS
+    )
+
+
 @transaction.atomic
 def change_rules(tournament: Tournament, changes: dict, *, by) -> RuleChange:
     """Apply ``changes`` (rule field -> value) to the event's rules, or change nothing and
     raise :class:`RuleProblems` naming each field that cannot be played, or
-    :class:`ServiceError` once play has started."""
+    :class:`ServiceError` for a rule other than a standings setting once play has started.
+    Each standings setting changed goes in the event's history."""
     _refuse_if_not_organiser(tournament, by)
     rules = RuleSet.objects.select_for_update().get(tournament=tournament)
-    started = play_started_reason(tournament)
-    if started:
-        raise ServiceError(started)
     values = proposed_rules(rules, changes)
+    before = rules.rule_values()
+    changed = [name for name in RULE_FIELDS if values[name] != before[name]]
+    _refuse_fixed_rules(tournament, changed)
     problems = rule_problems(values)
     if problems:
         raise RuleProblems(problems)
-    before = rules.rule_values()
-    changed = [name for name in RULE_FIELDS if values[name] != before[name]]
     outcome = RuleChange(changed=changed)
     if not changed:
         return outcome
@@ -137,6 +160,7 @@ def change_rules(tournament: Tournament, changes: dict, *, by) -> RuleChange:
     for name in RULE_FIELDS:
         setattr(rules, name, values[name])
     rules.save()  # scoring rebuilds the schedules of seated days without scores
+    _record_settings(tournament, before, values, changed, by)
     tournament.rules = rules
     if "max_table_size" in changed:
         outcome.reseat = _reseat_notes(tournament, values["max_table_size"])

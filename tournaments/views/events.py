@@ -11,8 +11,19 @@ from core.errors import ServiceError
 from core.venue import link_address, wifi_qr_text
 from tournaments import selectors
 from tournaments.access import desk_view, organiser_view, tournaments_for
-from tournaments.forms import NewTournamentForm, RulesForm, SettingsForm, WifiForm
-from tournaments.presenters import rule_change_notes, rule_rows, with_day_status
+from tournaments.forms import (
+    NewTournamentForm,
+    RulesForm,
+    SettingsForm,
+    StandingsSettingsForm,
+    WifiForm,
+)
+from tournaments.presenters import (
+    rule_change_notes,
+    rule_rows,
+    setting_history_rows,
+    with_day_status,
+)
 from tournaments.services import events, rules as rules_service
 from tournaments.views.common import form_error
 
@@ -111,25 +122,42 @@ def tournament_settings(request, tournament):
     return render(request, "tournaments/settings.html", {"tournament": tournament, "form": form})
 
 
+# The value of the hidden "form" field of the standings settings' form on the rules page.
+STANDINGS_FORM = "standings"
+
+
+def _save_rules(request, tournament, form) -> bool:
+    """Apply a bound form's rules, or put every refusal on the form. True when applied."""
+    if not form.is_valid():
+        return False
+    try:
+        change = rules_service.change_rules(tournament, form.cleaned_data, by=request.user)
+    except rules_service.RuleProblems as refusal:
+        for field, problems in refusal.problems.items():
+            for problem in problems:
+                form.add_error(field if field in form.fields else None, problem)
+        return False
+    except ServiceError as error:
+        form_error(form, error)
+        return False
+    for level, text in rule_change_notes(change):
+        getattr(messages, level)(request, text)
+    return True
+
+
 @organiser_view
 def tournament_rules(request, tournament):
+    """The rules, the form that changes them until play starts, and the standings settings'
+    form and history, which stay open all event."""
     fixed = rules_service.play_started_reason(tournament)
-    form = RulesForm(
-        None if fixed else request.POST or None, initial=RulesForm.initial_from(tournament.rules)
-    )
-    if request.method == "POST" and not fixed and form.is_valid():
-        try:
-            change = rules_service.change_rules(tournament, form.cleaned_data, by=request.user)
-        except rules_service.RuleProblems as refusal:
-            for field, problems in refusal.problems.items():
-                for problem in problems:
-                    form.add_error(field if field in form.fields else None, problem)
-        except ServiceError as error:
-            form_error(form, error)
-        else:
-            for level, text in rule_change_notes(change):
-                getattr(messages, level)(request, text)
-            return redirect("organiser:rules", tournament.slug)
+    initial = RulesForm.initial_from(tournament.rules)
+    posted = request.POST if request.method == "POST" else None
+    settings_posted = posted is not None and posted.get("form") == STANDINGS_FORM
+    settings_form = StandingsSettingsForm(posted if settings_posted else None, initial=initial)
+    form = RulesForm(None if fixed or settings_posted else posted, initial=initial)
+    bound = settings_form if settings_posted else form
+    if bound.is_bound and _save_rules(request, tournament, bound):
+        return redirect("organiser:rules", tournament.slug)
     return render(
         request,
         "tournaments/rules.html",
@@ -138,5 +166,8 @@ def tournament_rules(request, tournament):
             "form": form,
             "fixed": fixed,
             "rows": rule_rows(tournament.rules, tournament.preset),
+            "settings_form": settings_form,
+            "standings_form": STANDINGS_FORM,
+            "history": setting_history_rows(selectors.standings_setting_history(tournament)),
         },
     )

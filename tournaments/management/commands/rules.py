@@ -4,7 +4,8 @@ from core.errors import ServiceError
 from domain.rules import RULE_FIELDS, parse_rule
 from tournaments.access import COMMAND_LINE
 from tournaments.models import Tournament
-from tournaments.presenters import rule_change_notes, rule_rows
+from tournaments.presenters import rule_change_notes, rule_rows, setting_history_rows
+from tournaments.selectors import standings_setting_history
 from tournaments.services.rules import RuleProblems, change_rules
 
 
@@ -12,7 +13,8 @@ class Command(BaseCommand):
     help = (
         "Print every rule of a tournament with where it comes from (the rule sheet, a "
         "published chart, our assumption or set for this event); --set FIELD=VALUE changes "
-        "rules under the same checks as the rules page."
+        "rules under the same checks as the rules page (after play has started, only the "
+        "tie-breaks), and lists every change of the tie-breaks."
     )
 
     def add_arguments(self, parser):
@@ -35,6 +37,11 @@ class Command(BaseCommand):
             self._change(tournament, changes)
         for row in rule_rows(tournament.rules, tournament.preset):
             self.stdout.write(f"{row.label}: {row.value}  [{row.source}: {row.source_label}]")
+        for change in setting_history_rows(standings_setting_history(tournament)):
+            self.stdout.write(
+                f"{change.when} {change.who} changed {change.setting.lower()}: "
+                f"{change.before} -> {change.after}"
+            )
 
     def _change(self, tournament, changes: list[str]) -> None:
         values = {}

@@ -101,6 +101,13 @@ class _ProblemsForm(forms.Form):
     def all_warnings(self) -> list[str]:
         return [note for notes in self.warnings.values() for note in notes]
 
+    def first_warned_field_id(self) -> str:
+        """The id of the first field a "please check" note is about: where "fix it" goes."""
+        for name in self.warnings:
+            if name in self.fields:
+                return self[name].auto_id
+        return ""
+
 
 def _inferred_data(
     data,

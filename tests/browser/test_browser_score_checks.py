@@ -60,6 +60,18 @@ def test_seven_players_infer_going_out_and_confirm_a_likely_typo(live_server, pa
     assert response is not None and response.status == 200 and page.url == url
     expect(page.get_by_role("heading", name=re.compile("Game 1"))).to_be_visible()
     page.go_forward()
+    # The big button is the safe one: it goes back to the number and changes nothing.
+    fix = page.get_by_role("link", name="No, let me fix it")
+    yes = page.get_by_role("button", name="Yes, it is right: save game 1")
+    expect(fix).to_be_in_viewport()
+    assert fix.bounding_box()["height"] > yes.bounding_box()["height"]
+    assert page.evaluate("document.querySelector('.save-bar .big').textContent").strip() == (
+        "No, let me fix it"
+    )
+    fix.click()
+    expect(page.get_by_label("Cy Doe", exact=True)).to_be_in_viewport()
+    expect(page.get_by_label("Cy Doe", exact=True)).to_have_value("300")
+    assert not GameSheet.objects.exists()
     confirm = page.get_by_role("button", name="Yes, it is right: save game 1")
     expect(confirm).to_be_in_viewport()
     confirm.click()

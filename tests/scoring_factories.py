@@ -11,10 +11,12 @@ from types import SimpleNamespace
 
 import openpyxl
 from django.contrib.auth import get_user_model
+from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
 from domain.sheet_checks import TypedSheet
+from scoring import services
 from scoring.models import AuditEvent, GameSheet, Score, SheetState, Source
 from scoring.schedule import build_schedule
 from tournaments.access import COMMAND_LINE
@@ -210,6 +212,20 @@ def phone_post(
 def text_of(response):
     html = response.content.decode()
     return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html)).replace("&#x27;", "'")
+
+
+def client_for(user):
+    """A test client signed in as ``user``."""
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def phone_enters(w, table, game, scores, out):
+    """Game ``game`` saved from table ``table``'s phone, as a first entry."""
+    return services.submit_game(
+        w.tables[table], w.games[game], typed(w, game, scores, out=out), 0, source=Source.TABLE_LINK
+    )
 
 
 # A club session's day with a late player and a substitute.

@@ -3,12 +3,20 @@ and asks about the rest, "the paper card is right" keeps the card, "Save and nex
 to the next table not finished, a lone 0 on a card is the player who went out, and "Wrong"
 returns to the table's check page. Each refused post changes nothing."""
 
-import re
-
 import pytest
 from django.test import Client
 from django.urls import reverse
-from scoring_factories import T1, T2, seated_day, snapshot, staff, typed
+from scoring_factories import (
+    T1,
+    T2,
+    client_for,
+    phone_enters,
+    seated_day,
+    snapshot,
+    staff,
+    text_of,
+    typed,
+)
 
 from scoring import services
 from scoring.models import AuditEvent, GameSheet, SheetState, Source
@@ -19,23 +27,6 @@ from scoring.unplayed import mark_not_played
 pytestmark = pytest.mark.django_db
 
 GAME2_T1 = {"Ann Lee": 9, "Bob Roe": 0, "Cy Doe": 4, "Di Fox": 16}
-
-
-def text_of(response):
-    html = response.content.decode()
-    return " ".join(re.sub(r"<[^>]+>", " ", html).replace("&#x27;", "'").split())
-
-
-def client_for(user):
-    client = Client()
-    client.force_login(user)
-    return client
-
-
-def phone_enters(w, table, game, scores, out):
-    services.submit_game(
-        w.tables[table], w.games[game], typed(w, game, scores, out=out), 0, source=Source.TABLE_LINK
-    )
 
 
 def card_url(w, table=1, day=1):

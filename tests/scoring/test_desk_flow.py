@@ -7,7 +7,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 from page_fields import value_of
-from scoring_factories import T1, T2, snapshot, typed
+from scoring_factories import T1, T2, client_for, phone_enters, snapshot, text_of, typed
 
 from scoring import services
 from scoring.models import AuditEvent, GameSheet, SheetState, Source
@@ -16,23 +16,6 @@ from tournaments.models import Seat
 pytestmark = pytest.mark.django_db
 
 GAME2_T1 = {"Ann Lee": 9, "Bob Roe": 0, "Cy Doe": 4, "Di Fox": 16}
-
-
-def text_of(response):
-    html = response.content.decode()
-    return " ".join(re.sub(r"<[^>]+>", " ", html).replace("&#x27;", "'").split())
-
-
-def client_for(user):
-    client = Client()
-    client.force_login(user)
-    return client
-
-
-def phone_enters(w, table, game, scores, out):
-    return services.submit_game(
-        w.tables[table], w.games[game], typed(w, game, scores, out=out), 0, source=Source.TABLE_LINK
-    )
 
 
 def check_url(w, table=1):

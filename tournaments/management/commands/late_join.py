@@ -1,9 +1,8 @@
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand
 
-from core.errors import ServiceError
 from tournaments.access import COMMAND_LINE
 from tournaments.management.lookup import find_day
-from tournaments.presenters import late_plan_notes
+from tournaments.management.walk_ins import enter_walk_in
 from tournaments.services.late import late_join_walk_in
 
 
@@ -22,11 +21,8 @@ class Command(BaseCommand):
 
     def handle(self, slug, day, name, club="", **options):
         tournament, day_row = find_day(slug, day)
-        try:
-            placed = late_join_walk_in(day_row, name=name, club=club, by=COMMAND_LINE)
-        except ServiceError as error:
-            raise CommandError(f"Nobody was entered or seated: {error}") from error
-        entry = placed.seat.entry
-        self.stdout.write(f"{entry.player.name} is entered as player #{entry.number}.")
-        for note in late_plan_notes(placed.plan, tournament.rules, entry.player.name):
-            self.stdout.write(note)
+        enter_walk_in(
+            self,
+            tournament,
+            lambda: late_join_walk_in(day_row, name=name, club=club, by=COMMAND_LINE),
+        )

@@ -1,9 +1,10 @@
 """Load benchmark for score entry: the venue server against 3 sync workers, in one run.
 
 Run as ``.venv/bin/python bench/entry_load.py [--db sqlite|postgres|both]
-[--server both|venue|sync] [--players N] [--baseline REF]``.
+[--server both|venue|sync] [--players N] [--rounds R] [--baseline REF]``.
 
-Servers take the same load one after the other, each on a fresh database: gunicorn with
+Servers take the same load turn about, R rounds each (5 unless told), each round on a fresh
+database: gunicorn with
 ``make venue``'s settings (config/gunicorn_venue.py: threaded workers, each running the app for
 one request at a time) and gunicorn with 3 plain sync workers, both with DJANGO_DEBUG=0 and venue
 mode. Each serves a throwaway event of 300 players seated at 43 tables for day 1 of the
@@ -18,15 +19,15 @@ slow, and desks sign in long before the first game ends). Then, all at once:
 * the three desk clients poll the day grid and confirm every entered game of their share of
   the tables on its review page.
 
-Afterwards the database is read directly: games stored against games submitted, duplicates,
-lost games, and the standings selector against totals recomputed from the numbers the clients
-sent. The two servers' figures are set side by side with their ratios (the target: the score
-posts' p95, venue / sync). Last, today's code and the baseline's are served at once, 3 sync
-workers each on a fresh database, and the same games are saved on both turn about, one request
-at a time (bench/baseline.py; ``--baseline REF`` picks the commit, ``--baseline ''`` leaves it
-out): the ratio of a save's time inside a worker, today / then. One
-PASS/FAIL line per target; every target is a count or a ratio of two figures measured in this
-run. The timing targets are judged on SQLite, make venue's database, and reported on PostgreSQL.
+Afterwards the database is read directly: games stored against games submitted, duplicates, lost
+games, and the standings selector against totals recomputed from the numbers the clients sent. The
+two servers' figures are set side by side with their ratios (the target: the score posts' p95, venue
+/ sync, the median of the rounds' ratios). Last, today's code and the baseline's are served at once,
+3 sync workers each on a fresh database, and the same games are saved on both turn about, one
+request at a time (bench/baseline.py; ``--baseline REF`` picks the commit, ``--baseline ''`` leaves
+it out): the ratio of a save's time inside a worker, today / then. One PASS/FAIL line per target;
+every target is a count or a ratio of two figures measured in this run. The timing targets are
+judged on SQLite, make venue's database, and reported on PostgreSQL.
 
 Each server gets a fresh, throwaway store: a SQLite file in a temporary folder, or a PostgreSQL
 database (``entry_load_bench``, or BENCH_PG_DB) created on 127.0.0.1 and dropped at the end.
@@ -73,6 +74,7 @@ from bench.http_load import (  # noqa: E402  (the project is put on the path jus
 
 PLAYERS = 300  # --players for a short run while developing
 RUN_SECONDS = 120  # every client loop stops at this deadline, whatever happens
+ROUNDS = 5  # --rounds: each server's, turn about
 PG_ADMIN_URL = os.environ.get("BENCH_PG_ADMIN_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
 PG_BENCH_DB = os.environ.get("BENCH_PG_DB", "entry_load_bench")
 
@@ -89,7 +91,10 @@ SERVERS = {
     "sync": _Server(sync_settings(), f"gunicorn with {SYNC_WORKERS} sync workers"),
 }
 # The venue server's score-post p95 may be at most this times the sync workers' in the same run.
-# No allowance for noise is added: the two runs take turns on the same machine, minutes apart.
+# No allowance for noise is added. Instead the servers take several rounds each, turn about on the
+# same machine, and the target is judged on the median of the rounds' ratios: one round's phones
+# are done in about two seconds, short enough for a burst of other work on the machine to decide
+# a single round (seen here: one round's ratio 0.49 and the next one's 1.61, the code unchanged).
 P95_RATIO_TARGET = 1.0
 # The code before issue 22's rewrite of the save (the issue's figure for it: 26 ms a save inside
 # a sync worker under the load, on a quiet machine). It is served beside today's code in the same
@@ -110,7 +115,9 @@ def pg_admin(sql: str) -> None:
         conn.execute(sql)
 
 
-def run_one(db: str, servers: list[str], players: int, baseline_ref: str) -> bool:
+def run_one(
+    db: str, servers: list[str], players: int, baseline_ref: str, rounds: int = ROUNDS
+) -> bool:
     work = Path(tempfile.mkdtemp(prefix="entry-load-"))
     env = _environment(db, work)
     os.environ.update(env)
@@ -119,11 +126,14 @@ def run_one(db: str, servers: list[str], players: int, baseline_ref: str) -> boo
 
     django.setup()
     try:
-        outcomes = {}
-        for server in servers:
-            _fresh_database(db, work)
-            outcomes[server] = _run(db, server, work, env, players)
-        ok = all(outcome.ok for outcome in outcomes.values())
+        outcomes: dict[str, list[_Outcome]] = {server: [] for server in servers}
+        for turn in range(rounds):
+            # Turn about, and the other way round on every second round, so that whatever else
+            # the machine is doing, and whichever runs first, falls on both servers alike.
+            for server in servers if turn % 2 == 0 else servers[::-1]:
+                _fresh_database(db, work)
+                outcomes[server].append(_run(db, server, work, env, players, turn, rounds))
+        ok = all(outcome.ok for runs in outcomes.values() for outcome in runs)
         if len(outcomes) == len(SERVERS):
             ok = _compare(db, outcomes["venue"], outcomes["sync"]) and ok
         if "sync" in outcomes and baseline_ref:
@@ -244,14 +254,22 @@ class _Stats:
     worst_game: int | None
 
 
-def _run(db: str, server: str, work: Path, env: dict, players: int) -> _Outcome:
-    print(f"\n== {db}: {players} players, {SERVERS[server].label} ==", flush=True)
+def _run(
+    db: str, server: str, work: Path, env: dict, players: int, turn: int, rounds: int
+) -> _Outcome:
+    """One round of one server: the full report on the first round, its targets on every one."""
+    label = f"{SERVERS[server].label}, round {turn + 1} of {rounds}"
+    print(f"\n== {db}: {players} players, {label} ==", flush=True)
     event = _seed_event(players)
-    load = _drive_load(event, env, work, server, SERVERS[server])
-    server_log = _read_server_log(work, server)
+    name = f"{server}-{turn}"
+    load = _drive_load(event, env, work, name, SERVERS[server])
+    server_log = _read_server_log(work, name)
     stored = _stored_games(event, load.log)
     check = _check_standings(event, load.log)
-    _print_report(event, load, server_log, stored, check)
+    if turn == 0:
+        _print_report(event, load, server_log, stored, check)
+    else:
+        print(f"score POSTs: {_p50_p95(load.log.score_post_ms)}")
     ok = _verdict(f"{db}, {server}", event, load.log, server_log, stored, check)
     return _Outcome(load.log.score_post_ms, server_log, ok)
 
@@ -537,9 +555,21 @@ def _median(values: list[float]) -> float:
     return statistics.median(values) if values else float("nan")
 
 
-def _compare(db: str, venue: _Outcome, sync: _Outcome) -> bool:
-    """The two runs' figures, their ratio venue / sync, and the p95 target."""
-    print(f"\n== {db}: the venue settings against {SYNC_WORKERS} sync workers, the same load ==")
+def _compare(db: str, venue: list[_Outcome], sync: list[_Outcome]) -> bool:
+    """The two servers' figures over every round, their ratio venue / sync, and the p95 target."""
+    print(
+        f"\n== {db}: the venue settings against {SYNC_WORKERS} sync workers, the same load, "
+        f"{len(venue)} rounds each, turn about =="
+    )
+    ratios = []
+    for turn, (venue_run, sync_run) in enumerate(zip(venue, sync, strict=True), start=1):
+        mine, other = _p95(venue_run.score_post_ms), _p95(sync_run.score_post_ms)
+        ratios.append(mine / other)
+        print(f"round {turn}: score POST p95 {mine:.0f} / {other:.0f} ms = {mine / other:.2f}")
+
+    def pooled(runs: list[_Outcome], pick) -> list[float]:
+        return [value for run in runs for value in pick(run)]
+
     figures = [
         ("score POST p50, as the phone waits", _median, lambda o: o.score_post_ms),
         ("score POST p95, as the phone waits", _p95, lambda o: o.score_post_ms),
@@ -548,18 +578,21 @@ def _compare(db: str, venue: _Outcome, sync: _Outcome) -> bool:
         ("save in the app, median", _median, lambda o: o.server.in_app.get("score POST", [])),
         ("table page in the app, median", _median, lambda o: o.server.in_app.get("table page", [])),
     ]
-    print(f"{'':<38}{'venue':>9}{'sync':>9}  venue / sync")
+    print(f"every round together{'':<18}{'venue':>9}{'sync':>9}  venue / sync")
     for label, statistic, values in figures:
-        ours, theirs = statistic(values(venue)), statistic(values(sync))
+        ours, theirs = statistic(pooled(venue, values)), statistic(pooled(sync, values))
         print(f"{label:<38}{ours:>6.0f} ms{theirs:>6.0f} ms  {ours / theirs:.2f}")
-    ours, theirs = _p95(venue.score_post_ms), _p95(sync.score_post_ms)
-    ratio = ours / theirs
+    ratio = _median(ratios)
     target = (
         f"p95 of score POSTs with the venue settings no worse than with {SYNC_WORKERS} sync "
-        f"workers: venue / sync {ours:.0f} / {theirs:.0f} ms = {ratio:.3f} "
+        f"workers: the median of the {len(ratios)} rounds' venue / sync = {ratio:.3f} "
         f"<= {P95_RATIO_TARGET:.2f}"
     )
     return _judged(db, target, ratio <= P95_RATIO_TARGET)
+
+
+def _p50_p95(values: list[float]) -> str:
+    return f"{len(values)}, p50 {_median(values):.0f} ms, p95 {_p95(values):.0f} ms"
 
 
 def _judged(db: str, target: str, ok: bool) -> bool:
@@ -659,6 +692,9 @@ def main() -> int:
     parser.add_argument("--server", choices=["both", *SERVERS], default="both")
     parser.add_argument("--players", type=int, default=PLAYERS)
     parser.add_argument(
+        "--rounds", type=int, default=ROUNDS, help="rounds each server takes, turn about"
+    )
+    parser.add_argument(
         "--baseline",
         default=BASELINE_REF,
         help="the commit whose save today's is measured against ('' for none)",
@@ -666,11 +702,13 @@ def main() -> int:
     args = parser.parse_args()
     if args.db != "both":
         servers = list(SERVERS) if args.server == "both" else [args.server]
-        return 0 if run_one(args.db, servers, args.players, args.baseline) else 1
+        ok = run_one(args.db, servers, args.players, args.baseline, max(1, args.rounds))
+        return 0 if ok else 1
     ok = True
     for db in ("sqlite", "postgres"):
         command = [sys.executable, __file__, "--db", db, "--server", args.server]
         command += ["--players", str(args.players), "--baseline", args.baseline]
+        command += ["--rounds", str(args.rounds)]
         child = subprocess.run(command, cwd=ROOT)
         ok = ok and child.returncode == 0
     print(f"\n{'PASS' if ok else 'FAIL'} overall")

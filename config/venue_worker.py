@@ -45,11 +45,12 @@ CLIENT_TIMEOUT = float(os.environ.get("VENUE_CLIENT_TIMEOUT", "15"))
 APP_SLOTS = int(os.environ.get("VENUE_APP_SLOTS", "1"))
 
 # How many requests that have fully arrived may wait for a worker's slots before the worker
-# stops taking new connections. The rest wait in the listening socket's queue, which the workers
-# share, and go to whichever worker frees first, as with gunicorn's sync workers. A worker that
-# took every connection it could would keep a request queued behind its own busy slot while
-# another worker stood idle: the phones' p95 was several times their median that way.
-APP_QUEUE = int(os.environ.get("VENUE_APP_QUEUE", "1"))
+# stops taking new connections. None: the rest wait in the listening socket's queue, which the
+# workers share, and go to whichever worker frees first, as with gunicorn's sync workers. A
+# request waiting inside a busy worker can be passed by one that came later to a worker that
+# freed first: with one such place per worker the score posts' p95 was 1.14 times that of three
+# sync workers (the median of five rounds, bench/entry_load.py), with none 0.84 on the same day.
+APP_QUEUE = int(os.environ.get("VENUE_APP_QUEUE", "0"))
 
 
 class FairSlots:

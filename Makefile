@@ -14,7 +14,7 @@ VENUE_PORT ?= 8000
 VENUE_ENV = DJANGO_DEBUG=0 DJANGO_VENUE_MODE=1 DJANGO_PORT=$(VENUE_PORT) \
 	DJANGO_SECRET_KEY="$$(cat var/secret_key)"
 
-.PHONY: run venue test lint install install-dev migrate bench clean
+.PHONY: run venue test lint install install-dev migrate bench soak clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -58,6 +58,11 @@ test: install-dev
 	$(BIN)/python manage.py check
 	$(BIN)/python manage.py makemigrations --check --dry-run
 	$(BIN)/python -m pytest $(PYTEST_ARGS) $(COVERAGE_ARGS)
+
+# The simulated days (tests/simulation) at length: SOAK_DAYS events, drawn afresh each run.
+SOAK_DAYS ?= 5000
+soak: install-dev
+	SIMULATED_SOAK=1 SIMULATED_DAYS=$(SOAK_DAYS) $(BIN)/python -m pytest -n 0 -q -s tests/simulation
 
 # Every check runs, so one pass lists every finding; any finding fails.
 lint: install-dev

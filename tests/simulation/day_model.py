@@ -1,0 +1,248 @@
+"""The simulated days' reference model: what should be true after each step, in plain Python.
+
+It holds the score record as the machine was told it went (every stored version of every
+game, which is live, what each live sheet says, which games were marked not played), who sits
+where (read from the database after each seating change: seating is the seating tests'
+subject, not this one's), who withdrew or substitutes, and the tie-breaks. From that alone it
+works out the standings the pages must show: the default cut (the last game every table of the
+latest day in play has finished), each player's total, games, short mark and rank. It imports
+nothing from the app's ranking or standings code.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+ENTERED, CONFIRMED, SUPERSEDED, REJECTED = "entered", "confirmed", "superseded", "rejected"
+
+
+@dataclass
+class Version:
+    """One stored version of one game at one table, as the history must hold it."""
+
+    scores: dict[int, int]
+    went_out: int | None
+    engine: int
+    state: str
+    device: str = ""
+
+
+@dataclass
+class SeatM:
+    entry: int
+    joined: int | None = None
+    left: int | None = None
+    replaces: int | None = None
+
+    def plays(self, game: int) -> bool:
+        return (self.joined is None or self.joined <= game) and (
+            self.left is None or self.left >= game
+        )
+
+
+@dataclass
+class TableM:
+    pk: int
+    number: int
+    seats: list[SeatM]
+    versions: dict[int, list[Version]] = field(default_factory=dict)  # game -> versions 1..
+    unplayed: set[int] = field(default_factory=set)
+
+    def live(self, game: int) -> Version | None:
+        for version in self.versions.get(game, []):
+            if version.state in (ENTERED, CONFIRMED):
+                return version
+        return None
+
+    def live_version(self, game: int) -> int:
+        """The number of the live version, 0 when the game has none (what a form is based on)."""
+        for number, version in enumerate(self.versions.get(game, []), start=1):
+            if version.state in (ENTERED, CONFIRMED):
+                return number
+        return 0
+
+    def playing(self, game: int) -> list[int]:
+        return [s.entry for s in self.seats if s.plays(game)]
+
+    def state(self, game: int) -> str:
+        live = self.live(game)
+        if live is not None:
+            return live.state
+        return "not played" if game in self.unplayed else "empty"
+
+    def finished(self, games: int) -> set[int]:
+        return {n for n in range(1, games + 1) if self.state(n) in (CONFIRMED, "not played")}
+
+    def store(self, game: int, version: Version) -> int:
+        """A new version: the live one before it is superseded. Its number."""
+        live = self.live(game)
+        if live is not None:
+            live.state = SUPERSEDED
+        self.versions.setdefault(game, []).append(version)
+        return len(self.versions[game])
+
+
+@dataclass
+class DayM:
+    number: int
+    pk: int
+    closed: bool = False
+    tables: dict[int, TableM] = field(default_factory=dict)  # by table number
+
+    @property
+    def started(self) -> bool:
+        """Any sheet typed, whatever became of it: the roster is fixed from then on."""
+        return any(t.versions for t in self.tables.values())
+
+
+@dataclass
+class EntryM:
+    pk: int
+    number: int
+    name: str
+    status: str  # "registered", "checked_in", "withdrawn"
+    substitute: bool = False
+
+
+@dataclass(frozen=True)
+class RowM:
+    """One standings row as the model expects it."""
+
+    name: str
+    total: int
+    games: int
+    short: bool
+    rank: int | None
+    tied: bool
+    withdrawn: bool
+    substitute: bool
+
+
+@dataclass
+class StandingsM:
+    title: str
+    rows: dict[str, RowM]
+    to_confirm: int
+    entered: int
+
+
+@dataclass
+class Model:
+    games_per_day: int
+    days: dict[int, DayM]
+    entries: dict[int, EntryM] = field(default_factory=dict)
+    tie_breaks: tuple[str, ...] = ()
+
+    @property
+    def started(self) -> bool:
+        return any(day.started for day in self.days.values())
+
+    # --- the default cut -------------------------------------------------------------
+    def default_cut(self) -> tuple[int | None, int | None]:
+        """(day, game) of the mid-day default view; (None, None) for everything."""
+        in_play = [
+            d
+            for d in self.days.values()
+            if any(t.finished(self.games_per_day) for t in d.tables.values())
+        ]
+        if not in_play:
+            return None, None
+        day = max(in_play, key=lambda d: d.number)
+        finished = [t.finished(self.games_per_day) for t in day.tables.values()]
+        runs = []
+        for games in finished:
+            count = 0
+            while count + 1 in games:
+                count += 1
+            runs.append(count)
+        common = min(runs)
+        if all(games == set(range(1, common + 1)) for games in finished):
+            return None, None
+        if common:
+            return day.number, common
+        return (day.number - 1, None) if day.number > 1 else (None, None)
+
+    # --- the standings ---------------------------------------------------------------
+    def standings(self) -> StandingsM:
+        cut_day, cut_game = self.default_cut()
+        last = cut_day if cut_day is not None else max(self.days)
+
+        def counts(day: int, game: int) -> bool:
+            if day > last:
+                return False
+            return cut_game is None or day < last or game <= cut_game
+
+        seated_days = [d for d in self.days.values() if d.tables and d.number <= last]
+        stats: dict[int, list[int]] = {}  # entry -> [total, games, outs, worst]
+        expected = settled = entered = 0
+        for day in seated_days:
+            games = self.games_per_day if not (cut_game and day.number == last) else cut_game
+            expected += len(day.tables) * games
+            for table in day.tables.values():
+                for n in range(1, self.games_per_day + 1):
+                    if not counts(day.number, n):
+                        continue
+                    live = table.live(n)
+                    settled += n in table.unplayed or (live is not None and live.state == CONFIRMED)
+                    entered += live is not None and live.state == ENTERED
+                    if live is None or live.state != CONFIRMED:
+                        continue
+                    for entry, points in live.scores.items():
+                        s = stats.setdefault(entry, [0, 0, 0, -1])
+                        s[0] += points
+                        s[1] += 1
+                        s[2] += live.went_out == entry
+                        s[3] = max(s[3], points)
+        seated = {s.entry for d in seated_days for t in d.tables.values() for s in t.seats}
+        shown = set(stats) | (seated if seated_days else set(self.entries))
+        most = max((stats.get(e, [0, 0])[1] for e in shown), default=0)
+        rows = {}
+        for entry_id in shown:
+            entry = self.entries[entry_id]
+            total, games, outs, worst = stats.get(entry_id, [0, 0, 0, -1])
+            rows[entry_id] = [entry, total, games, outs, worst]
+        ranked = self._rank(rows)
+        result = {}
+        for entry_id, (entry, total, games, _, _) in rows.items():
+            rank, tied = ranked.get(entry_id, (None, False))
+            result[entry.name] = RowM(
+                entry.name,
+                total,
+                games,
+                games < most,
+                rank,
+                tied,
+                entry.status == "withdrawn",
+                entry.substitute,
+            )
+        title = "Standings"
+        if cut_game is not None:
+            title = f"Standings after game {cut_game} of day {last}"
+        elif cut_day is not None:
+            title = f"Standings after day {cut_day}"
+        return StandingsM(title, result, max(0, expected - settled), entered)
+
+    def _rank(self, rows) -> dict[int, tuple[int, bool]]:
+        """Lowest total first; equal on the total and every tie-break chosen share a rank."""
+
+        def key(item):
+            _, total, _, outs, worst = item[1]
+            k: tuple = (total,)
+            for name in self.tie_breaks:
+                if name == "most_outs":
+                    k += (-outs,)
+                elif name == "lowest_worst_game":
+                    k += ((1, 0) if worst < 0 else (0, worst),)
+            return k
+
+        active = [
+            (pk, row)
+            for pk, row in rows.items()
+            if row[0].status != "withdrawn" and not row[0].substitute
+        ]
+        keys = sorted(key(item) for item in active)
+        ranked = {}
+        for pk, row in active:
+            k = key((pk, row))
+            ranked[pk] = (keys.index(k) + 1, keys.count(k) > 1)
+        return ranked

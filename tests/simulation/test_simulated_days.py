@@ -1,0 +1,47 @@
+"""Simulated days (see day_machine): the normal run plays a fixed set of events
+(SIMULATED_DAYS, 40 by default, of up to SIMULATED_STEPS steps, 40 by default, the same ones
+every run); ``make soak`` plays thousands, drawn afresh unless SIMULATED_SEED is set."""
+
+import os
+import time
+
+import pytest
+from day_machine import TALLY, SimulatedDays
+from hypothesis import HealthCheck, Phase, settings as run_settings
+from hypothesis.stateful import run_state_machine_as_test
+
+DAYS = int(os.environ.get("SIMULATED_DAYS", "40"))
+STEPS = int(os.environ.get("SIMULATED_STEPS", "40"))
+SOAK = os.environ.get("SIMULATED_SOAK") == "1"
+# Shrinking a failing day can take minutes; SIMULATED_SHRINK=0 reports the first one found.
+PHASES = [p for p in Phase if os.environ.get("SIMULATED_SHRINK") != "0" or p != Phase.shrink]
+
+
+@pytest.mark.django_db
+def test_simulated_days(settings, capsys):
+    settings.SEATING_MAX_EVALS = 2_000
+    started, failures = time.monotonic(), 0
+    try:
+        run_state_machine_as_test(
+            SimulatedDays,
+            settings=run_settings(
+                max_examples=DAYS,
+                stateful_step_count=STEPS,
+                derandomize=not SOAK,
+                database=None,
+                phases=PHASES,
+                deadline=None,
+                suppress_health_check=list(HealthCheck),
+            ),
+        )
+    except BaseException:
+        failures = 1
+        raise
+    finally:
+        with capsys.disabled():
+            print(
+                f"\nsimulated days: {TALLY.days} events of 2 days, {TALLY.steps} steps "
+                f"({TALLY.refused} refused as expected), {failures} invariant failures, "
+                f"{time.monotonic() - started:.1f} s"
+            )
+            print("  steps: " + ", ".join(f"{k} {v}" for k, v in sorted(TALLY.actions.items())))

@@ -196,6 +196,11 @@ def saved_message(game_number: int) -> str:
     return f"Game {game_number} is saved. The desk will check it against your card."
 
 
+def kept_message(game_number: int) -> str:
+    """What the table's page says when this phone keeps the numbers another phone saved."""
+    return f"Game {game_number} keeps the saved numbers. What this phone typed for it is cleared."
+
+
 def _games_text(numbers: list[int]) -> str:
     return f"game{'s' if len(numbers) > 1 else ''} {', '.join(map(str, numbers))}"
 

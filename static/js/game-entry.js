@@ -61,6 +61,12 @@
     delete memory[k];
     if (storage) storage.removeItem(k);
   }
+  // "Keep the saved numbers" (another phone saved this game first): this phone's typing of it
+  // goes, so the page does not put it back and clash again.
+  document.addEventListener("click", function (event) {
+    var keep = event.target.closest && event.target.closest("a[data-keep-saved]");
+    if (keep) forget(prefix + keep.getAttribute("data-keep-saved"));
+  });
   function fieldsOf() {
     var out = [];
     new FormData(form).forEach(function (value, name) { out.push([name, String(value)]); });

@@ -115,3 +115,46 @@ def test_enter_in_a_score_moves_to_the_next_score_and_sends_nothing(live_server,
     expect(page.get_by_label("Cy Doe", exact=True)).to_be_focused()
     page.wait_for_timeout(300)
     assert posts == [] and not GameSheet.objects.exists()
+
+
+def stored_drafts(page):
+    return page.evaluate(
+        "Object.keys(localStorage).filter(k => k.startsWith('mt-table:'))"
+        ".map(k => JSON.parse(localStorage.getItem(k)))"
+    )
+
+
+def test_keeping_the_saved_numbers_clears_this_phones_typing_and_goes_on(live_server, browser):
+    w = seated_day()
+    url = f"{live_server.url}/table/{w.tables[0].link_token}/"
+    first = browser.new_context(viewport=PHONE).new_page()
+    second = browser.new_context(viewport=PHONE).new_page()
+    first.goto(url)
+    second.goto(url)
+    fill_game_one(first)
+    first.get_by_role("button", name="Save game 1").click()
+    expect(first.get_by_text("Game 1 is saved.")).to_be_visible()
+
+    # The second phone typed other numbers, with Bob going out, and saves over game 1.
+    for name, points in {"Ann Lee": 3, "Bob Roe": 0, "Cy Doe": 18, "Di Fox": 7}.items():
+        second.get_by_label(name, exact=True).fill(str(points))
+    second.get_by_label("Bob Roe went out").check()
+    second.get_by_role("button", name="Save game 1").click()
+    expect(second.locator(".conflict")).to_contain_text("here is what it says now")
+    second.get_by_label("Cy Doe", exact=True).fill("19")  # typed on while deciding
+    second.get_by_role("link", name="Keep the saved numbers").click()
+
+    # On to game 2, empty, with a word about game 1; nothing of game 1's typing is kept.
+    expect(second.get_by_role("heading", name=re.compile("^Game 2"))).to_be_visible()
+    expect(second.get_by_text("Game 1 keeps the saved numbers.")).to_be_visible()
+    expect(second.locator(".conflict")).to_have_count(0)
+    expect(second.get_by_label("Cy Doe", exact=True)).to_have_value("")
+    assert [d for d in stored_drafts(second) if ["game", "1"] in d["fields"]] == []
+    assert stored_points() == T1 and GameSheet.objects.get().version == 1
+
+    # Game 1 opened again shows what is saved: one player went out, no clash.
+    second.goto(url + "?game=1")
+    expect(second.get_by_label("Cy Doe", exact=True)).to_have_value("40")
+    expect(second.locator(".out-toggle input:checked")).to_have_count(1)
+    expect(second.get_by_label("Ann Lee went out")).to_be_checked()
+    expect(second.locator(".conflict")).to_have_count(0)

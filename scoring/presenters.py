@@ -92,6 +92,17 @@ def table_page_row(row: dict, wrong: dict | None = None) -> dict:
     return {**row, "badge": TABLE_PAGE_WAITING, "fixable": True}
 
 
+def games_to_enter(sheets) -> str:
+    """The games the table may still enter, each with the engine it is planned on ("2:11 3:10"):
+    the page's script moves on to the next one itself when a save waits for the Wi-Fi."""
+    plan = sheets.planned_engines()
+    return " ".join(
+        f"{g.number}:{plan.get(g.number, '')}"
+        for g in sheets.games
+        if g.number not in sheets.live and g.number not in sheets.unplayed
+    )
+
+
 def review_scores(seats, live) -> list[tuple]:
     """(seat, its Score or None when the player had left) for each seat, for the review page."""
     if live is None:

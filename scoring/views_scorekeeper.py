@@ -16,6 +16,7 @@ from scoring.forms import GameForm
 from scoring.models import SheetState, Source
 from scoring.presenters import (
     current_sheet,
+    games_to_enter,
     kept_message,
     left_table_message,
     saved_message,
@@ -199,6 +200,7 @@ def _table_page(request, token):
             "conflict": conflict,
             "changed": changed,
             "token": token,
+            "to_enter": games_to_enter(sheets),
             # Who plays the game offered, and the deal for that many: a withdrawal, a late
             # player or a substitute changes the table from one game to the next.
             "players_now": len(now := sheets.playing(game.number if game else len(sheets.games))),

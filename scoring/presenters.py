@@ -92,6 +92,17 @@ def table_page_row(row: dict, wrong: dict | None = None) -> dict:
     return {**row, "badge": TABLE_PAGE_WAITING, "fixable": True}
 
 
+def games_to_enter(sheets) -> str:
+    """The games the table may still enter, each with the engine it is planned on ("2:11 3:10"):
+    the page's script moves on to the next one itself when a save waits for the Wi-Fi."""
+    plan = sheets.planned_engines()
+    return " ".join(
+        f"{g.number}:{plan.get(g.number, '')}"
+        for g in sheets.games
+        if g.number not in sheets.live and g.number not in sheets.unplayed
+    )
+
+
 def review_scores(seats, live) -> list[tuple]:
     """(seat, its Score or None when the player had left) for each seat, for the review page."""
     if live is None:
@@ -194,6 +205,11 @@ def held_refusal(now: GameNow, day: int) -> Refusal:
 def saved_message(game_number: int) -> str:
     """What the table's page says after a save from the phone."""
     return f"Game {game_number} is saved. The desk will check it against your card."
+
+
+def kept_message(game_number: int) -> str:
+    """What the table's page says when this phone keeps the numbers another phone saved."""
+    return f"Game {game_number} keeps the saved numbers. What this phone typed for it is cleared."
 
 
 def _games_text(numbers: list[int]) -> str:

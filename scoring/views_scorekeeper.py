@@ -16,6 +16,8 @@ from scoring.forms import GameForm
 from scoring.models import SheetState, Source
 from scoring.presenters import (
     current_sheet,
+    games_to_enter,
+    kept_message,
     left_table_message,
     saved_message,
     table_page_row,
@@ -30,7 +32,13 @@ from scoring.selectors import (
     wrong_notes,
 )
 from scoring.table_code_form import TableCodeForm
-from scoring.views_entry import drop_refused, keep_refused, refused_form, submit_game_form
+from scoring.views_entry import (
+    PENDING_KEY,
+    drop_refused,
+    keep_refused,
+    refused_form,
+    submit_game_form,
+)
 
 # Ten wrong codes from one address in ten minutes, then that address waits: guessing one of
 # the open tables' codes would take millions of tries.
@@ -153,6 +161,9 @@ def _table_page(request, token):
     games = day_games(table.day)
     if request.method == "POST":
         return _save(request, token, table, games)
+    keep_game = _game_number(request.GET.get("kept"))
+    if keep_game is not None:
+        return _keep_saved(request, token, game_numbered(games, keep_game))
     sheets = table_sheets(table, games)
     game = _game_to_offer(sheets, _game_number(request.GET.get("game")))
     notes = wrong_notes(sheets)
@@ -189,6 +200,7 @@ def _table_page(request, token):
             "conflict": conflict,
             "changed": changed,
             "token": token,
+            "to_enter": games_to_enter(sheets),
             # Who plays the game offered, and the deal for that many: a withdrawal, a late
             # player or a substitute changes the table from one game to the next.
             "players_now": len(now := sheets.playing(game.number if game else len(sheets.games))),
@@ -198,6 +210,20 @@ def _table_page(request, token):
     if changed:
         keep_saved_versions(response, table, saved)
     return response
+
+
+def _keep_saved(request, token, game):
+    """\"Keep the saved numbers\" after a clash with another phone: what this phone typed for
+    the game is dropped (the page's script drops its own copy too), and the page goes on to
+    the next game to enter, not back to the same clash."""
+    if game is None:  # no such game today: nothing to keep
+        return redirect("scorekeeper:table", token=token)
+    pending = request.session.get(PENDING_KEY)
+    if pending and pending.get("token") == token and pending.get("game") == game.number:
+        drop_refused(request.session)
+    request.session.pop(SHOWN_CONFLICT, None)
+    messages.info(request, kept_message(game.number))
+    return redirect("scorekeeper:table", token=token)
 
 
 # The header of a save the table page's script sends in the background.

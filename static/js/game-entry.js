@@ -17,16 +17,23 @@
 
   var prefix = "mt-table:" + location.pathname + ":game:";
   var gameInput = form.querySelector("input[name=game]");
-  var key = prefix + (gameInput ? gameInput.value : "");
-  var NOT_SENT = "Not sent yet: will send when the Wi-Fi is back. Keep this page open.";
+  var baseInput = form.querySelector("input[name=base_version]");
+  var engineSelect = form.querySelector("select[name=engine]");
+  var served = { game: gameInput ? gameInput.value : "", base: baseInput ? baseInput.value : "" };
+  served.fields = fieldsOf(); // as the server drew them, to show again when coming back to it
+  var NOT_SENT = "Not sent yet: will send when the Wi-Fi is back.";
   var FOLLOWS = "Not sent yet: the numbers on screen now are the ones that will be sent. Keep this page open.";
   var TIMEOUT_MS = 10000; // a save that has not been answered by then is given up and tried again
   var retryTimer = null;
   var tries = 0;
   var MAX_TRIES = 2000; // a whole day of tries at the longest wait; then a reload starts again
   var sending = false;
+  var waitingOnline = false;
   var memory = {}; // when the phone keeps no storage (private browsing), for this page only
-  var resend = null;
+  // The games still to enter and the engine each is planned on: "2:11 3:10".
+  var toEnter = (form.getAttribute("data-to-enter") || "").split(" ").filter(Boolean).map(function (pair) {
+    return pair.split(":");
+  });
 
   var notice = document.createElement("p");
   notice.className = "offline-note";
@@ -40,7 +47,20 @@
   // The save's state sits in the Save bar, under the thumb, not at the top of a scrolled page.
   var bar = document.querySelector(".save-bar");
   if (bar) bar.insertBefore(notice, bar.firstChild); else form.appendChild(notice);
+  // Games waiting to be sent, to change while they wait, and the next game to enter meanwhile.
+  var nextButton = button("secondary");
+  notice.parentNode.insertBefore(nextButton, notice.nextSibling);
+  var waitingBox = document.createElement("div");
+  waitingBox.className = "waiting-games";
+  form.insertBefore(waitingBox, form.querySelector("h2"));
+  function button(css) {
+    var b = document.createElement("button");
+    b.type = "button"; b.className = css; b.hidden = true;
+    return b;
+  }
   function disable(yes) { buttons.forEach(function (b) { b.disabled = yes; }); }
+  function shown() { return gameInput ? gameInput.value : ""; }
+  function keyOf(game) { return prefix + game; }
 
   function newId() {
     if (window.crypto && crypto.randomUUID) return crypto.randomUUID();
@@ -61,14 +81,25 @@
     delete memory[k];
     if (storage) storage.removeItem(k);
   }
+  // Every save waiting to be sent, in the order of the games.
+  function queue() {
+    var keys = storage ? [] : Object.keys(memory);
+    for (var i = 0; storage && i < storage.length; i++) keys.push(storage.key(i));
+    return keys.filter(function (k) { return k && k.indexOf(prefix) === 0; })
+      .map(function (k) { var saved = read(k); return saved && saved.pending ? { key: k, saved: saved } : null; })
+      .filter(Boolean)
+      .sort(function (a, b) { return Number(a.saved.game) - Number(b.saved.game); });
+  }
+  // "Keep the saved numbers" (another phone saved this game first): this phone's typing of it
+  // goes, so the page does not put it back and clash again.
+  document.addEventListener("click", function (event) {
+    var keep = event.target.closest && event.target.closest("a[data-keep-saved]");
+    if (keep) forget(keyOf(keep.getAttribute("data-keep-saved")));
+  });
   function fieldsOf() {
     var out = [];
     new FormData(form).forEach(function (value, name) { out.push([name, String(value)]); });
     return out;
-  }
-  function baseVersion() {
-    var el = form.querySelector("input[name=base_version]");
-    return el ? el.value : "";
   }
   function restore(fields) {
     var byName = {};
@@ -80,10 +111,86 @@
     });
   }
   function say(text) { notice.textContent = text; notice.hidden = !text; }
+  function sayWaiting() {
+    var games = queue().map(function (q) { return q.saved.game; });
+    say(NOT_SENT + (games.length > 1 ? " " + games.length + " games are waiting: " + games.join(", ") + "." : "") +
+      " Keep this page open.");
+  }
 
-  function send(k) {
-    var saved = read(k);
-    if (sending || !saved || !saved.pending) return;
+  // The form shows another game without asking the server (which may be out of reach): what
+  // this phone keeps of it, or an empty card on its planned engine.
+  function showGame(game) {
+    var saved = read(keyOf(game));
+    var own = game === served.game;
+    var fields = saved ? saved.fields : own ? served.fields : [];
+    Array.prototype.forEach.call(form.elements, function (el) {
+      if (el.type === "checkbox") el.checked = false;
+      else if (el.type === "text" || el.tagName === "TEXTAREA") el.value = "";
+      el.removeAttribute("aria-invalid");
+      el.removeAttribute("data-inferred");
+    });
+    // What the server said about the game it drew (errors, the desk's notes) is not about this one.
+    if (!own) {
+      Array.prototype.forEach.call(document.querySelectorAll(
+        ".conflict, .messages, .wrong-note, .provisional, .please-check, .entry-form .error, .field-error, " +
+        ".field-warning, .zero-question, .save-bar .fix-it, .save-bar [name=rechecked]"), function (el) { el.hidden = true; });
+    }
+    gameInput.value = game;
+    baseInput.value = own ? served.base : "0";
+    var engine = plannedEngine(game);
+    if (engineSelect && engine) engineSelect.value = engine;
+    restore(fields);
+    Array.prototype.forEach.call(document.querySelectorAll("[data-shown-game]"), function (el) { el.textContent = game; });
+    Array.prototype.forEach.call(document.querySelectorAll("[data-shown-engine]"), function (el) {
+      el.textContent = engineSelect ? engineSelect.value : engine;
+    });
+    if (bar) bar.setAttribute("aria-label", "Save game " + game);
+    drawWaiting();
+    window.scrollTo(0, 0);
+  }
+  function plannedEngine(game) {
+    var taken = queue().filter(function (q) { return q.saved.game !== game; }).map(function (q) {
+      var pair = q.saved.fields.filter(function (f) { return f[0] === "engine"; })[0];
+      return pair ? pair[1] : "";
+    });
+    var plan = toEnter.filter(function (p) { return p[0] === game; })[0];
+    if (plan && plan[1] && taken.indexOf(plan[1]) < 0) return plan[1];
+    var free = engineSelect ? Array.prototype.filter.call(engineSelect.options, function (o) {
+      return taken.indexOf(o.value) < 0;
+    })[0] : null;
+    return free ? free.value : "";
+  }
+  function nextToEnter() {
+    var waiting = queue().map(function (q) { return q.saved.game; });
+    var next = toEnter.filter(function (p) { return p[0] !== shown() && waiting.indexOf(p[0]) < 0; })[0];
+    return next ? next[0] : null;
+  }
+  function drawWaiting() {
+    var waiting = queue();
+    var next = nextToEnter();
+    var mine = waiting.some(function (q) { return q.saved.game === shown(); });
+    nextButton.hidden = !(mine && next);
+    if (next) { nextButton.textContent = "Enter game " + next + " now"; nextButton.value = next; }
+    waitingBox.textContent = "";
+    waiting.forEach(function (q) {
+      if (q.saved.game === shown()) return;
+      var change = button("secondary");
+      change.textContent = "Change game " + q.saved.game + " (not sent yet)";
+      change.value = q.saved.game;
+      change.hidden = false;
+      waitingBox.appendChild(change);
+    });
+    waitingBox.hidden = !waitingBox.firstChild;
+  }
+  nextButton.addEventListener("click", function () { showGame(nextButton.value); });
+  waitingBox.addEventListener("click", function (event) {
+    if (event.target.value) showGame(event.target.value);
+  });
+
+  function send() {
+    var first = queue()[0];
+    if (sending || !first) return;
+    var k = first.key, saved = first.saved;
     sending = true;
     disable(true); // one save on its way at a time
     var body = new FormData();
@@ -100,62 +207,63 @@
       .then(function (response) {
         clearTimeout(timer);
         sending = false;
-        resend = null;
+        waitingOnline = false;
         var now = read(k);
-        if (now && now.pending && now.id !== saved.id && response.type === "opaqueredirect") {
+        var stored = response.type === "opaqueredirect" || (response.status >= 300 && response.status < 400);
+        if (stored && now && now.pending && now.id !== saved.id) {
           // Changed while this save was on its way: the change goes too, on the version the
           // server has now, which the server refuses as a clash and shows both side by side.
           say(FOLLOWS);
-          send(k);
+          send();
           return;
         }
-        if (response.type === "opaqueredirect" || (response.status >= 300 && response.status < 400)) {
-          // Stored (or stored already): the page after a save shows what the server holds now.
-          forget(k);
-          location.assign(location.pathname);
+        forget(k);
+        if (stored) {
+          // Stored (or stored already): the next game waiting goes, then the page after a save
+          // shows what the server holds now.
+          if (queue().length) { tries = 0; send(); } else location.assign(location.pathname);
           return;
         }
         if (response.status === 409) {
           // Not stored: a mistake to fix or a score to confirm. The server kept what was typed
           // with its answer; the game's page shows them next to the fields.
-          forget(k);
           location.assign(location.pathname + "?game=" + encodeURIComponent(saved.game || ""));
           return;
         }
         // The server answered without storing (the link changed, say): post the
         // same form the ordinary way, so the page shows the answer next to the fields.
-        forget(k);
-        if (k === key) {
-          var hidden = document.createElement("input");
-          hidden.type = "hidden"; hidden.name = "submission_id"; hidden.value = saved.id;
-          form.appendChild(hidden);
-          restore(saved.fields);
-          HTMLFormElement.prototype.submit.call(form);
-        }
+        if (saved.game !== shown()) showGame(saved.game);
+        var hidden = document.createElement("input");
+        hidden.type = "hidden"; hidden.name = "submission_id"; hidden.value = saved.id;
+        form.appendChild(hidden);
+        restore(saved.fields);
+        HTMLFormElement.prototype.submit.call(form);
       })
       .catch(function () {
         clearTimeout(timer);
         sending = false;
         disable(false);
-        say(NOT_SENT);
-        retryLater(k);
+        sayWaiting();
+        drawWaiting();
+        retryLater();
       });
   }
-  function retryLater(k) {
+  function retryLater() {
     clearTimeout(retryTimer);
-    resend = k;
+    waitingOnline = true;
     if (++tries > MAX_TRIES) return;
     var wait = Math.min(2000 * tries, 20000);
-    retryTimer = setTimeout(function () { send(k); }, wait);
+    retryTimer = setTimeout(send, wait);
   }
   window.addEventListener("online", function () {
-    if (!resend) return;
+    if (!waitingOnline) return;
     tries = 0;
     clearTimeout(retryTimer);
-    send(resend);
+    send();
   });
 
   form.addEventListener("input", function () {
+    var key = keyOf(shown());
     var saved = read(key);
     if (saved && saved.pending) {
       // A save waiting to be sent follows the edits, so what is sent is what is on the screen.
@@ -170,7 +278,7 @@
       say(FOLLOWS);
       return;
     }
-    write(key, { fields: fieldsOf(), base: baseVersion(), pending: false });
+    write(key, { fields: fieldsOf(), base: baseInput ? baseInput.value : "", pending: false, game: shown() });
   });
   form.addEventListener("submit", function (event) {
     event.preventDefault();
@@ -178,27 +286,27 @@
     // The button pressed says what it is for ("Yes, it is right" confirms the scores asked about).
     var by = event.submitter;
     if (by && by.name) fields.push([by.name, by.value]);
-    var game = gameInput ? gameInput.value : "";
-    write(key, { fields: fields, base: baseVersion(), pending: true, id: newId(), game: game });
+    var game = shown();
+    write(keyOf(game), { fields: fields, base: baseInput ? baseInput.value : "", pending: true, id: newId(), game: game });
     tries = 0;
     // The green "saved" of the game before is no longer news while this one is on its way.
     Array.prototype.forEach.call(document.querySelectorAll(".messages li"), function (li) {
       li.hidden = true;
     });
     say("Sending game " + game + "…");
-    send(key);
+    if (sending) return; // sent when the one on its way is answered
+    send();
   });
 
-  // Back on the page: put back what was typed, and send again any save not yet answered.
-  var hasErrors = form.querySelector(".field-error, .error");
-  var mine = read(key);
-  if (mine && mine.base === baseVersion() && !hasErrors) restore(mine.fields);
-  for (var i = 0; storage && i < storage.length; i++) {
-    var k = storage.key(i);
-    if (k && k.indexOf(prefix) === 0) {
-      var saved = read(k);
-      if (saved && saved.pending) { say(NOT_SENT); send(k); break; }
-    }
+  // Back on the page: put back what was typed, and send again any save not yet answered, unless
+  // the page shows why one was not stored (then it waits for this one to be saved again).
+  var refused = document.querySelector(".entry-form .field-error, .entry-form .error, .conflict, .save-bar .fix-it");
+  var mine = read(keyOf(served.game));
+  if (mine && mine.base === served.base && !refused) restore(mine.fields);
+  drawWaiting();
+  if (queue().length) {
+    sayWaiting();
+    if (!refused) send();
   }
 })();
 

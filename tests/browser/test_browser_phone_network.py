@@ -115,3 +115,137 @@ def test_enter_in_a_score_moves_to_the_next_score_and_sends_nothing(live_server,
     expect(page.get_by_label("Cy Doe", exact=True)).to_be_focused()
     page.wait_for_timeout(300)
     assert posts == [] and not GameSheet.objects.exists()
+
+
+def stored_drafts(page):
+    return page.evaluate(
+        "Object.keys(localStorage).filter(k => k.startsWith('mt-table:'))"
+        ".map(k => JSON.parse(localStorage.getItem(k)))"
+    )
+
+
+def test_keeping_the_saved_numbers_clears_this_phones_typing_and_goes_on(live_server, browser):
+    w = seated_day()
+    url = f"{live_server.url}/table/{w.tables[0].link_token}/"
+    first = browser.new_context(viewport=PHONE).new_page()
+    second = browser.new_context(viewport=PHONE).new_page()
+    first.goto(url)
+    second.goto(url)
+    fill_game_one(first)
+    first.get_by_role("button", name="Save game 1").click()
+    expect(first.get_by_text("Game 1 is saved.")).to_be_visible()
+
+    # The second phone typed other numbers, with Bob going out, and saves over game 1.
+    for name, points in {"Ann Lee": 3, "Bob Roe": 0, "Cy Doe": 18, "Di Fox": 7}.items():
+        second.get_by_label(name, exact=True).fill(str(points))
+    second.get_by_label("Bob Roe went out").check()
+    second.get_by_role("button", name="Save game 1").click()
+    expect(second.locator(".conflict")).to_contain_text("here is what it says now")
+    second.get_by_label("Cy Doe", exact=True).fill("19")  # typed on while deciding
+    second.get_by_role("link", name="Keep the saved numbers").click()
+
+    # On to game 2, empty, with a word about game 1; nothing of game 1's typing is kept.
+    expect(second.get_by_role("heading", name=re.compile("^Game 2"))).to_be_visible()
+    expect(second.get_by_text("Game 1 keeps the saved numbers.")).to_be_visible()
+    expect(second.locator(".conflict")).to_have_count(0)
+    expect(second.get_by_label("Cy Doe", exact=True)).to_have_value("")
+    assert [d for d in stored_drafts(second) if ["game", "1"] in d["fields"]] == []
+    assert stored_points() == T1 and GameSheet.objects.get().version == 1
+
+    # Game 1 opened again shows what is saved: one player went out, no clash.
+    second.goto(url + "?game=1")
+    expect(second.get_by_label("Cy Doe", exact=True)).to_have_value("40")
+    expect(second.locator(".out-toggle input:checked")).to_have_count(1)
+    expect(second.get_by_label("Ann Lee went out")).to_be_checked()
+    expect(second.locator(".conflict")).to_have_count(0)
+
+
+GAMES = {
+    1: ({"Ann Lee": 0, "Bob Roe": 12, "Cy Doe": 40, "Di Fox": 7}, "Ann Lee"),
+    2: ({"Ann Lee": 9, "Bob Roe": 0, "Cy Doe": 4, "Di Fox": 21}, "Bob Roe"),
+    3: ({"Ann Lee": 15, "Bob Roe": 8, "Cy Doe": 0, "Di Fox": 30}, "Cy Doe"),
+}
+
+
+def enter(page, number):
+    scores, out = GAMES[number]
+    expect(page.get_by_role("heading", name=re.compile(f"^Game {number}"))).to_be_visible()
+    for name, points in scores.items():
+        page.get_by_label(name, exact=True).fill(str(points))
+    page.get_by_label(f"{out} went out").check()
+    page.get_by_role("button", name=f"Save game {number}").click()
+
+
+def stored_games():
+    return {
+        sheet.game.number: {
+            s.entry.player.name: s.points for s in sheet.scores.select_related("entry__player")
+        }
+        for sheet in GameSheet.objects.select_related("game")
+    }
+
+
+def test_several_games_wait_offline_in_order_and_each_is_sent_once(live_server, page, context):
+    w = seated_day()
+    page.set_viewport_size(PHONE)
+    posts = []  # the saves that reached the server (those tried offline fail on the phone)
+    page.on("requestfinished", lambda r: posts.append(r.post_data) if r.method == "POST" else None)
+    page.goto(f"{live_server.url}/table/{w.tables[0].link_token}/")
+    context.set_offline(True)
+    status = page.locator(SAVE_BAR_STATUS)
+    enter(page, 1)
+    expect(status).to_contain_text(NOT_SENT)
+    page.get_by_role("button", name="Enter game 2 now").click()
+    # The next game starts empty, on its own engine.
+    expect(page.get_by_label("Cy Doe", exact=True)).to_have_value("")
+    expect(page.get_by_label("Ann Lee went out")).not_to_be_checked()
+    expect(page.get_by_label("Engine")).to_have_value("11")
+    enter(page, 2)
+    expect(status).to_contain_text("2 games are waiting: 1, 2")
+    page.get_by_role("button", name="Enter game 3 now").click()
+    enter(page, 3)
+    expect(status).to_contain_text("3 games are waiting: 1, 2, 3")
+    assert in_view(page, SAVE_BAR_STATUS)
+    # Game 2 had a slip: changed while it waits, without pressing Save again.
+    page.get_by_role("button", name="Change game 2 (not sent yet)").click()
+    expect(page.get_by_label("Di Fox", exact=True)).to_have_value("21")
+    page.get_by_label("Di Fox", exact=True).fill("12")
+    expect(status).to_contain_text("numbers on screen now")
+    assert not GameSheet.objects.exists()
+
+    context.set_offline(False)
+    expect(page.get_by_role("heading", name=re.compile("^Game 4"))).to_be_visible(timeout=30_000)
+    expected = {n: scores for n, (scores, _) in GAMES.items()}
+    expected[2] = {**expected[2], "Di Fox": 12}
+    assert stored_games() == expected
+    assert all(sheet.version == 1 for sheet in GameSheet.objects.all())
+    sent = [int(re.search(r'name="game"\r\n\r\n(\d+)', post).group(1)) for post in posts]
+    assert sent == [1, 2, 3] and TableSubmission.objects.count() == 3
+    assert [e.game.number for e in TableSubmission.objects.order_by("received_at")] == [1, 2, 3]
+    assert stored_drafts(page) == []
+
+
+def test_games_waiting_are_kept_across_a_reload_and_sent_after(live_server, page):
+    w = seated_day()
+    page.set_viewport_size(PHONE)
+    url = f"{live_server.url}/table/{w.tables[0].link_token}/"
+    # The Wi-Fi carries the page but every save is lost on the way.
+    page.route(
+        re.compile(r".*/table/[^/]+/$"),
+        lambda route: route.abort() if route.request.method == "POST" else route.continue_(),
+    )
+    page.goto(url)
+    enter(page, 1)
+    expect(page.locator(SAVE_BAR_STATUS)).to_contain_text(NOT_SENT)
+    page.get_by_role("button", name="Enter game 2 now").click()
+    enter(page, 2)
+    expect(page.locator(SAVE_BAR_STATUS)).to_contain_text("2 games are waiting")
+    page.reload()  # the phone slept, or the browser dropped the tab
+    expect(page.locator(SAVE_BAR_STATUS)).to_contain_text("2 games are waiting: 1, 2")
+    expect(page.get_by_label("Cy Doe", exact=True)).to_have_value("40")
+    expect(page.get_by_role("button", name="Change game 2 (not sent yet)")).to_be_visible()
+    assert not GameSheet.objects.exists()
+    page.unroute(re.compile(r".*/table/[^/]+/$"))
+    expect(page.get_by_role("heading", name=re.compile("^Game 3"))).to_be_visible(timeout=30_000)
+    assert stored_games() == {n: GAMES[n][0] for n in (1, 2)}
+    assert TableSubmission.objects.count() == 2

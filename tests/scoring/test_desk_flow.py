@@ -184,6 +184,28 @@ def test_two_phones_on_one_table(world):
     assert "changed after you saved it" not in text_of(second.get(url))
 
 
+def test_keeping_the_saved_numbers_drops_what_this_phone_typed(world):
+    url = reverse("scorekeeper:table", args=[world.tables[0].link_token])
+    first, second = Client(), Client()
+    first.post(url, phone_data(world, T1, "Ann Lee"))
+    second.post(url, phone_data(world, {**T1, "Bob Roe": 0, "Ann Lee": 3}, "Bob Roe"))
+    assert "Keep the saved numbers" in text_of(second.get(url + "?game=1"))
+    before = snapshot()
+    response = second.get(url + "?kept=1", follow=True)
+    page = text_of(response)
+    assert "Game 1 keeps the saved numbers." in page and "Game 2" in page
+    assert "here is what it says now" not in page
+    # Game 1 again shows what is saved, not what this phone typed: one player went out.
+    page = second.get(url + "?game=1").content.decode()
+    assert value_of(page, f"score-{world.entries['Ann Lee'].pk}") == "0"
+    assert page.count("checked") == 1
+    assert snapshot() == before
+    # A game that does not exist, or no number at all, keeps nothing and says nothing.
+    for odd in ("?kept=99", "?kept=x"):
+        assert "keeps the saved numbers" not in text_of(second.get(url + odd, follow=True))
+    assert snapshot() == before
+
+
 def test_the_review_page_offers_each_number_to_mark(world):
     phone_enters(world, 0, 1, T1, "Ann Lee")
     review = reverse("organiser:review_game", args=[world.tournament.slug, 1, 1, 1])

@@ -370,3 +370,24 @@ class SubstituteForm(forms.Form):
         field_of(self, "substitute", forms.ChoiceField).choices = [
             (e.pk, f"{e.player.name} (#{e.number})") for e in waiting
         ]
+
+
+class StaffLoginForm(forms.Form):
+    """A new login for the event; the service checks the username and the passwords."""
+
+    username = forms.CharField(label="Username", max_length=150)
+    role = forms.ChoiceField(
+        label="Role",
+        choices=[
+            ("desk", "Desk: enters and checks scores"),
+            ("organiser", "Organiser: everything"),
+        ],
+        initial="desk",
+    )
+    password = forms.CharField(label="Password", strip=False, widget=forms.PasswordInput)
+    again = forms.CharField(label="Password again", strip=False, widget=forms.PasswordInput)
+
+
+class StaffPasswordForm(forms.Form):
+    password = forms.CharField(label="New password", strip=False, widget=forms.PasswordInput)
+    again = forms.CharField(label="New password again", strip=False, widget=forms.PasswordInput)

@@ -225,7 +225,8 @@ class StaffRole(models.Model):
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="staff")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE)
-    role = models.CharField(max_length=10, choices=ROLES)
+    # A new login is a desk volunteer unless the organiser says otherwise.
+    role = models.CharField(max_length=10, choices=ROLES, default=DESK)
 
     class Meta:
         constraints = [

@@ -275,7 +275,7 @@ def _after_check(request, tournament, table):
             return redirect(
                 "organiser:check_card", slug=tournament.slug, day=day.number, table=following
             )
-        messages.info(request, "No other table has games waiting for the desk.")
+        messages.info(request, "No other table has games to confirm.")
     return redirect("organiser:scores_day", slug=tournament.slug, day=day.number)
 
 
@@ -486,8 +486,7 @@ def close_day(request, tournament, day):
     else:
         waiting = games_waiting(day)
         note = (
-            f" {waiting} game{'s are' if waiting != 1 else ' is'} still waiting for the desk "
-            "to confirm."
+            f" {waiting} game{'s are' if waiting != 1 else ' is'} still for the desk to confirm."
             if waiting
             else ""
         )

@@ -9,10 +9,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from core.formats import date_and_time
+from core.formats import date_and_time, when_left
 from core.search import matches, search_key
 from domain.rules import RULE_FIELDS, RULE_LABELS, STANDINGS_SETTINGS, format_rule
-from domain.seating.plan_following import schedule_line
+from domain.seating.plan_following import pairs_again, schedule_line
 from tournaments.models import Entry, StaffRole
 
 
@@ -85,7 +85,7 @@ def plan_summary(outcome) -> str:
     days += ", ".join(str(n) for n in numbers[:-1])
     days += (" and " if len(numbers) > 1 else "") + str(numbers[-1])
     text = (
-        f"{days} {'is' if len(numbers) == 1 else 'are'} planned (not seated) with seed "
+        f"{days} {'is' if len(numbers) == 1 else 'are'} planned (not seated), seating number "
         f"{outcome.plan.seed}: {schedule_line(outcome.total_repeats, outcome.lower_bound)}."
     )
     if outcome.note:
@@ -138,8 +138,8 @@ def seating_summary(day, outcome) -> str:
     count = len(outcome.tables)
     text = (
         f"Day {day.number} is seated at {_count(count, 'table', 'tables')} "
-        f"with seed {outcome.seed}. Repeat pairs: {outcome.repeat_pairs} "
-        f"(lower bound: {outcome.lower_bound})."
+        f"(seating number {outcome.seed}): "
+        f"{pairs_again(outcome.repeat_pairs, outcome.lower_bound)}."
     )
     if outcome.kept_tables:
         text += " Reshuffling is off, so the previous day's tables were kept."
@@ -173,7 +173,7 @@ def withdrawal_notes(name: str, outcome) -> list[tuple[str, str]]:
     """(level, message) for what a withdrawal changed on each day (registration's outcome)."""
     notes = []
     for day_number, last_game in outcome.left_during:
-        played = f"after game {last_game}" if last_game else "before their first game"
+        played = when_left(last_game)
         notes.append(
             ("info", f"On day {day_number} {name}'s table plays on without them {played}.")
         )

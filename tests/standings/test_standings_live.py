@@ -357,7 +357,7 @@ def test_the_day_board_colours_each_table_by_its_progress(
     page = organiser_client.get(url).content.decode()
     assert 'class="tile tile-playing" id="tile-1"' in page
     assert 'class="tile tile-waiting" id="tile-2"' in page
-    assert "2/6 confirmed" in page and "1/6 confirmed · 1 waiting" in page
+    assert "2/6 confirmed" in page and "1/6 confirmed · 1 to confirm" in page
     assert page.count("pip-confirmed") == 3 and page.count("pip-entered") == 1
     assert "js/live-refresh.js" in page and "<script>" not in page
     # Day 1: one table, two games confirmed and one waiting.

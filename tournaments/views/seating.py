@@ -57,7 +57,7 @@ def seating_index(request, tournament):
 def plan_days(request, tournament):
     form = SeatDayForm(request.POST)
     if not form.is_valid():
-        messages.error(request, "Nothing was planned: the seed must be a whole number.")
+        messages.error(request, "Nothing was planned: the seating number must be a whole number.")
         return redirect("organiser:seating_index", tournament.slug)
     try:
         outcome = planning.plan_remaining_days(

@@ -133,6 +133,16 @@ def import_summary(outcome) -> str:
     return text + "."
 
 
+def cleared_message(day_number: int, kept_tables: int) -> str:
+    """What clearing a day's seating did (seating.clear_seating's count of planned tables)."""
+    if kept_tables:
+        return (
+            f"Day {day_number}'s seating is cleared: nobody is seated, and its "
+            f"{_count(kept_tables, 'planned table', 'planned tables')} are kept to seat again."
+        )
+    return f"Day {day_number}'s seating is cleared: it has no tables now."
+
+
 def seating_summary(day, outcome) -> str:
     """The message after a day is seated (seating.seat_day's outcome)."""
     count = len(outcome.tables)

@@ -293,14 +293,26 @@ def test_a_keep_apart_pair_set_after_planning_is_respected(rally):
     )
 
 
-def test_a_cleared_day_is_neither_seated_nor_planned(rally):
+def test_a_cleared_day_keeps_its_planned_tables_and_drops_only_the_seats(rally):
     plan_remaining_days(rally, seed=2)
+    planned = PlannedDay.objects.get(day=day(rally, 1)).tables
     seat_day(day(rally, 1))
-    clear_seating(day(rally, 1))
+    seated = stored_tables(day(rally, 1))
+    assert clear_seating(day(rally, 1)) == len(planned)
+    assert not Seat.objects.filter(day=day(rally, 1)).exists()
     view = selectors.seating_plan(rally)
-    assert [d.state for d in view.days] == ["neither", "planned", "planned", "planned"]
-    # Seating it again is an ordinary seating: there is no plan for it any more.
-    assert seat_day(day(rally, 1), seed=1).plan is None
+    assert [d.state for d in view.days] == ["planned", "planned", "planned", "planned"]
+    assert [sorted(t) for t in PlannedDay.objects.get(day=day(rally, 1)).tables] == seated
+    # Seating it again follows the plan it kept: the same tables.
+    again = seat_day(day(rally, 1))
+    assert again.plan is not None and again.plan.as_planned
+    assert stored_tables(day(rally, 1)) == seated
+
+
+def test_clearing_a_day_outside_the_plan_keeps_nothing(rally):
+    seat_day(day(rally, 1), seed=1)
+    assert clear_seating(day(rally, 1)) == 0
+    assert not PlannedDay.objects.filter(day=day(rally, 1)).exists()
 
 
 def test_unplanned_days_seat_as_before(rally):

@@ -36,6 +36,7 @@ from tournaments.models import (
     Entry,
     PlannedDay,
     Seat,
+    SeatingPlan,
     Table,
     Tournament,
     new_table_code,
@@ -514,10 +515,13 @@ def swap_players(day, first, second) -> None:
 
 
 @transaction.atomic
-def clear_seating(day, *, organiser=None) -> Day:
-    """Take a day's tables away (before its first score), so the day can be removed or seated
-    again from scratch. Its table links stop working."""
+def clear_seating(day, *, organiser=None) -> int:
+    """Take a day's seats away (before its first score), so the day can be removed or seated
+    again. Its table links stop working. A day of the event's seating plan keeps its planned
+    tables: it goes back to planned, with the tables it had, so the organiser's plan is not lost
+    with the seats. Returns how many planned tables it kept (0 for a day not in the plan)."""
     day = _lock_day(day)
+    kept = _plan_again(day)
     Table.objects.filter(day=day).delete()  # with their seats
     day.seed = day.seated_at = day.repeat_pairs = day.repeat_lower_bound = None
     day.save(update_fields=["seed", "seated_at", "repeat_pairs", "repeat_lower_bound"])
@@ -526,4 +530,27 @@ def clear_seating(day, *, organiser=None) -> Day:
     logger.info(
         "Day %s of %s unseated by %s", day.number, day.tournament.slug, organiser or "a command"
     )
-    return day
+    return kept
+
+
+def _plan_again(day) -> int:
+    """The day's seated tables stored as its planned day again, when the event's plan covers it
+    (seating a planned day used its planned day up). Returns the number of tables kept."""
+    plan = SeatingPlan.objects.filter(tournament_id=day.tournament_id).first()
+    if plan is None or day.number not in plan.day_numbers or day.seated_at is None:
+        return 0
+    by_table: dict[int, list[int]] = {}
+    seats = Seat.objects.filter(day=day).order_by("table__number", "position")
+    for number, entry_id in seats.values_list("table__number", "entry_id"):
+        by_table.setdefault(number, []).append(entry_id)
+    tables = list(by_table.values())
+    PlannedDay.objects.update_or_create(
+        day=day,
+        defaults={
+            "plan": plan,
+            "tables": tables,
+            "repeat_pairs": day.repeat_pairs or 0,
+            "lower_bound": day.repeat_lower_bound or 0,
+        },
+    )
+    return len(tables)

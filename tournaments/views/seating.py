@@ -17,6 +17,7 @@ from tournaments.presenters import (
     SUBSTITUTE_COUNTS,
     can_manage,
     chart_tables,
+    cleared_message,
     late_plan_notes,
     plan_summary,
     planned_chart_tables,
@@ -172,11 +173,11 @@ def clear_seating(request, tournament, day_number):
             button=f"Yes, clear day {day.number}'s seating",
         )
     try:
-        seating_service.clear_seating(day, organiser=request.user)
+        kept = seating_service.clear_seating(day, organiser=request.user)
     except ServiceError as error:
         messages.error(request, str(error))
     else:
-        messages.success(request, f"Day {day.number}'s seating is cleared: it has no tables now.")
+        messages.success(request, cleared_message(day.number, kept))
     return redirect("organiser:seating", tournament.slug, day.number)
 
 
@@ -207,7 +208,8 @@ def _reseat_warnings(day) -> list[str]:
 
 def _clear_warnings(day) -> list[str]:
     return [
-        f"Every table of day {day.number} is taken away, with its seats.",
+        f"Every seat of day {day.number} is taken away. A day of the seating plan keeps its "
+        "planned tables, to seat again.",
         "Every table link, QR code and code of the day stops working at once.",
         _PRINTED_WRONG.format(n=day.number),
     ]

@@ -3,7 +3,7 @@ from django.core.management.base import BaseCommand, CommandError
 from core.errors import ServiceError
 from domain.seating.plan_following import pairs_again
 from tournaments.management.lookup import find_day
-from tournaments.presenters import plan_followed_note
+from tournaments.presenters import cleared_message, plan_followed_note
 from tournaments.services.planning import clear_plan, plan_remaining_days
 from tournaments.services.seating import clear_seating, seat_day
 
@@ -52,8 +52,8 @@ class Command(BaseCommand):
             if plan:
                 self._plan(tournament, seed, clear)
             elif clear:
-                clear_seating(day_row)
-                self.stdout.write(f"{tournament.name}, day {day}: seating cleared.")
+                kept = clear_seating(day_row)
+                self.stdout.write(f"{tournament.name}: {cleared_message(day_row.number, kept)}")
             else:
                 self._seat(tournament, day_row, seed)
         except ServiceError as error:

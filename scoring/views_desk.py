@@ -59,6 +59,7 @@ from scoring.workbook_import import WorkbookRefused, WorkbookToCheck, import_wor
 from tournaments.access import desk_view, organiser_view
 from tournaments.presenters import can_manage
 from tournaments.selectors import tournament_days
+from tournaments.services.seating import SHEETS, record_printed
 
 
 def _day(tournament, number):
@@ -562,6 +563,7 @@ def score_sheets(request, tournament, day):
     if problem:
         messages.error(request, problem)
         return redirect("organiser:scores_day", slug=tournament.slug, day=day.number)
+    record_printed(day, SHEETS)
     report = Report(
         f"{tournament.slug}-day{day.number}-score-sheets",
         {PDF: lambda: score_sheets_pdf(day, _base_url(request))},

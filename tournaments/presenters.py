@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import NamedTuple
 
+from django.utils import timezone
+
 from core.formats import date_and_time, when_left
 from core.search import matches, search_key
 from domain.rules import RULE_FIELDS, RULE_LABELS, STANDINGS_SETTINGS, format_rule
@@ -131,6 +133,28 @@ def import_summary(outcome) -> str:
     if pairs:
         text += f" and {_count(pairs, 'keep-apart pair', 'keep-apart pairs')}"
     return text + "."
+
+
+def _printed_when(moment) -> str:
+    local, today = timezone.localtime(moment), timezone.localdate()
+    return f"{local:%H:%M}" if local.date() == today else date_and_time(moment)
+
+
+def printed_warning(day) -> str:
+    """What a reseat or clear makes wrong on paper, from the times the day's printouts were
+    made (never a guess: "not printed" when they were not)."""
+    printed = []
+    if day.charts_printed_at:
+        printed.append(f"the seating charts printed at {_printed_when(day.charts_printed_at)}")
+    if day.sheets_printed_at:
+        printed.append(f"the score sheets printed at {_printed_when(day.sheets_printed_at)}")
+    if not printed:
+        return (
+            f"No seating chart, find-your-table list or score sheet of day {day.number} has "
+            "been printed yet, so there is no paper to throw away."
+        )
+    what = " and ".join(printed)
+    return f"{what[:1].upper()}{what[1:]} will be wrong: throw them away and print them again."
 
 
 def cleared_message(day_number: int, kept_tables: int) -> str:

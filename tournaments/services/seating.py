@@ -289,7 +289,9 @@ def _commit_seating(day, players, tables, seed, organiser, *, kept: bool) -> Sea
     PlannedDay.objects.filter(day=day).delete()  # a day is seated or planned, never both
     day.seed = seed
     day.seated_at = timezone.now()
-    day.save(update_fields=["seed", "seated_at"])
+    # Nothing of the new seating is printed yet; a reseat's warning said what paper it spoilt.
+    day.charts_printed_at = day.sheets_printed_at = None
+    day.save(update_fields=["seed", "seated_at", "charts_printed_at", "sheets_printed_at"])
     # Later days already seated are measured against this one, so their counts change too.
     repeats, bound = refresh_repeat_counts(day.tournament, day.number)[day.number]
     day.repeat_pairs, day.repeat_lower_bound = repeats, bound
@@ -524,7 +526,17 @@ def clear_seating(day, *, organiser=None) -> int:
     kept = _plan_again(day)
     Table.objects.filter(day=day).delete()  # with their seats
     day.seed = day.seated_at = day.repeat_pairs = day.repeat_lower_bound = None
-    day.save(update_fields=["seed", "seated_at", "repeat_pairs", "repeat_lower_bound"])
+    day.charts_printed_at = day.sheets_printed_at = None
+    day.save(
+        update_fields=[
+            "seed",
+            "seated_at",
+            "repeat_pairs",
+            "repeat_lower_bound",
+            "charts_printed_at",
+            "sheets_printed_at",
+        ]
+    )
     # Later seated days were measured against this one.
     refresh_repeat_counts(day.tournament, day.number)
     logger.info(
@@ -554,3 +566,15 @@ def _plan_again(day) -> int:
         },
     )
     return len(tables)
+
+
+CHARTS, SHEETS = "charts", "sheets"
+
+
+def record_printed(day, what: str) -> None:
+    """Note that the day's seating charts (or find-your-table lists), ``CHARTS``, or its score
+    sheets, ``SHEETS``, were printed now: a later reseat or clear names the time."""
+    field = {CHARTS: "charts_printed_at", SHEETS: "sheets_printed_at"}[what]
+    moment = timezone.now()
+    Day.objects.filter(pk=day.pk).update(**{field: moment})
+    setattr(day, field, moment)

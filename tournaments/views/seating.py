@@ -21,6 +21,7 @@ from tournaments.presenters import (
     late_plan_notes,
     plan_summary,
     planned_chart_tables,
+    printed_warning,
     seating_fixed_note,
     seating_summary,
     with_day_status,
@@ -190,19 +191,13 @@ def _asks_first(request, day) -> bool:
     )
 
 
-_PRINTED_WRONG = (
-    "Seating charts, find-your-table lists and score sheets already printed for day {n} "
-    "will be wrong: print them again."
-)
-
-
 def _reseat_warnings(day) -> list[str]:
     """What a reseat breaks: said before it happens, since it cannot be undone."""
     return [
         f"Everyone on day {day.number} gets a new table; the tables you see now are gone.",
         "Every table gets a new link and a new code. The old links, QR codes and codes stop "
         "working at once, so nobody can enter scores for a table that now seats other people.",
-        _PRINTED_WRONG.format(n=day.number),
+        printed_warning(day),
     ]
 
 
@@ -211,7 +206,7 @@ def _clear_warnings(day) -> list[str]:
         f"Every seat of day {day.number} is taken away. A day of the seating plan keeps its "
         "planned tables, to seat again.",
         "Every table link, QR code and code of the day stops working at once.",
-        _PRINTED_WRONG.format(n=day.number),
+        printed_warning(day),
     ]
 
 
@@ -402,6 +397,7 @@ def swap_players(request, tournament, day_number):
 def seating_chart_pdf(request, tournament, day_number):
     day = day_or_404(tournament, day_number)
     tables = chart_tables(selectors.day_tables(day))
+    seating_service.record_printed(day, seating_service.CHARTS)
     report = Report(
         f"{tournament.slug}-day{day.number}-seating-chart",
         {
@@ -439,6 +435,7 @@ def planned_chart_pdf(request, tournament, day_number):
 def find_table_pdf(request, tournament, day_number):
     day = day_or_404(tournament, day_number)
     rows = selectors.find_table_rows(day)
+    seating_service.record_printed(day, seating_service.CHARTS)
     report = Report(
         f"{tournament.slug}-day{day.number}-find-your-table",
         {

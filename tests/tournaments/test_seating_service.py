@@ -11,6 +11,7 @@ from pypdf import PdfReader
 from scoring_factories import organiser_url as url, register, stored_sheet
 
 from core.errors import ServiceError
+from core.search import surname_key
 from domain.seating.bounds import repeat_lower_bound
 from domain.seating.pairs import count_repeat_pairs, table_sizes
 from domain.seating.plan_following import pairs_again
@@ -563,7 +564,7 @@ def test_seating_chart_and_find_your_table_pdfs_hold_every_name(tournament, orga
     listed = [(line.split(" (#")[0], lines[i + 1]) for i, line in enumerate(lines) if "(#" in line]
     assert len(listed) == 24
     names = [name for name, _ in listed]
-    assert names == sorted(names, key=str.casefold)
+    assert names == sorted(names, key=surname_key)
     assert listed == [(name, f"Table {table_of[name]}") for name in names]
 
 

@@ -48,3 +48,30 @@ def test_a_player_who_left_before_playing_never_left_after_game_0():
     assert "has entered no game yet and Bob Roe left before game 1" in str(refusal.value)
     assert "game 0" not in str(refusal.value)
     assert snapshot(Entry, Seat) == before
+
+
+def test_check_in_and_find_your_table_go_by_surname():
+    import io
+
+    from pypdf import PdfReader
+
+    from tournaments import selectors
+    from tournaments.printouts import find_table_pdf
+
+    w = seated_day(tables=(("Ann Lee", "Bob Roe", "Cy Doe"), ("Hal Adams", "Zoe Brown")))
+    by_surname = ["Hal Adams", "Zoe Brown", "Cy Doe", "Ann Lee", "Bob Roe"]
+    listed = [e.player.name for e in selectors.check_in_list(w.tournament)["entries"]]
+    assert listed == by_surname
+    rows = selectors.find_table_rows(w.day)
+    assert [name for name, _n, _t in rows] == by_surname
+    found = selectors.find_your_table(w.tournament, "oe")["results"]
+    assert [r["entry"].player.name for r in found] == ["Zoe Brown", "Cy Doe", "Bob Roe"]
+    pdf = find_table_pdf(title="Cup", day_number=1, rows=rows)
+    text = PdfReader(io.BytesIO(pdf)).pages[0].extract_text()
+    assert [text.index(name) for name in by_surname] == sorted(
+        text.index(name) for name in by_surname
+    )
+    page = text_of(_boss(w).get(reverse("organiser:check_in", args=[w.tournament.slug])))
+    assert [page.index(name) for name in by_surname] == sorted(
+        page.index(name) for name in by_surname
+    )

@@ -37,3 +37,14 @@ def rounded_average(value: float) -> float:
 
 def average_text(value: float) -> str:
     return f"{rounded_average(value):.{AVERAGE_DECIMALS}f}"
+
+
+def when_left(left_after_game: int | None) -> str:
+    """ "after game 3", or "before game 1" for a player who left before playing: never
+    "after game 0"."""
+    return f"after game {left_after_game}" if left_after_game else "before game 1"
+
+
+def entered_so_far(last_game: int | None) -> str:
+    """ "has entered up to game 3", or "has entered no game yet": never "up to game 0"."""
+    return f"has entered up to game {last_game}" if last_game else "has entered no game yet"

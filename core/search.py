@@ -26,3 +26,10 @@ def matches(query: str, *texts: str) -> bool:
     matches everything."""
     needle = search_key(query)
     return not needle or any(needle in search_key(text or "") for text in texts)
+
+
+def surname_key(name: str) -> tuple[str, str]:
+    """Sorts a list of people by surname, as clubs keep them: the last word of the name (by
+    :func:`search_key`), then the whole name."""
+    key = search_key(name)
+    return (key.rsplit(" ", 1)[-1], key)

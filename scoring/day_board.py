@@ -20,8 +20,8 @@ from tournaments.models import Day, Table
 DONE, WAITING, PLAYING, NOT_STARTED = "done", "waiting", "playing", "not-started"
 LEGEND = (
     (DONE, "every game confirmed or marked not played"),
-    (WAITING, "games waiting for the desk"),
-    (PLAYING, "playing, nothing waiting"),
+    (WAITING, "games for the desk to confirm"),
+    (PLAYING, "playing, nothing to confirm"),
     (NOT_STARTED, "no game entered yet"),
 )
 STATE_WORDS = dict(LEGEND)
@@ -64,12 +64,13 @@ class Tile:
 
     @property
     def counts(self) -> str:
-        """ "5/6 confirmed · 1 not played · 1 waiting": the tile's games in figures."""
+        """ "5/6 confirmed · 1 not played · 1 to confirm": the tile's games in figures. Never
+        "waiting": in the standings that means a game not played yet."""
         parts = [f"{self.confirmed}/{len(self.games)} confirmed"]
         if self.not_played:
             parts.append(f"{self.not_played} not played")
         if self.waiting:
-            parts.append(f"{self.waiting} waiting")
+            parts.append(f"{self.waiting} to confirm")
         return " · ".join(parts)
 
     @property
@@ -78,7 +79,7 @@ class Tile:
         parts = [f"{self.confirmed} of {len(self.games)} confirmed"]
         if self.not_played:
             parts.append(f"{self.not_played} not played")
-        parts.append(f"{self.waiting} waiting for the desk")
+        parts.append(f"{self.waiting} for the desk to confirm")
         return ", ".join(parts)
 
 

@@ -10,6 +10,7 @@ from html import escape
 
 from django.utils.safestring import mark_safe
 
+from core.formats import when_left
 from domain.typed_sheet import possessive
 from scoring.models import AuditEvent, GameSheet, SheetState, Source
 from scoring.selectors import NOT_PLAYED, local_time
@@ -33,7 +34,7 @@ GRID_NOT_PLAYED = Badge("not played", "not-played")
 
 # The scorekeeper's table page: one row per game.
 TABLE_PAGE_CONFIRMED = Badge("confirmed", "confirmed")
-TABLE_PAGE_WAITING = Badge("waiting for the desk", "entered")
+TABLE_PAGE_WAITING = Badge("saved, for the desk to confirm", "entered")
 TABLE_PAGE_EMPTY = Badge("not entered", "empty")
 TABLE_PAGE_NOT_PLAYED = Badge("not played", "not-played")
 
@@ -219,7 +220,7 @@ def _games_text(numbers: list[int]) -> str:
 def left_table_message(name: str, left_after: int, game_number: int, typed: str) -> str:
     """A score typed for a player who withdrew while the table was typing: not stored."""
     return (
-        f"{name} has left the table after game {left_after}; {possessive(name)} score for "
+        f"{name} has left the table {when_left(left_after)}; {possessive(name)} score for "
         f"game {game_number} ({typed}) was not stored."
     )
 

@@ -149,7 +149,8 @@ def _draw_heading(canvas: Canvas, day, table, seats, rules, height: float, right
     canvas.drawString(
         MARGIN,
         height - MARGIN - 95,
-        f"Double blank counts {blank}. Write each player's points after every game.",
+        f"Double blank counts {blank}. Write each player's points after every game, "
+        'and tick the "out" box of the player who went out.',
     )
 
 
@@ -207,7 +208,8 @@ def _draw_grid_lines(canvas: Canvas, grid: _Grid) -> None:
     xs, top, bottom = grid.xs, grid.top, grid.bottom
     canvas.setLineWidth(0.8)
     for x in xs:
-        canvas.line(x, top, x, bottom)
+        # "Totals" spans the Game and Engine columns: their divider stops above it.
+        canvas.line(x, top, x, bottom + grid.row_h if x == xs[1] else bottom)
     canvas.line(xs[0], top, xs[-1], top)
     y = top - grid.header_h
     canvas.line(xs[0], y, xs[-1], y)
@@ -258,9 +260,24 @@ def _draw_game_rows(canvas: Canvas, grid: _Grid, seats, games, engines: dict) ->
             if absent:
                 canvas.setFont(pdf_fonts().regular, 9)
                 canvas.drawCentredString((xs[3 + i] + xs[4 + i]) / 2, y - row_h / 2 - 3, absent)
+            else:
+                _draw_out_box(canvas, xs[4 + i], y)
         y -= row_h
     canvas.setFont(pdf_fonts().bold, 12)
     canvas.drawCentredString((xs[0] + xs[2]) / 2, grid.bottom + row_h / 2 - 4, "Totals")
+
+
+OUT_BOX = 7  # the side of a cell's "went out" box, in points
+
+
+def _draw_out_box(canvas: Canvas, right: float, top: float) -> None:
+    """A small "out" box in a cell's top right corner, to tick for the player who went out:
+    the card then says who went out without the desk having to guess it from a 0."""
+    canvas.setLineWidth(0.6)
+    canvas.rect(right - OUT_BOX - 2, top - OUT_BOX - 2, OUT_BOX, OUT_BOX)
+    canvas.setFont(pdf_fonts().regular, 6)
+    canvas.drawRightString(right - OUT_BOX - 4, top - OUT_BOX - 1, "out")
+    canvas.setLineWidth(0.8)
 
 
 def _draw_signature(canvas: Canvas, grid: _Grid) -> None:

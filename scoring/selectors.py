@@ -12,6 +12,7 @@ from typing import Any
 from django.db.models import Count, Max, Q
 from django.utils import timezone
 
+from core.formats import when_left
 from domain.sheet_checks import SheetRules, engine_choices, planned_engines
 from scoring import table_reads
 from scoring.models import (
@@ -462,8 +463,7 @@ def table_roster_changes(table: Table) -> list[str]:
         elif seat.joined_at_game is not None:
             notes.append(f"{name} joined late, from game {seat.joined_at_game}.")
         if seat.left_after_game is not None:
-            # Never "after game 0": a player who left before playing left before game 1.
-            when = f"after game {seat.left_after_game}" if seat.left_after_game else "before game 1"
+            when = when_left(seat.left_after_game)
             notes.append(f"{name} left {when}.")
     for mark in UnplayedGame.objects.filter(table=table).select_related("game"):
         notes.append(

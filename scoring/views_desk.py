@@ -59,6 +59,7 @@ from scoring.workbook_import import WorkbookRefused, WorkbookToCheck, import_wor
 from tournaments.access import desk_view, organiser_view
 from tournaments.presenters import can_manage
 from tournaments.selectors import tournament_days
+from tournaments.services.seating import SHEETS, record_printed
 
 
 def _day(tournament, number):
@@ -275,7 +276,7 @@ def _after_check(request, tournament, table):
             return redirect(
                 "organiser:check_card", slug=tournament.slug, day=day.number, table=following
             )
-        messages.info(request, "No other table has games waiting for the desk.")
+        messages.info(request, "No other table has games to confirm.")
     return redirect("organiser:scores_day", slug=tournament.slug, day=day.number)
 
 
@@ -486,8 +487,7 @@ def close_day(request, tournament, day):
     else:
         waiting = games_waiting(day)
         note = (
-            f" {waiting} game{'s are' if waiting != 1 else ' is'} still waiting for the desk "
-            "to confirm."
+            f" {waiting} game{'s are' if waiting != 1 else ' is'} still for the desk to confirm."
             if waiting
             else ""
         )
@@ -563,6 +563,7 @@ def score_sheets(request, tournament, day):
     if problem:
         messages.error(request, problem)
         return redirect("organiser:scores_day", slug=tournament.slug, day=day.number)
+    record_printed(day, SHEETS)
     report = Report(
         f"{tournament.slug}-day{day.number}-score-sheets",
         {PDF: lambda: score_sheets_pdf(day, _base_url(request))},

@@ -34,6 +34,7 @@ from core.formats import date_and_time, long_date
 from core.pdf_fonts import document_settings, pdf_fonts, printable
 from standings.columns import CLUB_COLUMNS, Column, Output, club_lines, player_columns, text_table
 from standings.pdf_chart import race_drawing
+from standings.race import race_title
 from standings.read import COMPLETE, PROVISIONAL, Standings, marks_legend
 
 PAGE_SIZE = letter
@@ -264,7 +265,7 @@ def render_standings_pdf(
         )
     chart = race_drawing(result, PAGE_SIZE[0] - 2 * MARGIN, font)
     if chart is not None:
-        story += [PageBreak(), Paragraph("The race: the top ten", styles["heading"]), chart]
+        story += [PageBreak(), Paragraph(race_title(result), styles["heading"]), chart]
 
     return build_document(story, f"{tournament.name}: {heading}", tournament.name, font)
 

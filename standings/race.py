@@ -33,9 +33,21 @@ def slots(result: Standings) -> list[tuple[int, int]]:
     return made
 
 
+def top_rows(result: Standings, top: int = TOP) -> list:
+    """The ``top`` best ranked rows and everyone tied with the last of them: a tie for 10th is
+    drawn whole, never cut through."""
+    ranked = [row for row in result.rows if row.rank is not None]
+    if len(ranked) <= top:
+        return ranked
+    last = ranked[top - 1].rank
+    return ranked[:top] + [row for row in ranked[top:] if row.rank == last]
+
+
 def race_lines(result: Standings, picked: Iterable[int] = (), top: int = TOP) -> list[RaceLine]:
-    """The top ``top`` ranked players, then the picked ones (by player number) not among them."""
-    chosen = [row for row in result.rows[:top] if row.rank is not None]
+    """The top ``top`` ranked players (with any tied with the last), then the picked ones (by
+    player number) not among them."""
+    chosen = top_rows(result, top)
+    shown = len(chosen)
     wanted = set(picked) - {row.record.player_number for row in chosen}
     chosen += [
         row for row in result.rows if row.record.player_number in wanted and row.rank is not None
@@ -49,7 +61,7 @@ def race_lines(result: Standings, picked: Iterable[int] = (), top: int = TOP) ->
             row.record.name,
             rank_label(row),
             games.get(row.record.entry_id, {}),
-            picked=index >= top or row.record.player_number in wanted,
+            picked=index >= shown or row.record.player_number in wanted,
         )
         for index, row in enumerate(chosen)
     ]
@@ -59,8 +71,16 @@ def race_chart(result: Standings, picked: Iterable[int] = (), top: int = TOP) ->
     lines = race_lines(result, picked, top)
     if not lines:
         return ""
-    title = f"The race: total after each game, top {min(top, len(result.rows))}"
-    return race_chart_svg(slots(result), lines, title)
+    return race_chart_svg(slots(result), lines, race_title(result, top))
+
+
+def race_title(result: Standings, top: int = TOP) -> str:
+    """The chart's title, on the page and in the PDF: the ties drawn with the top say so."""
+    drawn = len(top_rows(result, top))
+    title = f"The race: total after each game, top {min(top, drawn)}"
+    if drawn > top:
+        title += f" and {drawn - top} tied with them"
+    return title
 
 
 def _points(result: Standings, entry_ids: list[int]) -> dict[int, dict[tuple[int, int], int]]:

@@ -7,7 +7,6 @@ so a player typed as ``=HYPERLINK(...)`` stays a name.
 
 from __future__ import annotations
 
-import json
 from io import BytesIO
 
 from openpyxl import Workbook
@@ -20,7 +19,7 @@ from core.formats import long_date
 from core.spreadsheet_print import set_page_layout
 from standings.columns import CLUB_COLUMNS, Column, Output, club_lines, player_columns, value_table
 from standings.read import Standings, score_rows, seating_rows
-from tournaments.models import TIE_BREAK_CHOICES
+from tournaments.presenters import rule_rows
 
 HEADER_FONT = Font(bold=True)
 HEADER_FILL = PatternFill("solid", fgColor="DDE5EE")
@@ -93,17 +92,12 @@ def _rule_rows(result: Standings) -> list[list]:
         ["Venue", tournament.venue],
         ["Standings", f"{result.title} ({result.status_line})"],
     ]
-    for name, value in rules.rule_values().items():
-        if name == "tie_breaks":
-            value = ", ".join(TIE_BREAK_CHOICES.get(v, v) for v in value) or (
-                "none (ties share a rank)"
-            )
-        elif isinstance(value, (list, dict)):
-            value = json.dumps(value)
-        elif isinstance(value, bool):
-            value = "yes" if value else "no"
-        label = str(getattr(rules._meta.get_field(name), "verbose_name", name))
-        rows.append([label.capitalize(), value])
+    # The rules page's labels and words, never the stored values ([[2, 7, 12]], not_ranked);
+    # a plain count stays a number the spreadsheet can use.
+    for row in rule_rows(rules, tournament.preset):
+        value = getattr(rules, row.field)
+        plain_number = isinstance(value, int) and not isinstance(value, bool)
+        rows.append([row.label, value if plain_number and row.field != "top_double" else row.value])
     return rows
 
 

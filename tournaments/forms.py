@@ -4,6 +4,7 @@ from typing import Any
 
 from django import forms
 
+from core.formats import entered_so_far, when_left
 from core.forms import CappedUploadForm, field_of
 from domain.rules import (
     SUBSTITUTE_CHOICES,
@@ -78,12 +79,12 @@ class ImportForm(CappedUploadForm):
 
 class SeatDayForm(forms.Form):
     seed = forms.IntegerField(
-        label="Seed (optional)",
+        label="Seating number, to repeat a seating",
         required=False,
         min_value=0,
         max_value=2**31 - 1,
-        help_text="Leave empty for a fresh random seating. The same seed and the same players "
-        "give the same tables again.",
+        help_text="Leave empty for a new random seating. Every seating shows its number: "
+        "the same number and the same players give the same tables again.",
     )
 
 
@@ -199,9 +200,9 @@ class WithdrawForm(forms.Form):
         field.choices = choices
         field.initial = leaving["last_entered"]
         field.help_text = (
-            f"Day {leaving['day']}: table {leaving['table']} has entered up to game "
-            f"{leaving['last_entered']}. Choose a later game if the paper card has their score "
-            "for it. Later games will not expect a score from them."
+            f"Day {leaving['day']}: table {leaving['table']} "
+            f"{entered_so_far(leaving['last_entered'])}. Choose a later game if the paper card "
+            "has their score for it. Later games will not expect a score from them."
         )
 
 
@@ -362,11 +363,32 @@ class SubstituteForm(forms.Form):
         field_of(self, "replaced", forms.ChoiceField).choices = [
             (
                 s.entry_id,
-                f"{s.entry.player.name}, table {s.table.number}, left after game "
-                f"{s.left_after_game}",
+                f"{s.entry.player.name}, table {s.table.number}, left "
+                f"{when_left(s.left_after_game)}",
             )
             for s in replaceable
         ]
         field_of(self, "substitute", forms.ChoiceField).choices = [
             (e.pk, f"{e.player.name} (#{e.number})") for e in waiting
         ]
+
+
+class StaffLoginForm(forms.Form):
+    """A new login for the event; the service checks the username and the passwords."""
+
+    username = forms.CharField(label="Username", max_length=150)
+    role = forms.ChoiceField(
+        label="Role",
+        choices=[
+            ("desk", "Desk: enters and checks scores"),
+            ("organiser", "Organiser: everything"),
+        ],
+        initial="desk",
+    )
+    password = forms.CharField(label="Password", strip=False, widget=forms.PasswordInput)
+    again = forms.CharField(label="Password again", strip=False, widget=forms.PasswordInput)
+
+
+class StaffPasswordForm(forms.Form):
+    password = forms.CharField(label="New password", strip=False, widget=forms.PasswordInput)
+    again = forms.CharField(label="New password again", strip=False, widget=forms.PasswordInput)

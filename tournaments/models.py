@@ -225,7 +225,8 @@ class StaffRole(models.Model):
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="staff")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE)
-    role = models.CharField(max_length=10, choices=ROLES)
+    # A new login is a desk volunteer unless the organiser says otherwise.
+    role = models.CharField(max_length=10, choices=ROLES, default=DESK)
 
     class Meta:
         constraints = [
@@ -320,6 +321,10 @@ class Day(models.Model):
     repeat_pairs = models.PositiveIntegerField(null=True, blank=True)
     repeat_lower_bound = models.PositiveIntegerField(null=True, blank=True)
     closed_at = models.DateTimeField(null=True, blank=True)
+    # When the current seating's wall charts (or find-your-table lists) and score sheets were
+    # last printed, so that a reseat or clear says truthfully what paper it makes wrong.
+    charts_printed_at = models.DateTimeField(null=True, blank=True)
+    sheets_printed_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["tournament_id", "number"]

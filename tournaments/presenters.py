@@ -9,10 +9,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from core.formats import date_and_time
+from django.utils import timezone
+
+from core.formats import date_and_time, when_left
 from core.search import matches, search_key
 from domain.rules import RULE_FIELDS, RULE_LABELS, STANDINGS_SETTINGS, format_rule
-from domain.seating.plan_following import schedule_line
+from domain.seating.plan_following import pairs_again, schedule_line
 from tournaments.models import Entry, StaffRole
 
 
@@ -85,7 +87,7 @@ def plan_summary(outcome) -> str:
     days += ", ".join(str(n) for n in numbers[:-1])
     days += (" and " if len(numbers) > 1 else "") + str(numbers[-1])
     text = (
-        f"{days} {'is' if len(numbers) == 1 else 'are'} planned (not seated) with seed "
+        f"{days} {'is' if len(numbers) == 1 else 'are'} planned (not seated), seating number "
         f"{outcome.plan.seed}: {schedule_line(outcome.total_repeats, outcome.lower_bound)}."
     )
     if outcome.note:
@@ -133,13 +135,45 @@ def import_summary(outcome) -> str:
     return text + "."
 
 
+def _printed_when(moment) -> str:
+    local, today = timezone.localtime(moment), timezone.localdate()
+    return f"{local:%H:%M}" if local.date() == today else date_and_time(moment)
+
+
+def printed_warning(day) -> str:
+    """What a reseat or clear makes wrong on paper, from the times the day's printouts were
+    made (never a guess: "not printed" when they were not)."""
+    printed = []
+    if day.charts_printed_at:
+        printed.append(f"the seating charts printed at {_printed_when(day.charts_printed_at)}")
+    if day.sheets_printed_at:
+        printed.append(f"the score sheets printed at {_printed_when(day.sheets_printed_at)}")
+    if not printed:
+        return (
+            f"No seating chart, find-your-table list or score sheet of day {day.number} has "
+            "been printed yet, so there is no paper to throw away."
+        )
+    what = " and ".join(printed)
+    return f"{what[:1].upper()}{what[1:]} will be wrong: throw them away and print them again."
+
+
+def cleared_message(day_number: int, kept_tables: int) -> str:
+    """What clearing a day's seating did (seating.clear_seating's count of planned tables)."""
+    if kept_tables:
+        return (
+            f"Day {day_number}'s seating is cleared: nobody is seated, and its "
+            f"{_count(kept_tables, 'planned table', 'planned tables')} are kept to seat again."
+        )
+    return f"Day {day_number}'s seating is cleared: it has no tables now."
+
+
 def seating_summary(day, outcome) -> str:
     """The message after a day is seated (seating.seat_day's outcome)."""
     count = len(outcome.tables)
     text = (
         f"Day {day.number} is seated at {_count(count, 'table', 'tables')} "
-        f"with seed {outcome.seed}. Repeat pairs: {outcome.repeat_pairs} "
-        f"(lower bound: {outcome.lower_bound})."
+        f"(seating number {outcome.seed}): "
+        f"{pairs_again(outcome.repeat_pairs, outcome.lower_bound)}."
     )
     if outcome.kept_tables:
         text += " Reshuffling is off, so the previous day's tables were kept."
@@ -173,7 +207,7 @@ def withdrawal_notes(name: str, outcome) -> list[tuple[str, str]]:
     """(level, message) for what a withdrawal changed on each day (registration's outcome)."""
     notes = []
     for day_number, last_game in outcome.left_during:
-        played = f"after game {last_game}" if last_game else "before their first game"
+        played = when_left(last_game)
         notes.append(
             ("info", f"On day {day_number} {name}'s table plays on without them {played}.")
         )

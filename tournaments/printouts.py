@@ -97,7 +97,7 @@ def _find_table_heading(pdf, text: str, *, left: float, top: float, width: float
 
 
 def find_table_pdf(*, title: str, day_number: int, rows) -> bytes:
-    """Everyone A to Z with their table, two columns a page, for the door.
+    """Everyone by surname with their table, two columns a page, for the door.
 
     ``rows`` is a list of (name, player number, table number), already in A-to-Z order.
     """

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from tournaments.views import check_in, events, players, seasons, seating
+from tournaments.views import check_in, events, players, seasons, seating, staff
 
 urlpatterns = [
     path("", events.home, name="home"),
@@ -16,6 +16,13 @@ urlpatterns = [
     path("t/<slug:slug>/connect/", events.connect_phones, name="connect_phones"),
     path("t/<slug:slug>/settings/", events.tournament_settings, name="settings"),
     path("t/<slug:slug>/rules/", events.tournament_rules, name="rules"),
+    path("t/<slug:slug>/staff/", staff.staff, name="staff"),
+    path(
+        "t/<slug:slug>/staff/<int:number>/password/",
+        staff.staff_password,
+        name="staff_password",
+    ),
+    path("t/<slug:slug>/staff/<int:number>/remove/", staff.staff_remove, name="staff_remove"),
     path("t/<slug:slug>/players/", players.players, name="players"),
     path("t/<slug:slug>/players/add/", players.player_add, name="player_add"),
     path("t/<slug:slug>/players/import/", players.import_players, name="import_players"),

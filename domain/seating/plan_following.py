@@ -131,10 +131,22 @@ def running_repeats(history: History, days: Sequence[Sequence[Sequence[int]] | N
     return counts
 
 
-def schedule_line(repeats: int, bound: int) -> str:
-    """What the organiser reads about a schedule's repeats: "0 repeats: the best possible" or
-    "12 repeats (bound 8)"."""
-    words = f"{repeats} repeat{'' if repeats == 1 else 's'}"
+def pairs_again(repeats: int, bound: int) -> str:
+    """What a volunteer reads about the pairs of players who share a table again after an
+    earlier day: "3 pairs of players meet again, the fewest possible" or "5 pairs of players
+    meet again (the fewest possible is 3)"; never "repeat pairs" and "lower bound"."""
+    if repeats == 0:
+        return "no pair of players meets again"
+    pairs = (
+        "1 pair of players meets again"
+        if repeats == 1
+        else f"{repeats} pairs of players meet again"
+    )
     if repeats <= bound:
-        return f"{words}: the best possible"
-    return f"{words} (bound {bound})"
+        return f"{pairs}, the fewest possible"
+    return f"{pairs} (the fewest possible is {bound})"
+
+
+def schedule_line(repeats: int, bound: int) -> str:
+    """A schedule's pairs that meet again over its days, in :func:`pairs_again`'s words."""
+    return pairs_again(repeats, bound)

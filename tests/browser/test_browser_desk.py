@@ -112,7 +112,7 @@ def test_the_desk_confirms_cards_in_one_press_and_keys_a_card_blind(
     login_page(w.desk)
     page.set_viewport_size(DESKTOP)
     page.goto(f"{live_server.url}/organiser/t/{w.tournament.slug}/day/1/scores/")
-    expect(page.get_by_text("3 waiting for the desk")).to_be_visible()
+    expect(page.get_by_text(re.compile(r"· 3 to confirm ·"))).to_be_visible()
     page.get_by_role("link", name="Check 2 games").click()
     expect(page.get_by_role("heading", level=1)).to_have_text("Check table 1's card, day 1")
     expect(page.get_by_label("Game 1 matches the card")).to_be_checked()

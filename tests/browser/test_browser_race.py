@@ -197,10 +197,10 @@ def test_the_day_board_shows_the_room_and_turns_green(
     expect(tiles).to_have_count(demo.days.get(number=2).tables.count())
     expect(page.locator("ol.tiles li.tile-waiting")).to_have_count(1)
     expect(page.locator(".board-legend .tile-waiting")).to_have_text(
-        "1 table: games waiting for the desk"
+        "1 table: games for the desk to confirm"
     )
     waiting = page.locator("ol.tiles li.tile-waiting")
-    expect(waiting).to_contain_text("4/6 confirmed · 2 waiting")
+    expect(waiting).to_contain_text("4/6 confirmed · 2 to confirm")
     colour = waiting.locator("a").evaluate("e => getComputedStyle(e).backgroundColor")
     assert colour != page.locator("li.tile-done a").first.evaluate(
         "e => getComputedStyle(e).backgroundColor"

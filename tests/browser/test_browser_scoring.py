@@ -51,7 +51,7 @@ def test_scorekeeper_enters_a_game_on_a_phone_and_fixes_a_refusal(live_server, p
     expect(page.get_by_text("Game 1 is saved.")).to_be_visible()
     expect(page.get_by_role("heading", name=re.compile("Game 2"))).to_be_visible()
     expect(page.get_by_label("Engine used")).to_have_value("11")
-    expect(page.get_by_text("waiting for the desk").first).to_be_visible()
+    expect(page.get_by_text("saved, for the desk to confirm").first).to_be_visible()
     sheet = GameSheet.objects.get()
     assert sheet.state == SheetState.ENTERED and sheet.went_out == w.entries["Ann Lee"]
     assert {
@@ -92,7 +92,7 @@ def test_desk_confirms_a_phone_entry_from_the_day_grid(live_server, page, make_u
     page.set_viewport_size(PHONE)
     login_page(desk)
     page.goto(f"{live_server.url}/organiser/t/{w.tournament.slug}/day/1/scores/")
-    expect(page.get_by_text("1 waiting for the desk")).to_be_visible()
+    expect(page.get_by_text(re.compile(r"· 1 to confirm ·"))).to_be_visible()
     no_sideways_scroll(page)
     page.get_by_role("link", name="entered").click()
     expect(page.get_by_text("Provisional: entered from the table link")).to_be_visible()

@@ -19,6 +19,7 @@ def test_plan_all_remaining_sessions_then_seat_them(
 ):
     from scoring_factories import register
 
+    from domain.seating.plan_following import pairs_again
     from tournaments.access import COMMAND_LINE
     from tournaments.models import Entry, PlannedDay, Seat, SeatingPlan
     from tournaments.services.events import create_tournament
@@ -37,15 +38,13 @@ def test_plan_all_remaining_sessions_then_seat_them(
     page.get_by_role("link", name="Seating").click()
 
     # Plan all three days at once: the button says what it does.
-    page.get_by_label("Seed (optional)").fill("31")
+    page.get_by_label("Seating number, to repeat a seating").fill("31")
     page.get_by_role("button", name="Plan all remaining sessions (days 1, 2, 3)").click()
     plan = SeatingPlan.objects.get()
-    if plan.planned_repeats <= plan.lower_bound:
-        line = f"{plan.planned_repeats} repeats: the best possible"
-    else:
-        line = f"{plan.planned_repeats} repeats (bound {plan.lower_bound})"
+    line = pairs_again(plan.planned_repeats, plan.lower_bound)
+    assert "repeat" not in line and "bound" not in line
     expect(page.get_by_role("status")).to_contain_text(
-        f"Days 1, 2 and 3 are planned (not seated) with seed 31: {line}."
+        f"Days 1, 2 and 3 are planned (not seated), seating number 31: {line}."
     )
     expect(page.locator("#schedule-line")).to_have_text(line)
     expect(page.get_by_role("cell", name="Planned (not seated)")).to_have_count(3)

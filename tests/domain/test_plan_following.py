@@ -74,10 +74,10 @@ def test_running_repeats_count_each_day_against_the_days_before():
     assert running_repeats([PLAN], [day2])[0] == 1 + 1 + 1
 
 
-def test_schedule_line():
-    assert schedule_line(0, 0) == "0 repeats: the best possible"
-    assert schedule_line(1, 1) == "1 repeat: the best possible"
-    assert schedule_line(12, 8) == "12 repeats (bound 8)"
+def test_schedule_line_says_pairs_meeting_again_in_plain_words():
+    assert schedule_line(0, 0) == "no pair of players meets again"
+    assert schedule_line(1, 1) == "1 pair of players meets again, the fewest possible"
+    assert schedule_line(12, 8) == "12 pairs of players meet again (the fewest possible is 8)"
 
 
 @st.composite

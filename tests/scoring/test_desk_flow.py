@@ -54,7 +54,7 @@ def test_confirm_and_next_table_opens_the_next_table_waiting(world):
     response = desk.post(check_url(world, 2), {"confirm-1": "on", "v1": "1", "next": "1"})
     # No table left waiting: back to the grid, saying so.
     assert response.url == reverse("organiser:scores_day", args=[world.tournament.slug, 1])
-    assert "No other table has games waiting" in text_of(desk.get(response.url))
+    assert "No other table has games to confirm" in text_of(desk.get(response.url))
 
 
 def test_a_game_changed_since_the_page_was_drawn_confirms_nothing(world):
@@ -116,7 +116,7 @@ def test_the_grid_puts_tables_waiting_first_and_counts_players_now(world):
     assert page.index("Table 2") < page.index("Table 1 ")
     assert "Check 1 game" in page
     assert "3 players now (of 4)" in page
-    assert "1 waiting for the desk" in page
+    assert "1 to confirm" in page and "waiting" not in page
 
 
 def test_a_game_marked_wrong_shows_the_reason_and_the_numbers_in_question(world):

@@ -146,3 +146,59 @@ def test_commands_refuse_in_plain_words(tmp_path, monkeypatch, command, args, me
     with pytest.raises(CommandError, match=re.escape(message)) as error:
         call_command(command, *args)
     assert error.value.returncode == 1
+
+
+def _words_at(page) -> list[tuple[str, float, float]]:
+    """Every piece of text on the page with where it starts (x, y)."""
+    found = []
+
+    def visit(text, _cm, tm, _font, _size):
+        if text.strip():
+            found.append((text.strip(), tm[4], tm[5]))
+
+    page.extract_text(visitor_text=visit)
+    return found
+
+
+def _vertical_lines(page) -> list[tuple[float, float, float]]:
+    """(x, lower y, upper y) of every vertical line the page draws ("m" then "l")."""
+    from pypdf.generic import ContentStream
+
+    lines, start = [], None
+    for operands, operator in ContentStream(page.get_contents(), page.pdf).operations:
+        if operator == b"m":
+            start = [float(v) for v in operands]
+        elif operator == b"l" and start is not None:
+            x, y = (float(v) for v in operands)
+            if abs(x - start[0]) < 0.01:
+                lines.append((x, min(y, start[1]), max(y, start[1])))
+    return lines
+
+
+def test_every_player_has_a_went_out_box_on_every_game_they_play():
+    w = seated_day(tables=(("Ann Lee", "Bob Roe", "Cy Doe"),))
+    Seat.objects.filter(entry=w.entries["Cy Doe"]).update(left_after_game=4)
+    page = PdfReader(io.BytesIO(score_sheets_pdf(w.day))).pages[0]
+    words = _words_at(page)
+    boxes = [(x, y) for text, x, y in words if text == "out"]
+    # Six games: Ann and Bob play them all, Cy the first four.
+    assert len(boxes) == 6 + 6 + 4
+    assert len({round(x) for x, _ in boxes}) == 3  # one box per player's column
+    assert len({round(y) for _, y in boxes}) == 6  # one per game's row
+    text = " ".join(page.extract_text().split())
+    assert 'tick the "out" box of the player who went out' in text
+
+
+def test_no_column_line_strikes_through_totals():
+    w = seated_day()
+    page = PdfReader(io.BytesIO(score_sheets_pdf(w.day))).pages[0]
+    (_, x, y), *_ = [word for word in _words_at(page) if word[0] == "Totals"]
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    from core.pdf_fonts import pdf_fonts
+
+    right = x + stringWidth("Totals", pdf_fonts().bold, 12)
+    crossing = [
+        line for line in _vertical_lines(page) if x < line[0] < right and line[1] <= y <= line[2]
+    ]
+    assert crossing == []

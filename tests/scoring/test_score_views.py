@@ -87,7 +87,7 @@ def test_the_table_link_saves_a_provisional_game(world, client):
         world.tables[0],
     )
     page = text_of(client.get(link(world.tables[0])))
-    assert "Game 1 is saved" in page and "waiting for the desk" in page
+    assert "Game 1 is saved" in page and "saved, for the desk to confirm" in page
     assert "Game 2" in page  # the next game is offered
 
 
@@ -436,7 +436,7 @@ def test_the_day_grid_shows_each_table_and_game(world, client):
         reverse("organiser:scores_day", args=[world.tournament.slug, 1])
     )
     page = text_of(response)
-    assert "1 confirmed · 1 waiting for the desk · 10 not entered" in page
+    assert "1 confirmed · 1 to confirm · 10 not entered" in page and "waiting" not in page
     assert "provisional" in page
     html = response.content.decode()
     assert html.count('class="badge entered"') == 1 and html.count('class="badge confirmed"') == 1

@@ -239,8 +239,14 @@ def test_workbook_sheets_hold_standings_clubs_scores_seating_and_rules(demo_tour
 
     rules = dict(book["Rules"].iter_rows(min_row=2, values_only=True))
     assert rules["Tournament"] == "Spring Samboree Tournament 2026"
-    assert rules["Days"] == 2 and rules["Games per day"] == 6 and rules["Tile set"] == 12
-    assert rules["Tie breaks"] == "none (ties share a rank)"
+    assert rules["Days"] == 2 and rules["Games a day"] == 6
+    assert rules["Set"] == "Double-12 (91 tiles)"
+    assert rules["Tie-breaks"] == "none (tied players share a rank)"
+    # The rules page's words, never the stored values.
+    assert rules["Hand sizes"] == "2-7: 12"
+    assert rules["A substitute's games count"] == "Not ranked (shown, without a rank)"
+    assert rules["Reseat each day"] == "yes"
+    assert not any("[[" in str(v) or "_" in str(v) for v in rules.values())
     assert "Provisional: 1 game to confirm" in rules["Standings"]
 
 

@@ -239,6 +239,19 @@ def test_a_picked_player_is_drawn_dashed_after_the_top_ten(demo_tournament):
     assert 'stroke-dasharray="7 4"' in race_chart(result, [last])
 
 
+def test_the_top_of_the_race_never_cuts_through_a_tie(db):
+    from scoring_factories import seated_day, three_tied_for_second
+
+    w = seated_day()
+    result = standings(three_tied_for_second(w))
+    # Ann leads; Bob, Ed and Flo share 2nd: a top three takes all of them.
+    lines = race_lines(result, top=3)
+    assert sorted(line.name for line in lines) == ["Ann Lee", "Bob Roe", "Ed Poe", "Flo Ng"]
+    assert not any(line.picked for line in lines)
+    assert "top 3 and 1 tied with them" in race_chart(result, top=3)
+    assert len(race_lines(result, top=5)) == 5  # 5th (Gus) is alone: no tie to take
+
+
 def test_picking_a_player_who_is_not_there_says_so_next_to_the_field(client, demo_tournament):
     set_public_pages(demo_tournament, True)
     url = reverse("public:standings", args=[demo_tournament.slug])
@@ -324,7 +337,7 @@ def test_the_pdf_ends_with_the_race_drawn_by_reportlab(demo_tournament):
     result = standings(fresh(demo_tournament))
     pages = PdfReader(io.BytesIO(render_standings_pdf(result))).pages
     last = pages[-1].extract_text()
-    assert "The race: the top ten" in last
+    assert "The race: total after each game, top 10" in last
     leader = result.rows[0]
     assert f"{leader.record.name} {leader.total}" in re.sub(r"\s+", " ", last)
     assert "Clubs" in pages[-2].extract_text()
@@ -357,7 +370,7 @@ def test_the_day_board_colours_each_table_by_its_progress(
     page = organiser_client.get(url).content.decode()
     assert 'class="tile tile-playing" id="tile-1"' in page
     assert 'class="tile tile-waiting" id="tile-2"' in page
-    assert "2/6 confirmed" in page and "1/6 confirmed · 1 waiting" in page
+    assert "2/6 confirmed" in page and "1/6 confirmed · 1 to confirm" in page
     assert page.count("pip-confirmed") == 3 and page.count("pip-entered") == 1
     assert "js/live-refresh.js" in page and "<script>" not in page
     # Day 1: one table, two games confirmed and one waiting.

@@ -296,7 +296,7 @@ def test_a_cleared_day_can_be_removed_and_a_reseated_day_plays_the_new_schedule(
 
     w = seated_day(day_number=2)
     call_command("seat", "cup", "--day", "2", "--clear")
-    assert "day 2: seating cleared" in capsys.readouterr().out
+    assert "Day 2's seating is cleared" in capsys.readouterr().out
     change_rules(w.tournament, {"days": 1}, by=COMMAND_LINE)
     assert list(Day.objects.filter(tournament=w.tournament).values_list("number", flat=True)) == [1]
     day1 = Day.objects.get(tournament=w.tournament, number=1)

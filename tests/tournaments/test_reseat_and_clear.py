@@ -3,6 +3,7 @@ a new link and code (a printed QR code would otherwise open a table seating othe
 
 import pytest
 from django.test import Client
+from django.utils import timezone
 from scoring_factories import link, organiser_url as url, register, text_of
 
 from tournaments.models import Seat, Table
@@ -44,7 +45,7 @@ def test_reseat_asks_first_and_a_post_without_the_answer_changes_nothing(
     assert response.status_code == 200
     assert "Reseat day 1?" in page
     assert "The old links, QR codes and codes stop working at once" in page
-    assert "score sheets already printed for day 1 will be wrong" in page
+    assert "No seating chart, find-your-table list or score sheet of day 1 has been printed" in page
     assert 'name="seed" value="7"' in response.content.decode()
     assert _seats(day) == seats and _tables(day) == tables
     day.refresh_from_db()
@@ -101,3 +102,37 @@ def test_clearing_takes_the_tables_and_their_links_away(tournament):
     clear_seating(day)
     assert not _tables(day)
     assert Client().get(link(old)).status_code == 404
+
+
+def _printed_at(moment) -> str:
+    return f"{timezone.localtime(moment):%H:%M}"
+
+
+def test_reseat_and_clear_name_the_time_the_charts_and_sheets_were_printed(
+    tournament, organiser_client
+):
+    register(tournament, count=10)
+    day = tournament.days.get(number=1)
+    seat_day(day, seed=1)
+    organiser_client.get(url(tournament, "seating/1/chart.pdf"))
+    day.refresh_from_db()
+    assert day.charts_printed_at is not None and day.sheets_printed_at is None
+    page = text_of(organiser_client.post(url(tournament, "seating/1/seat/"), {"seed": "7"}))
+    charts = f"The seating charts printed at {_printed_at(day.charts_printed_at)} will be wrong"
+    assert charts in page and "score sheets printed" not in page
+
+    organiser_client.get(url(tournament, "day/1/score-sheets.pdf"))
+    day.refresh_from_db()
+    assert day.sheets_printed_at is not None
+    page = text_of(organiser_client.post(url(tournament, "seating/1/clear/")))
+    assert (
+        f"The seating charts printed at {_printed_at(day.charts_printed_at)} and the score "
+        f"sheets printed at {_printed_at(day.sheets_printed_at)} will be wrong"
+    ) in page
+
+    # The new seating has not been printed: the next reseat says so.
+    organiser_client.post(url(tournament, "seating/1/seat/"), {"seed": "7", "confirmed": "on"})
+    day.refresh_from_db()
+    assert day.charts_printed_at is None and day.sheets_printed_at is None
+    page = text_of(organiser_client.post(url(tournament, "seating/1/seat/"), {"seed": "8"}))
+    assert "score sheet of day 1 has been printed yet" in page

@@ -15,10 +15,11 @@ from scoring_factories import organiser_url as url, register, snapshot, staff
 from core.errors import ServiceError
 from domain.seating.bounds import schedule_lower_bound
 from domain.seating.pairs import count_repeat_pairs, table_sizes
-from domain.seating.plan_following import moved_from_plan
+from domain.seating.plan_following import moved_from_plan, pairs_again
 from domain.seating.sessions import schedule_repeats
 from tournaments import selectors
 from tournaments.access import COMMAND_LINE
+from tournaments.management.commands.seat import _sentence
 from tournaments.models import (
     Day,
     Entry,
@@ -292,14 +293,26 @@ def test_a_keep_apart_pair_set_after_planning_is_respected(rally):
     )
 
 
-def test_a_cleared_day_is_neither_seated_nor_planned(rally):
+def test_a_cleared_day_keeps_its_planned_tables_and_drops_only_the_seats(rally):
     plan_remaining_days(rally, seed=2)
+    planned = PlannedDay.objects.get(day=day(rally, 1)).tables
     seat_day(day(rally, 1))
-    clear_seating(day(rally, 1))
+    seated = stored_tables(day(rally, 1))
+    assert clear_seating(day(rally, 1)) == len(planned)
+    assert not Seat.objects.filter(day=day(rally, 1)).exists()
     view = selectors.seating_plan(rally)
-    assert [d.state for d in view.days] == ["neither", "planned", "planned", "planned"]
-    # Seating it again is an ordinary seating: there is no plan for it any more.
-    assert seat_day(day(rally, 1), seed=1).plan is None
+    assert [d.state for d in view.days] == ["planned", "planned", "planned", "planned"]
+    assert [sorted(t) for t in PlannedDay.objects.get(day=day(rally, 1)).tables] == seated
+    # Seating it again follows the plan it kept: the same tables.
+    again = seat_day(day(rally, 1))
+    assert again.plan is not None and again.plan.as_planned
+    assert stored_tables(day(rally, 1)) == seated
+
+
+def test_clearing_a_day_outside_the_plan_keeps_nothing(rally):
+    seat_day(day(rally, 1), seed=1)
+    assert clear_seating(day(rally, 1)) == 0
+    assert not PlannedDay.objects.filter(day=day(rally, 1)).exists()
 
 
 def test_unplanned_days_seat_as_before(rally):
@@ -430,11 +443,11 @@ def test_plan_page_plans_shows_and_seats(rally, organiser_client):
     page = response.content.decode()
     plan = SeatingPlan.objects.get()
     line = (
-        "0 repeats: the best possible"
-        if plan.planned_repeats <= plan.lower_bound
-        else (f"{plan.planned_repeats} repeats (bound {plan.lower_bound})")
+        "no pair of players meets again"
+        if plan.planned_repeats == 0
+        else f"{plan.planned_repeats} pairs of players meet again"
     )
-    assert f"Days 1, 2, 3 and 4 are planned (not seated) with seed 3: {line}." in page
+    assert f"Days 1, 2, 3 and 4 are planned (not seated), seating number 3: {line}" in page
     assert page.count('class="badge planned"') == 4
     day2 = organiser_client.get(url(rally, "seating/2/")).content.decode()
     assert "Day 2 is planned, not seated." in day2 and "Seat day 2 as planned" in day2
@@ -451,7 +464,10 @@ def test_plan_page_refusal_is_shown_and_changes_nothing(rally, organiser_client)
     assert "Nothing was planned: Reshuffling is off" in response.content.decode()
     assert not SeatingPlan.objects.exists()
     response = organiser_client.post(url(rally, "seating/plan/"), {"seed": "-4"}, follow=True)
-    assert "Nothing was planned: the seed must be a whole number." in response.content.decode()
+    assert (
+        "Nothing was planned: the seating number must be a whole number."
+        in response.content.decode()
+    )
 
 
 def test_withdrawal_marks_the_plan_out_of_date_on_the_page(rally, organiser_client):
@@ -488,14 +504,11 @@ def test_seat_plan_prints_each_session_and_the_total(rally):
     plan = SeatingPlan.objects.get()
     rows = list(PlannedDay.objects.order_by("day__number"))
     lines = out.splitlines()
-    per_day = [line for line in lines if line.startswith("repeat pairs: ")]
-    assert per_day == [
-        f"repeat pairs: {r.repeat_pairs} (lower bound: {r.lower_bound})" for r in rows
-    ]
-    total = f"total repeat pairs: {plan.planned_repeats} (lower bound: {plan.lower_bound})"
-    if plan.planned_repeats == plan.lower_bound:
-        total += ": the best possible"
-    assert lines[-1] == total
+    per_day = [line for line in lines if "meet" in line and not line.startswith("Over")]
+    assert per_day == [_sentence(pairs_again(r.repeat_pairs, r.lower_bound)) for r in rows]
+    assert lines[-1] == "Over the planned days: " + pairs_again(
+        plan.planned_repeats, plan.lower_bound
+    )
     assert sum(1 for line in lines if re.fullmatch(r"Table \d \(4\): .*", line)) == 16
     assert "Day 1 (planned)" in lines and "Day 4 (planned)" in lines
 
@@ -505,7 +518,7 @@ def test_seat_plan_says_the_best_possible(make_tournament, organiser):
     change_rules(tournament, {"max_table_size": 4}, by=COMMAND_LINE)
     register(tournament, count=16)
     out = run_seat("pair", "--plan", "--seed", "1")
-    assert out.splitlines()[-1] == "total repeat pairs: 0 (lower bound: 0): the best possible"
+    assert out.splitlines()[-1] == "Over the planned days: no pair of players meets again"
 
 
 def test_seat_day_of_a_planned_day_says_how_the_plan_was_kept(rally):
@@ -528,7 +541,7 @@ def test_seat_plan_clear(rally):
     [
         (("rally",), "the following arguments are required: --day (or give --plan)"),
         (("rally", "--plan", "--day", "2"), "Give either --day N (seat one day) or --plan"),
-        (("rally", "--plan", "--seed", "-1"), "The seed must be a whole number"),
+        (("rally", "--plan", "--seed", "-1"), "The seating number must be a whole number"),
         (("nowhere", "--plan"), 'There is no tournament with the slug "nowhere".'),
         (("rally", "--plan", "--clear"), "There is no plan to clear."),
     ],

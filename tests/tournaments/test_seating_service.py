@@ -11,8 +11,10 @@ from pypdf import PdfReader
 from scoring_factories import organiser_url as url, register, stored_sheet
 
 from core.errors import ServiceError
+from core.search import surname_key
 from domain.seating.bounds import repeat_lower_bound
 from domain.seating.pairs import count_repeat_pairs, table_sizes
+from domain.seating.plan_following import pairs_again
 from scoring.models import Game, SheetState
 from tournaments import hooks, selectors
 from tournaments.access import COMMAND_LINE
@@ -257,8 +259,9 @@ def test_call_command_seat_prints_tables_and_the_bound(tournament, capsys):
     call_command("seat", "spring", "--day", "2", "--seed", "9")
     out = capsys.readouterr().out.splitlines()
     day2 = tournament.days.get(number=2)
-    assert out[-1] == f"repeat pairs: {day2.repeat_pairs} (lower bound: {day2.repeat_lower_bound})"
-    day2_lines = out[out.index("Spring, day 2: seed 9") + 1 : -1]
+    said = pairs_again(day2.repeat_pairs, day2.repeat_lower_bound)
+    assert out[-1] == said[:1].upper() + said[1:]
+    day2_lines = out[out.index("Spring, day 2: seating number 9") + 1 : -1]
     assert len(day2_lines) == 3
     for number, line in enumerate(day2_lines, start=1):
         names = [
@@ -446,8 +449,10 @@ def test_seating_page_shows_tables_and_the_bound(seated_two_days, organiser_clie
     tournament, _day1, day2, _entries = seated_two_days
     day2.refresh_from_db()
     page = organiser_client.get(url(tournament, "seating/2/")).content.decode()
-    assert f"Repeat pairs: {day2.repeat_pairs} (lower bound: {day2.repeat_lower_bound})" in page
-    assert f"seed {day2.seed}" in page
+    said = pairs_again(day2.repeat_pairs, day2.repeat_lower_bound)
+    assert said[:1].upper() + said[1:] in page
+    assert "lower bound" not in page and "Repeat pairs" not in page
+    assert f"seating number {day2.seed}" in page
     for seat in Seat.objects.filter(day=day2).select_related("entry__player"):
         assert seat.entry.player.name in page
     assert page.count('class="seating-table"') == 2
@@ -471,7 +476,10 @@ def test_seat_page_seats_and_reports(tournament, organiser_client):
         url(tournament, "seating/1/seat/"), {"seed": "42"}, follow=True
     )
     page = response.content.decode()
-    assert "Day 1 is seated at 2 tables with seed 42. Repeat pairs: 0 (lower bound: 0)." in page
+    assert (
+        "Day 1 is seated at 2 tables (seating number 42): no pair of players meets again." in page
+    )
+    assert "Seed" not in page and "lower bound" not in page
 
 
 def test_day_seating_is_a_fixed_number_of_queries(tournament, django_assert_num_queries):
@@ -556,7 +564,7 @@ def test_seating_chart_and_find_your_table_pdfs_hold_every_name(tournament, orga
     listed = [(line.split(" (#")[0], lines[i + 1]) for i, line in enumerate(lines) if "(#" in line]
     assert len(listed) == 24
     names = [name for name, _ in listed]
-    assert names == sorted(names, key=str.casefold)
+    assert names == sorted(names, key=surname_key)
     assert listed == [(name, f"Table {table_of[name]}") for name in names]
 
 

@@ -2,6 +2,7 @@
 events and seasons, players, seating, seating plans. Callers import them from here."""
 
 from tournaments.selectors.events import (
+    event_staff,
     events_free_for_a_season,
     first_started_day,
     play_started,
@@ -73,6 +74,7 @@ __all__ = [
     "entry_days",
     "entry_detail",
     "entry_list",
+    "event_staff",
     "events_free_for_a_season",
     "find_table_rows",
     "find_your_table",

@@ -1,6 +1,8 @@
 """Reads of events, their days and seasons: the overview, the day tabs, the public lists, and
 whether play has started."""
 
+from dataclasses import dataclass
+
 from django.db.models import Count, Exists, OuterRef, Q
 
 from tournaments.models import (
@@ -121,3 +123,37 @@ def public_seasons():
 def standings_setting_history(tournament) -> list[StandingsSettingChange]:
     """Every change of the event's standings settings (tie-breaks), latest first. One query."""
     return list(StandingsSettingChange.objects.filter(tournament=tournament))
+
+
+@dataclass(frozen=True)
+class StaffLogin:
+    """A login that runs the event, as its Staff page lists it. ``only_here``: it runs no
+    other event and is no site administrator, so this event's organisers may change it."""
+
+    user_id: int
+    username: str
+    role_label: str
+    only_here: bool
+
+
+def event_staff(tournament) -> list[StaffLogin]:
+    """The logins that run the event, organisers first. Two queries."""
+    staff = list(
+        StaffRole.objects.filter(tournament=tournament)
+        .select_related("user")
+        .order_by("-role", "user__username")
+    )
+    elsewhere = set(
+        StaffRole.objects.filter(user_id__in=[s.user_id for s in staff])
+        .exclude(tournament=tournament)
+        .values_list("user_id", flat=True)
+    )
+    return [
+        StaffLogin(
+            user_id=role.user_id,
+            username=role.user.get_username(),
+            role_label=role.get_role_display(),
+            only_here=not (role.user_id in elsewhere or role.user.is_staff),
+        )
+        for role in staff
+    ]

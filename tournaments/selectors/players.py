@@ -5,7 +5,7 @@ from dataclasses import dataclass
 
 from django.db.models import Prefetch
 
-from core.search import matches, search_key
+from core.search import matches, search_key, surname_key
 from tournaments.hooks import play_record
 from tournaments.models import Entry, KeepApart, Player, Seat, StaffRole, Table
 from tournaments.player_import import name_key
@@ -139,10 +139,9 @@ def directory_matches(tournament, query: str, user, limit: int = 20) -> list[Pla
 
 def check_in_list(tournament) -> dict:
     entries = list(
-        Entry.objects.filter(tournament=tournament)
-        .select_related("player")
-        .order_by("player__name", "number")
+        Entry.objects.filter(tournament=tournament).select_related("player").order_by("number")
     )
+    entries.sort(key=lambda e: surname_key(e.player.name))  # stable: equal names by number
     counts = {status: 0 for status, _ in Entry.STATUSES}
     for entry in entries:
         counts[entry.status] += 1

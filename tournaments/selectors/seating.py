@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from django.db import connections
 from django.db.models import Count, Exists, F, OuterRef, Prefetch
 
-from core.search import matches, search_key
+from core.search import matches, search_key, surname_key
 from core.sql import table_names
 from domain.seating.pairs import (
     club_groups,
@@ -239,12 +239,13 @@ def find_your_table(tournament, query: str, limit: int = 30) -> dict:
         )
         if matches(query, name)
     ]
-    entries = list(
+    entries = sorted(
         Entry.objects.filter(pk__in=found)
         .select_related("player")
         .prefetch_related(Prefetch("seats", queryset=seats))
-        .order_by("player__name", "number")[:limit]
-    )
+        .order_by("number"),
+        key=lambda e: surname_key(e.player.name),
+    )[:limit]
     results = []
     for entry in entries:
         by_day = {s.day.number: s for s in entry.seats.all()}
@@ -258,11 +259,12 @@ def find_your_table(tournament, query: str, limit: int = 30) -> dict:
 
 
 def find_table_rows(day) -> list[tuple[str, int, int]]:
-    """(name, player number, table number) for everyone seated on ``day``, A to Z. One query."""
+    """(name, player number, table number) for everyone seated on ``day``, by surname. One
+    query."""
     rows = list(
         Seat.objects.filter(day=day).values_list(
             "entry__player__name", "entry__number", "table__number"
         )
     )
-    rows.sort(key=lambda r: (r[0].casefold(), r[1]))
+    rows.sort(key=lambda r: (surname_key(r[0]), r[1]))
     return rows

@@ -13,6 +13,7 @@ from django.db import transaction
 from django.db.models import Max
 
 from core.errors import ServiceError
+from core.formats import entered_so_far, when_left
 from tournaments.access import role_in
 from tournaments.hooks import play_record
 from tournaments.models import Day, Entry, Seat, StaffRole, Table, Tournament
@@ -185,8 +186,8 @@ def _substitute_seat(day: Day, replaced, from_game: int) -> tuple[LatePlan, Seat
     first_free = max(seat.left_after_game, entered) + 1
     if not first_free <= from_game <= rules.games_per_day:
         raise ServiceError(
-            f"Day {day.number}, table {number} has entered games up to {entered} and {name} "
-            f"left after game {seat.left_after_game}: the substitute can start from game "
+            f"Day {day.number}, table {number} {entered_so_far(entered)} and {name} "
+            f"left {when_left(seat.left_after_game)}: the substitute can start from game "
             f"{first_free} to {rules.games_per_day}.",
             field="from_game",
         )

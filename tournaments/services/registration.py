@@ -7,6 +7,7 @@ from django.db import transaction
 from django.db.models import Max
 
 from core.errors import ServiceError
+from core.formats import when_left
 from tournaments.access import account_of
 from tournaments.hooks import play_record
 from tournaments.models import (
@@ -330,9 +331,9 @@ def reinstate_refusal(entry, left: list[Seat] | None = None) -> str:
         if later:
             return (
                 f"Day {seat.day.number}, table {seat.table.number} has entered game "
-                f"{min(later)} since {entry.player.name} left after game "
-                f"{seat.left_after_game}, so the withdrawal cannot be undone now: the table "
-                "played on without them."
+                f"{min(later)} since {entry.player.name} left "
+                f"{when_left(seat.left_after_game)}, so the withdrawal cannot be undone now: "
+                "the table played on without them."
             )
     return ""
 

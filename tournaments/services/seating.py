@@ -36,6 +36,7 @@ from tournaments.models import (
     Entry,
     PlannedDay,
     Seat,
+    SeatingPlan,
     Table,
     Tournament,
     new_table_code,
@@ -288,7 +289,9 @@ def _commit_seating(day, players, tables, seed, organiser, *, kept: bool) -> Sea
     PlannedDay.objects.filter(day=day).delete()  # a day is seated or planned, never both
     day.seed = seed
     day.seated_at = timezone.now()
-    day.save(update_fields=["seed", "seated_at"])
+    # Nothing of the new seating is printed yet; a reseat's warning said what paper it spoilt.
+    day.charts_printed_at = day.sheets_printed_at = None
+    day.save(update_fields=["seed", "seated_at", "charts_printed_at", "sheets_printed_at"])
     # Later days already seated are measured against this one, so their counts change too.
     repeats, bound = refresh_repeat_counts(day.tournament, day.number)[day.number]
     day.repeat_pairs, day.repeat_lower_bound = repeats, bound
@@ -514,16 +517,64 @@ def swap_players(day, first, second) -> None:
 
 
 @transaction.atomic
-def clear_seating(day, *, organiser=None) -> Day:
-    """Take a day's tables away (before its first score), so the day can be removed or seated
-    again from scratch. Its table links stop working."""
+def clear_seating(day, *, organiser=None) -> int:
+    """Take a day's seats away (before its first score), so the day can be removed or seated
+    again. Its table links stop working. A day of the event's seating plan keeps its planned
+    tables: it goes back to planned, with the tables it had, so the organiser's plan is not lost
+    with the seats. Returns how many planned tables it kept (0 for a day not in the plan)."""
     day = _lock_day(day)
+    kept = _plan_again(day)
     Table.objects.filter(day=day).delete()  # with their seats
     day.seed = day.seated_at = day.repeat_pairs = day.repeat_lower_bound = None
-    day.save(update_fields=["seed", "seated_at", "repeat_pairs", "repeat_lower_bound"])
+    day.charts_printed_at = day.sheets_printed_at = None
+    day.save(
+        update_fields=[
+            "seed",
+            "seated_at",
+            "repeat_pairs",
+            "repeat_lower_bound",
+            "charts_printed_at",
+            "sheets_printed_at",
+        ]
+    )
     # Later seated days were measured against this one.
     refresh_repeat_counts(day.tournament, day.number)
     logger.info(
         "Day %s of %s unseated by %s", day.number, day.tournament.slug, organiser or "a command"
     )
-    return day
+    return kept
+
+
+def _plan_again(day) -> int:
+    """The day's seated tables stored as its planned day again, when the event's plan covers it
+    (seating a planned day used its planned day up). Returns the number of tables kept."""
+    plan = SeatingPlan.objects.filter(tournament_id=day.tournament_id).first()
+    if plan is None or day.number not in plan.day_numbers or day.seated_at is None:
+        return 0
+    by_table: dict[int, list[int]] = {}
+    seats = Seat.objects.filter(day=day).order_by("table__number", "position")
+    for number, entry_id in seats.values_list("table__number", "entry_id"):
+        by_table.setdefault(number, []).append(entry_id)
+    tables = list(by_table.values())
+    PlannedDay.objects.update_or_create(
+        day=day,
+        defaults={
+            "plan": plan,
+            "tables": tables,
+            "repeat_pairs": day.repeat_pairs or 0,
+            "lower_bound": day.repeat_lower_bound or 0,
+        },
+    )
+    return len(tables)
+
+
+CHARTS, SHEETS = "charts", "sheets"
+
+
+def record_printed(day, what: str) -> None:
+    """Note that the day's seating charts (or find-your-table lists), ``CHARTS``, or its score
+    sheets, ``SHEETS``, were printed now: a later reseat or clear names the time."""
+    field = {CHARTS: "charts_printed_at", SHEETS: "sheets_printed_at"}[what]
+    moment = timezone.now()
+    Day.objects.filter(pk=day.pk).update(**{field: moment})
+    setattr(day, field, moment)

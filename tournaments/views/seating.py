@@ -17,9 +17,11 @@ from tournaments.presenters import (
     SUBSTITUTE_COUNTS,
     can_manage,
     chart_tables,
+    cleared_message,
     late_plan_notes,
     plan_summary,
     planned_chart_tables,
+    printed_warning,
     seating_fixed_note,
     seating_summary,
     with_day_status,
@@ -57,7 +59,7 @@ def seating_index(request, tournament):
 def plan_days(request, tournament):
     form = SeatDayForm(request.POST)
     if not form.is_valid():
-        messages.error(request, "Nothing was planned: the seed must be a whole number.")
+        messages.error(request, "Nothing was planned: the seating number must be a whole number.")
         return redirect("organiser:seating_index", tournament.slug)
     try:
         outcome = planning.plan_remaining_days(
@@ -172,11 +174,11 @@ def clear_seating(request, tournament, day_number):
             button=f"Yes, clear day {day.number}'s seating",
         )
     try:
-        seating_service.clear_seating(day, organiser=request.user)
+        kept = seating_service.clear_seating(day, organiser=request.user)
     except ServiceError as error:
         messages.error(request, str(error))
     else:
-        messages.success(request, f"Day {day.number}'s seating is cleared: it has no tables now.")
+        messages.success(request, cleared_message(day.number, kept))
     return redirect("organiser:seating", tournament.slug, day.number)
 
 
@@ -189,27 +191,22 @@ def _asks_first(request, day) -> bool:
     )
 
 
-_PRINTED_WRONG = (
-    "Seating charts, find-your-table lists and score sheets already printed for day {n} "
-    "will be wrong: print them again."
-)
-
-
 def _reseat_warnings(day) -> list[str]:
     """What a reseat breaks: said before it happens, since it cannot be undone."""
     return [
         f"Everyone on day {day.number} gets a new table; the tables you see now are gone.",
         "Every table gets a new link and a new code. The old links, QR codes and codes stop "
         "working at once, so nobody can enter scores for a table that now seats other people.",
-        _PRINTED_WRONG.format(n=day.number),
+        printed_warning(day),
     ]
 
 
 def _clear_warnings(day) -> list[str]:
     return [
-        f"Every table of day {day.number} is taken away, with its seats.",
+        f"Every seat of day {day.number} is taken away. A day of the seating plan keeps its "
+        "planned tables, to seat again.",
         "Every table link, QR code and code of the day stops working at once.",
-        _PRINTED_WRONG.format(n=day.number),
+        printed_warning(day),
     ]
 
 
@@ -400,6 +397,7 @@ def swap_players(request, tournament, day_number):
 def seating_chart_pdf(request, tournament, day_number):
     day = day_or_404(tournament, day_number)
     tables = chart_tables(selectors.day_tables(day))
+    seating_service.record_printed(day, seating_service.CHARTS)
     report = Report(
         f"{tournament.slug}-day{day.number}-seating-chart",
         {
@@ -437,6 +435,7 @@ def planned_chart_pdf(request, tournament, day_number):
 def find_table_pdf(request, tournament, day_number):
     day = day_or_404(tournament, day_number)
     rows = selectors.find_table_rows(day)
+    seating_service.record_printed(day, seating_service.CHARTS)
     report = Report(
         f"{tournament.slug}-day{day.number}-find-your-table",
         {

@@ -8,6 +8,7 @@ from scoring.management.command_helpers import (
 )
 from scoring.score_sheets_pdf import score_sheets_pdf
 from tournaments.management.lookup import find_day
+from tournaments.services.seating import SHEETS, record_printed
 
 
 class Command(BaseCommand):
@@ -24,4 +25,5 @@ class Command(BaseCommand):
         base_url = check_base_url(base_url)
         require_tables(day, " to print")
         path = write_output(file, score_sheets_pdf(day, base_url))
+        record_printed(day, SHEETS)
         self.stdout.write(f"Wrote {path}")

@@ -1,14 +1,19 @@
 from django.core.management.base import BaseCommand, CommandError
 
 from core.errors import ServiceError
+from domain.seating.plan_following import pairs_again
 from tournaments.management.lookup import find_day
-from tournaments.presenters import plan_followed_note
+from tournaments.presenters import cleared_message, plan_followed_note
 from tournaments.services.planning import clear_plan, plan_remaining_days
 from tournaments.services.seating import clear_seating, seat_day
 
 
 def _names(members) -> str:
     return ", ".join(f"#{e.number} {e.player.name}" for e in members)
+
+
+def _sentence(words: str) -> str:
+    return words[:1].upper() + words[1:]
 
 
 class Command(BaseCommand):
@@ -27,7 +32,7 @@ class Command(BaseCommand):
             help="Plan every day not seated yet together, so that over all of them as few pairs "
             "as possible meet again; each planned day is seated later with --day N.",
         )
-        parser.add_argument("--seed", type=int, help="Seed for a reproducible seating.")
+        parser.add_argument("--seed", type=int, help="A seating number, to repeat that seating.")
         parser.add_argument(
             "--clear",
             action="store_true",
@@ -41,14 +46,14 @@ class Command(BaseCommand):
         if not plan and day is None:
             raise CommandError("the following arguments are required: --day (or give --plan)")
         if seed is not None and not 0 <= seed < 2**31:
-            raise CommandError("The seed must be a whole number from 0 to 2147483647.")
+            raise CommandError("The seating number must be a whole number from 0 to 2147483647.")
         tournament, day_row = find_day(slug, day)
         try:
             if plan:
                 self._plan(tournament, seed, clear)
             elif clear:
-                clear_seating(day_row)
-                self.stdout.write(f"{tournament.name}, day {day}: seating cleared.")
+                kept = clear_seating(day_row)
+                self.stdout.write(f"{tournament.name}: {cleared_message(day_row.number, kept)}")
             else:
                 self._seat(tournament, day_row, seed)
         except ServiceError as error:
@@ -56,16 +61,14 @@ class Command(BaseCommand):
 
     def _seat(self, tournament, day_row, seed):
         outcome = seat_day(day_row, seed=seed)
-        self.stdout.write(f"{tournament.name}, day {day_row.number}: seed {outcome.seed}")
+        self.stdout.write(f"{tournament.name}, day {day_row.number}: seating number {outcome.seed}")
         if outcome.kept_tables:
             self.stdout.write("Reshuffling is off: the previous day's tables were kept.")
         if outcome.plan is not None:
             self.stdout.write(plan_followed_note(outcome.plan))
         for number, members in enumerate(outcome.tables, start=1):
             self.stdout.write(f"Table {number} ({len(members)}): {_names(members)}")
-        self.stdout.write(
-            f"repeat pairs: {outcome.repeat_pairs} (lower bound: {outcome.lower_bound})"
-        )
+        self.stdout.write(_sentence(pairs_again(outcome.repeat_pairs, outcome.lower_bound)))
 
     def _plan(self, tournament, seed, clear):
         if clear:
@@ -75,8 +78,9 @@ class Command(BaseCommand):
         outcome = plan_remaining_days(tournament, seed=seed)
         numbers = ", ".join(str(s.day.number) for s in outcome.sessions)
         self.stdout.write(
-            f"{tournament.name}, days {numbers} planned together: seed {outcome.plan.seed} "
-            f"({outcome.plan.method}). Nothing is seated yet: seat each day with --day N."
+            f"{tournament.name}, days {numbers} planned together: seating number "
+            f"{outcome.plan.seed} ({outcome.plan.method}). Nothing is seated yet: seat each day "
+            "with --day N."
         )
         if outcome.note:
             self.stdout.write(outcome.note)
@@ -84,10 +88,6 @@ class Command(BaseCommand):
             self.stdout.write(f"Day {session.day.number} (planned)")
             for number, members in enumerate(session.tables, start=1):
                 self.stdout.write(f"Table {number} ({len(members)}): {_names(members)}")
-            self.stdout.write(
-                f"repeat pairs: {session.repeat_pairs} (lower bound: {session.lower_bound})"
-            )
-        total = f"total repeat pairs: {outcome.total_repeats} (lower bound: {outcome.lower_bound})"
-        if outcome.best_possible:
-            total += ": the best possible"
-        self.stdout.write(total)
+            self.stdout.write(_sentence(pairs_again(session.repeat_pairs, session.lower_bound)))
+        total = pairs_again(outcome.total_repeats, outcome.lower_bound)
+        self.stdout.write(f"Over the planned days: {total}")

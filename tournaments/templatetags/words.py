@@ -1,0 +1,19 @@
+"""The pages' words for values that core.formats also prints in PDFs, workbooks and messages,
+so a template says them the same way."""
+
+from django import template
+
+from core import formats
+from domain.seating.plan_following import pairs_again
+
+register = template.Library()
+register.filter("when_left", formats.when_left)
+register.filter("date_and_time", formats.date_and_time)
+
+
+@register.simple_tag(name="pairs_again")
+def pairs_again_tag(repeats: int, bound: int | None) -> str:
+    """:func:`pairs_again`, or the bare count for a plan made before bounds were kept."""
+    if bound is None:
+        return f"{repeats} pairs of players meet again"
+    return pairs_again(repeats, bound)

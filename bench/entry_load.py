@@ -41,7 +41,6 @@ import argparse
 import os
 import secrets
 import shutil
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -55,6 +54,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.entry_load_report import print_report  # noqa: E402
 from bench.http_load import (  # noqa: E402  (the project is put on the path just above)
     DESKS,
     HTTP_TIMEOUT,
@@ -64,7 +64,9 @@ from bench.http_load import (  # noqa: E402  (the project is put on the path jus
     desk,
     free_port,
     log_in,
-    percentile,
+    median_of,
+    p50_p95,
+    p95_of,
     scorekeeper,
     start_server,
     stop_server,
@@ -267,9 +269,9 @@ def _run(
     stored = _stored_games(event, load.log)
     check = _check_standings(event, load.log)
     if turn == 0:
-        _print_report(event, load, server_log, stored, check)
+        print_report(event, load, server_log, stored, check)
     else:
-        print(f"score POSTs: {_p50_p95(load.log.score_post_ms)}")
+        print(f"score POSTs: {p50_p95(load.log.score_post_ms)}")
     ok = _verdict(f"{db}, {server}", event, load.log, server_log, stored, check)
     return _Outcome(load.log.score_post_ms, server_log, ok)
 
@@ -469,60 +471,6 @@ def _check_standings(event: _Event, log: Log) -> _StandingsCheck:
     return _StandingsCheck(table, mismatched, equal)
 
 
-def _print_report(
-    event: _Event, load: _Load, server: _ServerLog, stored: _Stored, check: _StandingsCheck
-) -> None:
-    log = load.log
-    expected = len(event.tables) * event.games
-    ms = log.score_post_ms
-    p50 = statistics.median(ms) if ms else float("nan")
-    p95 = percentile(ms, 0.95) if ms else float("nan")
-    print(
-        f"load: phones done in {load.phones_seconds:.1f} s, desks done in "
-        f"{load.all_seconds:.1f} s ({log.requests / load.all_seconds:.0f} requests/s); CPU "
-        f"used: server {load.server_cpu:.1f} s (gunicorn and its workers, start-up included), "
-        f"these clients {load.client_cpu:.1f} s, on {os.cpu_count()} CPUs"
-    )
-    print(f"requests:            {log.requests}")
-    print(
-        f"errors:              {len(log.errors)}"
-        + (f" (server tracebacks: {server.tracebacks})" if server.tracebacks else "")
-    )
-    for line in log.errors[:10]:
-        print(f"  - {line}")
-    print(f"games expected:      {expected} ({len(event.tables)} tables x {event.games})")
-    print(f"games submitted:     {len(log.submitted)} (POST answered with the redirect)")
-    print(
-        f"live sheets stored:  {stored.stored} ({stored.confirmed} confirmed; "
-        f"desk confirmed {len(log.confirmed)})"
-    )
-    print(f"duplicates:          {stored.duplicates}")
-    lost = stored.lost
-    print(f"lost games:          {len(lost)}" + (f" e.g. {lost[:5]}" if lost else ""))
-    print(f"unexpected sheets:   {len(stored.unexpected)}")
-    print(
-        f"score POSTs:         {len(ms)}, p50 {p50:.0f} ms, p95 {p95:.0f} ms, "
-        f"max {max(ms or [0]):.0f} ms"
-    )
-    _print_server_times(server)
-    print(
-        f"standings:           {len(check.table.rows)} rows, {len(check.mismatched)} differ "
-        f"from the recomputation; status: {check.table.status_line}"
-    )
-
-
-def _print_server_times(server: _ServerLog) -> None:
-    """Each kind of request's time inside a worker and, of that, inside the app: the rest of the
-    time a phone waits is for a free worker (sync) or a free app slot (venue)."""
-    for kind, times in sorted(server.in_worker.items()):
-        in_app = server.in_app.get(kind) or [float("nan")]
-        print(
-            f"  in a worker, {kind + ':':<13} {len(times):>4} requests, mean "
-            f"{statistics.mean(times):.0f} ms, p95 {percentile(times, 0.95):.0f} ms, "
-            f"{sum(times) / 1000:.1f} s in all; in the app mean {statistics.mean(in_app):.0f} ms"
-        )
-
-
 def _verdict(
     name: str, event: _Event, log: Log, server: _ServerLog, stored: _Stored, check: _StandingsCheck
 ) -> bool:
@@ -551,10 +499,6 @@ def _verdict(
 # ---------------------------------------------------------------------------
 
 
-def _median(values: list[float]) -> float:
-    return statistics.median(values) if values else float("nan")
-
-
 def _compare(db: str, venue: list[_Outcome], sync: list[_Outcome]) -> bool:
     """The two servers' figures over every round, their ratio venue / sync, and the p95 target."""
     print(
@@ -563,36 +507,38 @@ def _compare(db: str, venue: list[_Outcome], sync: list[_Outcome]) -> bool:
     )
     ratios = []
     for turn, (venue_run, sync_run) in enumerate(zip(venue, sync, strict=True), start=1):
-        mine, other = _p95(venue_run.score_post_ms), _p95(sync_run.score_post_ms)
+        mine, other = p95_of(venue_run.score_post_ms), p95_of(sync_run.score_post_ms)
         ratios.append(mine / other)
         print(f"round {turn}: score POST p95 {mine:.0f} / {other:.0f} ms = {mine / other:.2f}")
 
     def pooled(runs: list[_Outcome], pick) -> list[float]:
         return [value for run in runs for value in pick(run)]
 
+    def worker(kind: str):
+        return lambda o: o.server.in_worker.get(kind, [])
+
+    def app(kind: str):
+        return lambda o: o.server.in_app.get(kind, [])
+
     figures = [
-        ("score POST p50, as the phone waits", _median, lambda o: o.score_post_ms),
-        ("score POST p95, as the phone waits", _p95, lambda o: o.score_post_ms),
-        ("save in a worker, median", _median, lambda o: o.server.in_worker.get("score POST", [])),
-        ("save in a worker, p95", _p95, lambda o: o.server.in_worker.get("score POST", [])),
-        ("save in the app, median", _median, lambda o: o.server.in_app.get("score POST", [])),
-        ("table page in the app, median", _median, lambda o: o.server.in_app.get("table page", [])),
+        ("score POST p50, as the phone waits", median_of, lambda o: o.score_post_ms),
+        ("score POST p95, as the phone waits", p95_of, lambda o: o.score_post_ms),
+        ("save in a worker, median", median_of, worker("score POST")),
+        ("save in a worker, p95", p95_of, worker("score POST")),
+        ("save in the app, median", median_of, app("score POST")),
+        ("table page in the app, median", median_of, app("table page")),
     ]
     print(f"every round together{'':<18}{'venue':>9}{'sync':>9}  venue / sync")
     for label, statistic, values in figures:
         ours, theirs = statistic(pooled(venue, values)), statistic(pooled(sync, values))
         print(f"{label:<38}{ours:>6.0f} ms{theirs:>6.0f} ms  {ours / theirs:.2f}")
-    ratio = _median(ratios)
+    ratio = median_of(ratios)
     target = (
         f"p95 of score POSTs with the venue settings no worse than with {SYNC_WORKERS} sync "
         f"workers: the median of the {len(ratios)} rounds' venue / sync = {ratio:.3f} "
         f"<= {P95_RATIO_TARGET:.2f}"
     )
     return _judged(db, target, ratio <= P95_RATIO_TARGET)
-
-
-def _p50_p95(values: list[float]) -> str:
-    return f"{len(values)}, p50 {_median(values):.0f} ms, p95 {_p95(values):.0f} ms"
 
 
 def _judged(db: str, target: str, ok: bool) -> bool:
@@ -602,10 +548,6 @@ def _judged(db: str, target: str, ok: bool) -> bool:
         return True
     print(f"{'PASS' if ok else 'FAIL'} [{db}] {target}")
     return ok
-
-
-def _p95(values: list[float]) -> float:
-    return percentile(values, 0.95) if values else float("nan")
 
 
 # ---------------------------------------------------------------------------
@@ -636,9 +578,9 @@ def _compare_saves(db: str, work: Path, env: dict, players: int, ref: str) -> bo
         print(f"  - {line}")
     print(f"{'':<30}{'today':>9}{ref[:7]:>10}  today / then")
     for label, times in (("save in a worker, median", in_worker), ("in the app", in_app)):
-        ours, theirs = _median(times["today"]), _median(times[ref[:7]])
+        ours, theirs = median_of(times["today"]), median_of(times[ref[:7]])
         print(f"{label:<30}{ours:>6.1f} ms{theirs:>7.1f} ms  {ours / theirs:.2f}")
-    ratio = _median(in_worker["today"]) / _median(in_worker[ref[:7]])
+    ratio = median_of(in_worker["today"]) / median_of(in_worker[ref[:7]])
     target = (
         f"a save inside a sync worker at least a third faster than the code at {ref[:7]}: "
         f"today / then {ratio:.2f} <= {SAVE_RATIO_TARGET:.2f}"

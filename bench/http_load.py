@@ -15,6 +15,7 @@ import random
 import re
 import signal
 import socket
+import statistics
 import subprocess
 import sys
 import threading
@@ -122,7 +123,10 @@ class Log:
         self.errors.append(text)
 
 
-SCHEDULED = re.compile(r"Game (\d+) <span class=\"muted\">· engine double (\d+)</span>")
+SCHEDULED = re.compile(
+    r"Game <span data-shown-game>(\d+)</span>\s*<span class=\"muted\">· engine double "
+    r"<span data-shown-engine>(\d+)</span>"
+)
 
 
 @dataclass
@@ -405,3 +409,16 @@ def percentile(values: list[float], fraction: float) -> float:
     ordered = sorted(values)
     rank = max(1, min(len(ordered), int(-(-fraction * len(ordered) // 1))))
     return ordered[rank - 1]
+
+
+def median_of(values: list[float]) -> float:
+    """The median, or NaN for no values (a run that measured nothing prints nan, not a crash)."""
+    return statistics.median(values) if values else float("nan")
+
+
+def p95_of(values: list[float]) -> float:
+    return percentile(values, 0.95) if values else float("nan")
+
+
+def p50_p95(values: list[float]) -> str:
+    return f"{len(values)}, p50 {median_of(values):.0f} ms, p95 {p95_of(values):.0f} ms"

@@ -7,7 +7,9 @@ has: confirm from the card (hold the paper beside the table's entry, one press p
 never sees the table's numbers and the save confirms what matches). Each is walked through the
 real pages with Django's test client, following the links and forms the pages give, and the
 result is checked in the database. The floor is one form post per table; the ratio to it is
-printed for both. One PASS/FAIL line per target.
+printed for both. Last, a venue without Wi-Fi: no phone entered anything, and the desk keys all
+43 paper cards in a row (target: one save per card, no page opened in between). One PASS/FAIL
+line per target.
 
 With no DATABASE_URL the event goes in a throwaway SQLite file; with DATABASE_URL set a
 throwaway test database is created beside it and dropped at the end.
@@ -30,7 +32,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from domain.seating.pairs import table_sizes
-from scoring.models import GameSheet, Score, SheetState, Source
+from scoring.models import LIVE_STATES, GameSheet, Score, SheetState, Source
 from scoring.schedule import build_schedule
 from tournaments.models import Entry, Player, Seat, StaffRole, Table
 from tournaments.services.events import create_tournament
@@ -39,9 +41,10 @@ TABLES = 43
 PLAYERS = 300  # 42 tables of 7 and one of 6 at the tournament preset's table size
 
 
-def build_day(slug: str, seed: int):
-    """A seated day with every game entered from the tables' phones: the 'paper cards' are
-    returned as {table number: {game number: (engine, {entry id: points}, went out id)}}."""
+def build_day(slug: str, seed: int, phones: bool = True):
+    """A seated day with every game entered from the tables' phones (none with ``phones`` off:
+    a venue without Wi-Fi): the 'paper cards' are returned as
+    {table number: {game number: (engine, {entry id: points}, went out id)}}."""
     rng = random.Random(seed)
     tournament = create_tournament(slug=slug, name=f"Bench {slug}", preset_key="tournament")
     people = Player.objects.bulk_create(
@@ -72,6 +75,8 @@ def build_day(slug: str, seed: int):
             points = {e.pk: (0 if e is out else rng.randint(1, 60)) for e in group}
             cards[number][game.number] = (game.scheduled_engine, points, out.pk)
             plan.append((table, game, out, points))
+    if not phones:
+        return _with_desk(tournament, slug, day, cards)
     # What the phones entered, written in bulk (the desk's side is what is counted): every
     # game waiting for the desk, as a table link's save leaves it.
     sheets = GameSheet.objects.bulk_create(
@@ -92,6 +97,10 @@ def build_day(slug: str, seed: int):
         for sheet, (_, _, _, points) in zip(sheets, plan, strict=True)
         for entry_id, value in points.items()
     )
+    return _with_desk(tournament, slug, day, cards)
+
+
+def _with_desk(tournament, slug, day, cards):
     desk = get_user_model().objects.create(username=f"desk-{slug}")
     StaffRole.objects.create(tournament=tournament, user=desk, role=StaffRole.DESK)
     return tournament, day, cards, desk
@@ -159,7 +168,8 @@ def by_confirm_from_card(tournament, day, cards, user) -> Desk:
         # The desk holds the paper card beside the page: every game matches, so every box
         # stays ticked as the page drew it.
         data = hidden_fields(html)
-        for name in re.findall(r'<input type="checkbox" name="(confirm-\d+)"[^>]* checked', html):
+        ticked = r'<input type="checkbox"\s+name="(confirm-\d+)"[^>]*\schecked'
+        for name in re.findall(ticked, html):
             data[name] = "on"
         data["next"] = "1"
         page = desk.post(url, data)
@@ -180,7 +190,7 @@ def by_blind_keying(tournament, day, cards, user) -> Desk:
         html = page.content.decode()
         data = hidden_fields(html)
         for game, (engine, points, out) in cards[number].items():
-            prefilled = found(rf'name="g{game}-engine" value="(\d*)"', html)
+            prefilled = found(rf'name="g{game}-engine"\s+value="(\d*)"', html)
             assert prefilled == str(engine), (number, game, prefilled)  # nothing to type
             data[f"g{game}-engine"] = prefilled
             data[f"g{game}-out"] = str(out)
@@ -218,6 +228,27 @@ def run() -> None:
     check("blind keying", blind, b[1])
     ratio = (blind.loads + blind.posts) / (confirm.loads + confirm.posts)
     print(f"blind keying takes {ratio:.2f}x the requests of confirming from the card")
+    c = build_day("no-wifi", 3, phones=False)
+    paper = by_blind_keying(*c)
+    check_keyed_without_wifi(paper, c[1])
+
+
+def check_keyed_without_wifi(desk: Desk, day) -> None:
+    """No phone entered anything: every card is keyed at the desk in a row, "Save and next
+    table" after each. Counted: the games stored, the saves, and the pages opened in between."""
+    stored = GameSheet.objects.filter(table__day=day, state__in=LIVE_STATES).count()
+    # The day grid and the first card are opened once; each save's redirect is not a click.
+    between = desk.loads - 2 - desk.posts
+    print(
+        f"keying paper cards without Wi-Fi: {desk.posts} saves and {between} pages in between "
+        f"for {TABLES} cards ({stored} games stored); clicks per card "
+        f"{(desk.posts + between) / TABLES:.2f} (floor 1.00)"
+    )
+    in_process.record(
+        "keying paper cards without Wi-Fi: one save per card, no page in between",
+        stored == TABLES * 6 and desk.posts == TABLES and between == 0,
+        f"{desk.posts} saves, {between} pages in between, {stored} games stored",
+    )
 
 
 def main() -> None:

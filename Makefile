@@ -14,7 +14,7 @@ VENUE_PORT ?= 8000
 VENUE_ENV = DJANGO_DEBUG=0 DJANGO_VENUE_MODE=1 DJANGO_PORT=$(VENUE_PORT) \
 	DJANGO_SECRET_KEY="$$(cat var/secret_key)"
 
-.PHONY: run venue test lint install install-dev migrate bench soak clean
+.PHONY: run venue test lint install install-dev migrate bench simulate soak clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -61,6 +61,9 @@ test: install-dev
 
 # The simulated days (tests/simulation) at length: SOAK_DAYS events, drawn afresh each run.
 SOAK_DAYS ?= 5000
+simulate: install-dev
+	SIMULATED_RUN=1 $(BIN)/python -m pytest -n 0 -q -s tests/simulation
+
 soak: install-dev
 	SIMULATED_SOAK=1 SIMULATED_DAYS=$(SOAK_DAYS) $(BIN)/python -m pytest -n 0 -q -s tests/simulation
 

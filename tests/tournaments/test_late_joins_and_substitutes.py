@@ -3,6 +3,8 @@ game 3 and a substitute in at game 5; the two-day tournament refuses both."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from scoring_factories import (
     club_session_with_a_late_player_and_a_substitute,
@@ -141,7 +143,8 @@ def test_after_a_substitution_the_sheet_and_phone_show_who_plays_and_their_hand(
     assert "4 players" not in text and "left" not in text
     assert text.count("Bob Roe") == 2  # games 1 and 2, in Sam's column; no column of his own
     page = client.get(f"/table/{w.tables[0].link_token}/").content.decode()
-    assert "game 3: 3 players, each player draws 11 tiles" in page
+    words = " ".join(re.sub(r"<[^>]+>", "", page).split())
+    assert "game 3: 3 players, each player draws 11 tiles" in words
 
 
 def test_a_withdrawal_without_a_substitute_changes_the_hand_from_the_next_game():

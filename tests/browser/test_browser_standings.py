@@ -33,6 +33,9 @@ def test_public_standings_search_sort_and_phone(live_server, page, demo_with_two
     expect(rows.first.locator("td").first).to_have_text("1")
 
     page.get_by_role("link", name="Player", exact=True).click()
+    # The sort is a new page: read the names only once it has loaded, all 43 of them.
+    expect(page).to_have_url(re.compile(r"sort=name"))
+    expect(rows).to_have_count(43)
     names = page.locator("#standings tbody tr td:nth-child(3)").all_text_contents()
     assert names == sorted(names, key=str.casefold) and len(names) == 43
 

@@ -296,6 +296,7 @@ def check_table(
             found.differs.append(decision.differs)
         if decision.plan is not None:
             plans.append(decision.plan)
+    found.refusals += _engines_kept_by_waiting_games(sheets, plans, found.differs)
     if _any_written(totals):
         # The totals add up every game of the card: those saved now and those stored.
         every = {n: _clean_from_sheet(s) for n, s in sheets.live.items() if n not in in_batch}
@@ -303,6 +304,27 @@ def check_table(
         games = [every[n] for n in sorted(every)]
         found.refusals += _refusals(sheets, None, check_card_totals(games, totals, sheets.names))
     return plans, found
+
+
+def _engines_kept_by_waiting_games(
+    sheets: TableSheets, plans: list[_Plan], differs: list[Differs]
+) -> list[Refusal]:
+    """A card game that waits keeps the table's entry live, engine and all: another game of the
+    same card may not take that engine until the desk says which is right. The engine check
+    above left it out, as a card's games are usually stored in place of the table's."""
+    kept = {d.game: d.live.engine_used for d in differs}
+    refusals = []
+    for plan in plans:
+        n, engine = plan.game.number, plan.clean.engine
+        for waiting, kept_engine in kept.items():
+            if kept_engine == engine and waiting != n:
+                message = (
+                    f"Double {engine} is the engine the table entered for game {waiting}, "
+                    f"which does not match this card. Say which is right for game {waiting} "
+                    f"first, or check game {n}'s engine."
+                )
+                refusals += _refusals(sheets, n, [Problem("engine", message)])
+    return refusals
 
 
 def _refusals(sheets, game_number: int | None, problems: list[Problem]) -> list[Refusal]:

@@ -146,6 +146,30 @@ def test_a_refused_game_on_the_card_stores_nothing_not_even_the_games_that_match
     assert snapshot() == before
 
 
+def test_a_card_game_may_not_take_the_engine_of_a_game_that_waits(world):
+    # Found by the simulated days: the card's game 2 took the engine the table entered for
+    # game 1, which waits for the desk; the database refused the second live sheet with that
+    # engine and the desk read "someone else saved", though nobody had.
+    phone_enters(world, 0, 1, T1, "Ann Lee")
+    engine = world.games[1].scheduled_engine
+    # The card swaps the two games' engines: game 1 then differs from the table's entry.
+    card = card_data(
+        world,
+        {1: (T1, "Ann Lee"), 2: (GAME2_T1, "Bob Roe")},
+        **{"g1-engine": str(world.games[2].scheduled_engine), "g2-engine": str(engine)},
+    )
+    before = snapshot()
+    response = client_for(world.desk).post(card_url(world), card)
+    assert response.status_code == 200
+    page = text_of(response)
+    assert (
+        f"Double {engine} is the engine the table entered for game 1, which does not match "
+        "this card. Say which is right for game 1 first, or check game 2's engine."
+    ) in page
+    assert "since you opened" not in page and "someone else" not in page.lower()
+    assert snapshot() == before
+
+
 def test_keeping_the_card_is_for_desk_staff_and_a_stale_page_is_a_conflict(world):
     phone_enters(world, 0, 2, GAME2_T1, "Bob Roe")
     data = card_data(world, {2: ({**GAME2_T1, "Cy Doe": 14}, "Bob Roe")}, card_right="2")

@@ -471,6 +471,16 @@ class SimulatedDays(RuleBasedStateMachine):
         rows = self.card_rows(key, games, matches)
         table = self.table_m(key)
         expected = {g: self.card_expectation(key, g, v, card_right) for g, (_, v) in rows.items()}
+        # A game that waits keeps the table's entry, engine and all: a card game that takes that
+        # engine is refused, with the whole card.
+        kept = {g: table.live(g).engine for g, e in expected.items() if e == "differs"}
+        if any(
+            rows[g][1].engine == engine and g != waiting
+            for g, e in expected.items()
+            if e in ("entered", "confirmed", "corrected")
+            for waiting, engine in kept.items()
+        ):
+            expected[min(games)] = "refused"
         right = frozenset(g for g in games if card_right)
         inputs = [
             submit.GameInput(self.games[key[0], g], typed, table.live_version(g))

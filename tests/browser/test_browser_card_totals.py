@@ -135,3 +135,13 @@ def test_the_card_totals_are_compared_on_the_phone_and_nothing_is_stored(
     page.get_by_role("button", name="Compare with the games").click()
     expect(page.get_by_text("Every total you typed matches the games.")).to_be_visible()
     assert snapshot() == before
+
+
+def test_the_save_bar_shows_no_hidden_button_before_anything_waits(live_server, page):
+    # "Enter game 2 now" is only for a game waiting for the Wi-Fi; its block style showed it
+    # on every page.
+    w = seated_day()
+    page.set_viewport_size(PHONE)
+    page.goto(f"{live_server.url}/table/{w.tables[0].link_token}/")
+    expect(page.get_by_role("button", name="Save game 1")).to_be_visible()
+    expect(page.get_by_role("button", name="Enter game 2 now")).to_be_hidden()

@@ -14,7 +14,7 @@ GameSheet are the backstop: an IntegrityError becomes the same conflict.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 
@@ -298,11 +298,8 @@ def check_table(
             plans.append(decision.plan)
     found.refusals += _engines_kept_by_waiting_games(sheets, plans, found.differs)
     if _any_written(totals):
-        # The totals add up every game of the card: those saved now and those stored.
-        every = {n: _clean_from_sheet(s) for n, s in sheets.live.items() if n not in in_batch}
-        every.update(cleans)
-        games = [every[n] for n in sorted(every)]
-        found.refusals += _refusals(sheets, None, check_card_totals(games, totals, sheets.names))
+        problems = card_total_problems(sheets, totals, cleans, in_batch)
+        found.refusals += _refusals(sheets, None, problems)
     return plans, found
 
 
@@ -325,6 +322,21 @@ def _engines_kept_by_waiting_games(
                 )
                 refusals += _refusals(sheets, n, [Problem("engine", message)])
     return refusals
+
+
+def card_total_problems(
+    sheets: TableSheets,
+    totals: Mapping[int, object],
+    cleans: Mapping[int, CleanGame] | None = None,
+    replaced: Collection[int] = (),
+) -> list[Problem]:
+    """A card's written totals checked against every game of it: those being saved now
+    (``cleans``; ``replaced`` names every game the save brings, checked or not) and those
+    stored. The desk's card and the table's phone both compare through here."""
+    every = {n: _clean_from_sheet(s) for n, s in sheets.live.items() if n not in replaced}
+    every.update(cleans or {})
+    games = [every[n] for n in sorted(every)]
+    return check_card_totals(games, totals, sheets.names)
 
 
 def _refusals(sheets, game_number: int | None, problems: list[Problem]) -> list[Refusal]:

@@ -11,6 +11,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_protect
 
 from core.throttle import Throttle, client_address
+from scoring.card_totals import card_totals_check, running_totals
 from scoring.devices import remember_device
 from scoring.forms import GameForm
 from scoring.models import SheetState, Source
@@ -201,6 +202,8 @@ def _table_page(request, token):
             "changed": changed,
             "token": token,
             "to_enter": games_to_enter(sheets),
+            "running": running_totals(sheets),
+            "card_totals": card_totals_check(request.GET, sheets) if game is None else None,
             # Who plays the game offered, and the deal for that many: a withdrawal, a late
             # player or a substitute changes the table from one game to the next.
             "players_now": len(now := sheets.playing(game.number if game else len(sheets.games))),

@@ -181,6 +181,16 @@
       waitingBox.appendChild(change);
     });
     waitingBox.hidden = !waitingBox.firstChild;
+    drawTotalsWaiting(waiting);
+  }
+  // The totals on the page are the stored ones: a game waiting to be sent is not in them yet.
+  function drawTotalsWaiting(waiting) {
+    var note = document.querySelector("[data-totals-waiting]");
+    if (!note) return;
+    var games = waiting.map(function (q) { return q.saved.game; });
+    note.textContent = games.length ? "Not in these totals yet: game" + (games.length > 1 ? "s " : " ") +
+      games.join(", ") + " (not sent yet)." : "";
+    note.hidden = !games.length;
   }
   nextButton.addEventListener("click", function () { showGame(nextButton.value); });
   waitingBox.addEventListener("click", function (event) {

@@ -76,7 +76,8 @@ class FairSlots:
         with self._lock:
             return self._busy() < self._room
 
-    def __enter__(self):
+    def join(self) -> threading.Event | None:
+        """Count a request as this app's, running or waiting; its turn (None: it runs now)."""
         with self._lock:
             if self._free and not self._waiting:
                 self._free -= 1
@@ -87,8 +88,15 @@ class FairSlots:
             became_full = self._busy() == self._room
         if became_full and self._on_full_change:
             self._on_full_change()
+        return turn
+
+    @staticmethod
+    def wait(turn: threading.Event | None) -> None:
         if turn is not None:
             turn.wait()  # the slot is ours when set: release handed it over
+
+    def __enter__(self):
+        self.wait(self.join())
         return self
 
     def __exit__(self, *exc_info):
@@ -123,9 +131,16 @@ class AppSlots:
                 start_response("408 Request Timeout", [("Content-Type", "text/plain")])
                 return [b"The request did not arrive in time. Please try again."]
             environ["wsgi.input"] = io.BytesIO(body)
-        self._on_arrival()
-        with self.slots:
+        # Counted in the slots before the worker hears it has arrived: told first, its main
+        # thread could see room that is no longer there and take one more connection, which
+        # would then wait here while another worker stood idle.
+        turn = self.slots.join()
+        try:
+            self._on_arrival()
+            self.slots.wait(turn)
             return self.app(environ, start_response)
+        finally:
+            self.slots.__exit__(None, None, None)
 
 
 class TimedConn(TConn):
@@ -157,7 +172,7 @@ class TimedConn(TConn):
 # body read) or this long has passed: without it, a worker would take a burst of connections
 # before any of them reached its app queue, and the queue limit above would not hold. A phone
 # slower than this is not waited for.
-DOORWAY_SECONDS = 0.05
+DOORWAY_SECONDS = float(os.environ.get("VENUE_DOORWAY_SECONDS", "0.05"))
 
 
 class VenueWorker(ThreadWorker):

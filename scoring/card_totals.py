@@ -3,7 +3,7 @@ totals written at the bottom of the paper card compared with them.
 
 Both are worked out from a table's sheets already read (scoring.selectors.table_sheets): no
 query of their own. The comparison goes through the desk card's own check
-(scoring.submit.card_total_problems) and stores nothing, as the desk's card stores no total.
+(scoring.card_checks.card_total_problems) and stores nothing, as the desk's card stores no total.
 """
 
 from __future__ import annotations
@@ -14,11 +14,11 @@ from dataclasses import dataclass
 from django import forms
 
 from domain.tiles import parse_whole_number
+from scoring.card_checks import card_total_problems
 from scoring.forms import SCORE_INPUT
 from scoring.models import SheetState
 from scoring.presenters import TABLE_PAGE_WAITING, TABLE_PAGE_WRONG
 from scoring.selectors import TableSheets
-from scoring.submit import card_total_problems
 
 # A day's total is at most five digits (13 games of at most 1,092 pips each).
 TOTAL_MAX_LENGTH = 6

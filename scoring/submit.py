@@ -14,7 +14,7 @@ GameSheet are the backstop: an IntegrityError becomes the same conflict.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 
@@ -22,8 +22,9 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from core.cells import is_blank
-from domain.sheet_checks import CleanGame, Problem, TypedSheet, check_card_totals, check_game
+from domain.sheet_checks import CleanGame, Problem, TypedSheet, check_game
 from scoring import table_reads
+from scoring.card_checks import card_total_problems
 from scoring.models import AuditEvent, Game, GameSheet, Score, SheetState, Source, TableSubmission
 from scoring.selectors import TableSeats, TableSheets, table_sheets
 from scoring.sheet_values import (
@@ -324,36 +325,10 @@ def _engines_kept_by_waiting_games(
     return refusals
 
 
-def card_total_problems(
-    sheets: TableSheets,
-    totals: Mapping[int, object],
-    cleans: Mapping[int, CleanGame] | None = None,
-    replaced: Collection[int] = (),
-) -> list[Problem]:
-    """A card's written totals checked against every game of it: those being saved now
-    (``cleans``; ``replaced`` names every game the save brings, checked or not) and those
-    stored. The desk's card and the table's phone both compare through here."""
-    every = {n: _clean_from_sheet(s) for n, s in sheets.live.items() if n not in replaced}
-    every.update(cleans or {})
-    games = [every[n] for n in sorted(every)]
-    return check_card_totals(games, totals, sheets.names)
-
-
 def _refusals(sheets, game_number: int | None, problems: list[Problem]) -> list[Refusal]:
     """Problems (or "please check" notes) of one game at one table, as the caller reports them."""
     day, table = sheets.day.number, sheets.table.number
     return [Refusal(day, table, game_number, p.field, p.message) for p in problems]
-
-
-def _clean_from_sheet(sheet: GameSheet) -> CleanGame:
-    return CleanGame(
-        game_number=sheet.game.number,
-        engine=sheet.engine_used,
-        scores={s.entry_id: s.points for s in sheet.score_rows()},
-        went_out=sheet.went_out_id,
-        blocked=sheet.blocked,
-        tiles={},
-    )
 
 
 def check_decision(sheets: TableSheets, game: Game, clean: CleanGame, how: _How) -> _Decision:

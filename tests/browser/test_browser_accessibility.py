@@ -8,9 +8,6 @@ read on a phone at a folding table: the table page, find your table and the publ
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
-
 import pytest
 from django.utils import timezone
 from scoring_factories import seated_day
@@ -19,8 +16,6 @@ from scoring.models import GameSheet, SheetState
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-AXE = Path(__file__).resolve().parents[2] / ".ci" / "node" / "node_modules" / "axe-core"
-AXE_SCRIPT = AXE / "axe.min.js"
 DESK = {"width": 1280, "height": 900}
 PHONE = {"width": 390, "height": 844}
 NARROW = {"width": 320, "height": 640}  # a small phone, or a larger one with its text zoomed
@@ -34,16 +29,6 @@ def browser_context_args(browser_context_args):
     """axe-core is injected as a script of its own, which the site's Content-Security-Policy
     rightly refuses; the test's browser sets the policy aside for the checker alone."""
     return {**browser_context_args, "bypass_csp": True}
-
-
-@pytest.fixture
-def axe_script():
-    if not AXE_SCRIPT.exists():
-        message = f"axe-core is not installed at {AXE} (npm ci --prefix .ci/node)"
-        if os.environ.get("CI"):
-            pytest.fail(message)
-        pytest.skip(message)
-    return str(AXE_SCRIPT)
 
 
 def violations(page, script: str, tags: list[str]) -> list[str]:

@@ -7,7 +7,6 @@ from playwright.sync_api import expect
 from scoring_factories import seated_day, snapshot, stored_sheet
 from test_browser_accessibility import (  # noqa: F401 (fixtures)
     PHONE_TAGS,
-    axe_script,
     browser_context_args,
     violations,
 )

@@ -127,6 +127,24 @@ def test_a_body_is_read_before_the_app_is_taken_and_a_stalled_one_gets_408():
     assert slotted({"wsgi.input": io.BytesIO()}, lambda *args: None) == [b"ok"]
 
 
+def test_a_request_holds_its_place_in_the_app_before_the_worker_hears_it_arrived():
+    """Told first, the worker's main thread could see room that the request is about to take
+    and accept one more connection, which would wait in this worker while another stood idle."""
+    import io
+
+    from config.venue_worker import AppSlots
+
+    room_when_told = []
+    slotted = AppSlots(
+        lambda environ, start_response: [b"ok"],
+        1,
+        on_arrival=lambda: room_when_told.append(slotted.slots.has_room()),
+    )
+    assert slotted({"CONTENT_LENGTH": "2", "wsgi.input": io.BytesIO(b"hi")}, None) == [b"ok"]
+    assert room_when_told == [False]
+    assert slotted.slots.has_room()  # and the place is given back once the app has answered
+
+
 def test_the_app_says_when_its_slots_and_queue_fill_and_when_they_have_room_again():
     import threading
     import time

@@ -1,0 +1,20 @@
+"""Fixtures the browser tests share."""
+
+import os
+from pathlib import Path
+
+import pytest
+
+AXE = Path(__file__).resolve().parents[2] / ".ci" / "node" / "node_modules" / "axe-core"
+
+
+@pytest.fixture
+def axe_script():
+    """axe-core's script, from the npm package .ci/run installs (never fetched at run time)."""
+    script = AXE / "axe.min.js"
+    if not script.exists():
+        message = f"axe-core is not installed at {AXE} (npm ci --prefix .ci/node)"
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+    return str(script)

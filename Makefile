@@ -59,13 +59,15 @@ test: install-dev
 	$(BIN)/python manage.py makemigrations --check --dry-run
 	$(BIN)/python -m pytest $(PYTEST_ARGS) $(COVERAGE_ARGS)
 
-# The simulated days (tests/simulation) at length: SOAK_DAYS events, drawn afresh each run.
+# The simulated days (tests/simulation) on their own (the whole suite runs them too), and at
+# length: SOAK_EVENTS two-day events, drawn afresh each run, at least SOAK_DAYS with games typed.
+SOAK_EVENTS ?= 5200
 SOAK_DAYS ?= 5000
 simulate: install-dev
-	SIMULATED_RUN=1 $(BIN)/python -m pytest -n 0 -q -s tests/simulation
+	$(BIN)/python -m pytest -n 0 -q -s tests/simulation
 
 soak: install-dev
-	SIMULATED_SOAK=1 SIMULATED_DAYS=$(SOAK_DAYS) $(BIN)/python -m pytest -n 0 -q -s tests/simulation
+	SIMULATED_SOAK=1 SIMULATED_EVENTS=$(SOAK_EVENTS) SIMULATED_MIN_DAYS=$(SOAK_DAYS) $(BIN)/python -m pytest -n 0 -q -s tests/simulation
 
 # Every check runs, so one pass lists every finding; any finding fails.
 lint: install-dev

@@ -19,7 +19,12 @@ from standings.read import Cut, marks_legend, rank_label, standings
 from tournaments.access import COMMAND_LINE
 from tournaments.models import Entry, Seat
 from tournaments.services.late import seat_late_player, seat_substitute
-from tournaments.services.registration import register_player, withdraw_entry
+from tournaments.services.registration import (
+    register_player,
+    reinstate_entry,
+    reinstate_refusal,
+    withdraw_entry,
+)
 from tournaments.services.rules import change_rules
 
 pytestmark = pytest.mark.django_db
@@ -208,3 +213,52 @@ def test_a_withdrawal_from_day_2_is_refused_while_day_1_has_their_games_to_play(
     with pytest.raises(ServiceError, match="Day 1, table 1 has not entered game 4 yet"):
         withdraw_entry(w.entries["Ann Lee"], day_number=2)
     assert snapshot(*ROSTER) == before
+
+
+def test_a_withdrawal_cannot_be_undone_once_a_substitute_plays_in_the_seat():
+    """Found by the simulated days: undone, the player and their substitute both played from
+    game 3, five at a table of four seats on the card."""
+    w = seated_day(preset="club-session")
+    play(w, w.tables[0], [1, 2])
+    bob = w.entries["Bob Roe"]
+    withdraw_entry(bob)
+    sam = register_player(w.tournament, name="Sam Sub")
+    seat_substitute(w.day, bob, sam, from_game=3, by=COMMAND_LINE)
+    before = snapshot(*ROSTER)
+    with pytest.raises(ServiceError) as refused:
+        reinstate_entry(bob)
+    assert str(refused.value) == (
+        "Sam Sub plays in Bob Roe's seat at day 1, table 1 from game 3, "
+        "so the withdrawal cannot be undone now."
+    )
+    assert snapshot(*ROSTER) == before
+    assert reinstate_refusal(Entry.objects.get(pk=bob.pk)) == str(refused.value)
+
+
+def test_a_withdrawal_cannot_be_undone_once_late_players_fill_the_table():
+    w = seated_day(preset="club-session")
+    change_rules(w.tournament, {"max_table_size": 4}, by=COMMAND_LINE)
+    play(w, w.tables[0], [1, 2])
+    bob = w.entries["Bob Roe"]
+    withdraw_entry(bob)
+    lou = register_player(w.tournament, name="Lou Late")
+    assert seat_late_player(w.day, lou, by=COMMAND_LINE).table_number == 1
+    before = snapshot(*ROSTER)
+    with pytest.raises(ServiceError) as refused:
+        reinstate_entry(bob)
+    assert str(refused.value) == (
+        "Day 1, table 1 has 4 players for game 3 (Lou Late joined since), the most a table "
+        "seats, so Bob Roe cannot come back to it: the withdrawal cannot be undone now."
+    )
+    assert snapshot(*ROSTER) == before
+
+
+def test_a_withdrawal_is_undone_while_the_late_player_leaves_room():
+    w = seated_day(preset="club-session")
+    play(w, w.tables[0], [1, 2])
+    bob = w.entries["Bob Roe"]
+    withdraw_entry(bob)
+    lou = register_player(w.tournament, name="Lou Late")
+    seat_late_player(w.day, lou, by=COMMAND_LINE)
+    assert reinstate_entry(bob).status == Entry.CHECKED_IN
+    assert Seat.objects.get(entry=bob).plays_game(3)

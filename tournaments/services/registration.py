@@ -307,10 +307,35 @@ def _leaving_game(entry, seat, after_game: int | None) -> int:
 
 def _left_seats(entry) -> list[Seat]:
     return list(
-        Seat.objects.filter(
-            entry=entry, day__closed_at__isnull=True, left_after_game__isnull=False
-        ).select_related("table", "day")
+        Seat.objects.filter(entry=entry, day__closed_at__isnull=True, left_after_game__isnull=False)
+        .select_related("table", "day__tournament__rules")
+        .prefetch_related("table__seats__entry__player")
     )
+
+
+def _seat_taken_refusal(entry, seat: Seat) -> str:
+    """Why the table a player left has no room for them again, or "": a substitute took their
+    seat, or late players filled it, for a game after the one they left after."""
+    rules = seat.day.tournament.rules
+    joined = [s for s in seat.table.seats.all() if s.pk != seat.pk and s.joined_at_game]
+    where = f"day {seat.day.number}, table {seat.table.number}"
+    name = entry.player.name
+    for other in joined:
+        if other.replaces_id == entry.pk:
+            return (
+                f"{other.entry.player.name} plays in {name}'s seat at {where} from game "
+                f"{other.joined_at_game}, so the withdrawal cannot be undone now."
+            )
+    for game in range((seat.left_after_game or 0) + 1, rules.games_per_day + 1):
+        playing = [s for s in seat.table.seats.all() if s.pk != seat.pk and s.plays_game(game)]
+        if len(playing) >= rules.max_table_size:
+            late = ", ".join(s.entry.player.name for s in joined if s.plays_game(game))
+            return (
+                f"{where.capitalize()} has {len(playing)} players for game {game} "
+                f"({late} joined since), the most a table seats, so {name} cannot come back "
+                "to it: the withdrawal cannot be undone now."
+            )
+    return ""
 
 
 def reinstate_refusal(entry, left: list[Seat] | None = None) -> str:
@@ -335,6 +360,9 @@ def reinstate_refusal(entry, left: list[Seat] | None = None) -> str:
                 f"{when_left(seat.left_after_game)}, so the withdrawal cannot be undone now: "
                 "the table played on without them."
             )
+        taken = _seat_taken_refusal(entry, seat)
+        if taken:
+            return taken
     return ""
 
 

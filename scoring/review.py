@@ -18,6 +18,7 @@ from scoring.submit import (
     Outcome,
     Refusal,
     Saved,
+    closed_day_refusal,
     confirm_sheet,
     do_save_games,
     game_now,
@@ -34,10 +35,16 @@ def _refusal(table: Table, game: int | None, message: str) -> Refusal:
     return Refusal(table.day.number, table.number, game, "", message)
 
 
+def _closed(table: Table) -> str:
+    return closed_day_refusal(table.day.number)
+
+
 def _live_for_review(table: Table, game: Game, base_version: int):
     """The locked table and the game's live sheet, or the conflict when the page was drawn from
     another version: 2 queries, and the table's read for a conflict."""
     locked = lock_tables([table])[0]
+    if locked.day.closed_at is not None:
+        return locked, None, Saved(refusals=[_refusal(locked, game.number, _closed(locked))])
     live = (
         GameSheet.objects.select_for_update()
         .filter(table=locked, game=game, state__in=[SheetState.ENTERED, SheetState.CONFIRMED])
@@ -80,6 +87,8 @@ def confirm_card(table: Table, shown: dict[int, int], user, device: str = "") ->
         return Saved(refusals=[_refusal(table, None, "Tick at least one game to confirm.")])
     with transaction.atomic():
         table = lock_tables([table])[0]
+        if table.day.closed_at is not None:
+            return Saved(refusals=[_refusal(table, None, _closed(table))])
         sheets = table_sheets(table, scores_for=())
         stale = [n for n, v in shown.items() if n not in sheets.live or sheets.live[n].version != v]
         if stale:

@@ -237,7 +237,15 @@ def check_may_save(opened: Table, fresh: _Fresh, source: str, role: str | None) 
         return ""
     if role is None:
         return "Only the tournament's organisers and desk staff can enter scores here."
+    if fresh.day_closed_at is not None:
+        return closed_day_refusal(opened.day.number)
     return ""
+
+
+def closed_day_refusal(day_number: int) -> str:
+    """A closed day's scores are final: the desk and the organiser change them only after
+    reopening it, so no output shows a finished day changing under it."""
+    return f"Day {day_number} is closed: reopen it to change its scores."
 
 
 def check_versions(sheets: TableSheets, inputs: list[GameInput]) -> list[GameNow]:

@@ -416,7 +416,7 @@ class SimulatedDays(RuleBasedStateMachine):
         """What a desk card's row must do: "refused" (the whole card), "same", "entered",
         "confirmed", "corrected" or "differs" (waits; the rest of the card is saved)."""
         table = self.table_m(key)
-        if game in table.unplayed:
+        if game in table.unplayed or self.model.days[key[0]].closed:
             return "refused"
         live = table.live(game)
         if live is None:
@@ -552,7 +552,7 @@ class SimulatedDays(RuleBasedStateMachine):
                     "desk-2",
                 )
             ),
-            expect_refusal=stale,
+            expect_refusal=stale or self.model.days[key[0]].closed,
         )
         if saved is not None:
             assert [o.action for o in saved.outcomes] == ["confirmed"]
@@ -576,7 +576,7 @@ class SimulatedDays(RuleBasedStateMachine):
                     "the card says otherwise",
                 )
             ),
-            expect_refusal=live.state == CONFIRMED,
+            expect_refusal=live.state == CONFIRMED or self.model.days[key[0]].closed,
         )
         if saved is not None:
             live.state = REJECTED
@@ -610,7 +610,7 @@ class SimulatedDays(RuleBasedStateMachine):
                     rechecked=True,
                 )
             ),
-            expect_refusal=same or who != "organiser",
+            expect_refusal=same or who != "organiser" or self.model.days[key[0]].closed,
         )
         if saved is not None:
             assert [o.action for o in saved.outcomes] == ["corrected"]

@@ -302,3 +302,36 @@ def test_a_save_sent_again_after_the_wifi_came_back_says_saved_once(live_server,
     page.wait_for_timeout(500)
     expect(page.get_by_text("Game 1 is saved.")).to_have_count(1)
     assert TableSubmission.objects.count() == 1 and GameSheet.objects.get().version == 1
+
+
+def test_a_save_whose_answer_was_cut_off_by_the_wifi_says_saved_once(live_server, page, context):
+    w = seated_day()
+    page.set_viewport_size(PHONE)
+    posts = []
+
+    def cut_off_the_first_answer(route):
+        if route.request.method != "POST":
+            route.continue_()
+            return
+        posts.append(route.request.post_data)
+        if len(posts) == 1:
+            # The save reaches the server, which stores it and answers (its cookies reach the
+            # phone), then the Wi-Fi drops before the page hears the answer.
+            route.fetch(max_redirects=0)
+            context.set_offline(True)
+            route.abort()
+        else:
+            route.continue_()
+
+    page.route(re.compile(r".*/table/[^/]+/$"), cut_off_the_first_answer)
+    page.goto(f"{live_server.url}/table/{w.tables[0].link_token}/")
+    fill_game_one(page)
+    page.get_by_role("button", name="Save game 1").click()
+    expect(page.locator(SAVE_BAR_STATUS)).to_contain_text(NOT_SENT)
+    context.set_offline(False)  # sent again, with the same id
+    expect(page.get_by_role("heading", name=re.compile("^Game 2"))).to_be_visible(timeout=30_000)
+    expect(page.locator(".messages li")).to_have_text(
+        ["Game 1 is saved. The desk will check it against your card."]
+    )
+    assert len(posts) == 2
+    assert TableSubmission.objects.count() == 1 and GameSheet.objects.get().version == 1

@@ -4,6 +4,7 @@ import json
 from typing import Any
 
 from django.contrib import messages
+from django.contrib.messages.storage.base import BaseStorage
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -234,7 +235,8 @@ def say_once(request, text: str) -> None:
     sent again after an answer it could not hear (stored once, by its id) is said saved once."""
     waiting = messages.get_messages(request)
     already = any(message.message == text for message in waiting)
-    waiting.used = False  # read here, not shown: they stay for the page drawn next
+    if isinstance(waiting, BaseStorage):
+        waiting.used = False  # read here, not shown: they stay for the page drawn next
     if not already:
         messages.success(request, text)
 

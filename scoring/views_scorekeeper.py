@@ -4,6 +4,7 @@ import json
 from typing import Any
 
 from django.contrib import messages
+from django.contrib.messages.storage.base import BaseStorage
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -229,6 +230,17 @@ def _keep_saved(request, token, game):
     return redirect("scorekeeper:table", token=token)
 
 
+def say_once(request, text: str) -> None:
+    """Say ``text`` on the page drawn next, unless it waits to be said already: a save the phone
+    sent again after an answer it could not hear (stored once, by its id) is said saved once."""
+    waiting = messages.get_messages(request)
+    already = any(message.message == text for message in waiting)
+    if isinstance(waiting, BaseStorage):
+        waiting.used = False  # read here, not shown: they stay for the page drawn next
+    if not already:
+        messages.success(request, text)
+
+
 # The header of a save the table page's script sends in the background.
 BACKGROUND_SAVE = "X-Table-Save"
 
@@ -253,7 +265,7 @@ def _save(request, token, table, games):
         messages.warning(request, left_table_message(name, left_after, game.number, typed))
     if submission.saved:
         drop_refused(request.session)
-        messages.success(request, saved_message(game.number))
+        say_once(request, saved_message(game.number))
         response = redirect("scorekeeper:table", token=token)
         if submission.version is not None:
             saved = saved_versions(request, table)

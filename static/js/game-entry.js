@@ -101,13 +101,23 @@
     new FormData(form).forEach(function (value, name) { out.push([name, String(value)]); });
     return out;
   }
-  function restore(fields) {
+  // The "went out" ticks the page made itself (from a lone 0, see below), kept with what was
+  // typed: put back after a reload, they still go when that 0 changes.
+  function inferredOf() {
+    return Array.prototype.filter.call(form.elements, function (el) {
+      return el.name && el.hasAttribute("data-inferred");
+    }).map(function (el) { return el.name; });
+  }
+  function restore(fields, inferred) {
     var byName = {};
     fields.forEach(function (pair) { byName[pair[0]] = pair[1]; });
     Array.prototype.forEach.call(form.elements, function (el) {
       if (!el.name || el.type === "hidden" || el.type === "submit") return;
-      if (el.type === "checkbox" || el.type === "radio") el.checked = byName[el.name] === el.value;
-      else if (el.name in byName) el.value = byName[el.name];
+      if (el.type === "checkbox" || el.type === "radio") {
+        el.checked = byName[el.name] === el.value;
+        if (el.checked && (inferred || []).indexOf(el.name) >= 0) el.setAttribute("data-inferred", "1");
+        else el.removeAttribute("data-inferred");
+      } else if (el.name in byName) el.value = byName[el.name];
     });
   }
   function say(text) { notice.textContent = text; notice.hidden = !text; }
@@ -139,7 +149,7 @@
     baseInput.value = own ? served.base : "0";
     var engine = plannedEngine(game);
     if (engineSelect && engine) engineSelect.value = engine;
-    restore(fields);
+    restore(fields, saved && saved.inferred);
     Array.prototype.forEach.call(document.querySelectorAll("[data-shown-game]"), function (el) { el.textContent = game; });
     Array.prototype.forEach.call(document.querySelectorAll("[data-shown-engine]"), function (el) {
       el.textContent = engineSelect ? engineSelect.value : engine;
@@ -246,7 +256,7 @@
         var hidden = document.createElement("input");
         hidden.type = "hidden"; hidden.name = "submission_id"; hidden.value = saved.id;
         form.appendChild(hidden);
-        restore(saved.fields);
+        restore(saved.fields, saved.inferred);
         HTMLFormElement.prototype.submit.call(form);
       })
       .catch(function () {
@@ -272,7 +282,11 @@
     send();
   });
 
-  form.addEventListener("input", function () {
+  form.addEventListener("input", keepTyping);
+  // A "went out" tapped by hand is seen by the entry helpers below on "change", which comes
+  // after "input": kept again then, with the 0 it filled in and no longer taken as inferred.
+  form.addEventListener("change", function (event) { if (event.target.type === "checkbox") keepTyping(); });
+  function keepTyping() {
     var key = keyOf(shown());
     var saved = read(key);
     if (saved && saved.pending) {
@@ -283,13 +297,16 @@
       fields.forEach(function (pair) { names[pair[0]] = true; });
       saved.fields.forEach(function (pair) { if (!names[pair[0]]) fields.push(pair); });
       saved.fields = fields;
+      saved.inferred = inferredOf();
       saved.id = newId();
       write(key, saved);
       say(FOLLOWS);
       return;
     }
-    write(key, { fields: fieldsOf(), base: baseInput ? baseInput.value : "", pending: false, game: shown() });
-  });
+    write(key, {
+      fields: fieldsOf(), inferred: inferredOf(), base: baseInput ? baseInput.value : "", pending: false, game: shown()
+    });
+  }
   form.addEventListener("submit", function (event) {
     event.preventDefault();
     var fields = fieldsOf();
@@ -297,7 +314,9 @@
     var by = event.submitter;
     if (by && by.name) fields.push([by.name, by.value]);
     var game = shown();
-    write(keyOf(game), { fields: fields, base: baseInput ? baseInput.value : "", pending: true, id: newId(), game: game });
+    write(keyOf(game), {
+      fields: fields, inferred: inferredOf(), base: baseInput ? baseInput.value : "", pending: true, id: newId(), game: game
+    });
     tries = 0;
     // The green "saved" of the game before is no longer news while this one is on its way.
     Array.prototype.forEach.call(document.querySelectorAll(".messages li"), function (li) {
@@ -312,7 +331,7 @@
   // the page shows why one was not stored (then it waits for this one to be saved again).
   var refused = document.querySelector(".entry-form .field-error, .entry-form .error, .conflict, .save-bar .fix-it");
   var mine = read(keyOf(served.game));
-  if (mine && mine.base === served.base && !refused) restore(mine.fields);
+  if (mine && mine.base === served.base && !refused) restore(mine.fields, mine.inferred);
   drawWaiting();
   if (queue().length) {
     sayWaiting();

@@ -249,3 +249,89 @@ def test_games_waiting_are_kept_across_a_reload_and_sent_after(live_server, page
     expect(page.get_by_role("heading", name=re.compile("^Game 3"))).to_be_visible(timeout=30_000)
     assert stored_games() == {n: GAMES[n][0] for n in (1, 2)}
     assert TableSubmission.objects.count() == 2
+
+
+def test_a_went_out_the_page_ticked_goes_when_its_zero_changes_even_after_a_reload(
+    live_server, page
+):
+    w = seated_day()  # the double blank counts 50: a lone 0 can only be going out
+    page.set_viewport_size(PHONE)
+    page.goto(f"{live_server.url}/table/{w.tables[0].link_token}/")
+    ann, ann_out = page.get_by_label("Ann Lee", exact=True), page.get_by_label("Ann Lee went out")
+    ann.fill("0")
+    expect(ann_out).to_be_checked()
+    ann.fill("6")
+    expect(ann_out).not_to_be_checked()
+    ann.fill("0")
+    expect(ann_out).to_be_checked()
+    # Tapped by hand: Bob's tick stays whatever his score becomes.
+    bob_out = page.get_by_label("Bob Roe went out")
+    page.get_by_label("Bob Roe", exact=True).fill("5")
+    page.get_by_label("Cy Doe", exact=True).fill("40")
+    page.reload()  # the phone slept: the typed values come back from the page's storage
+    expect(ann).to_have_value("0")
+    expect(ann_out).to_be_checked()
+    ann.fill("6")
+    expect(ann_out).not_to_be_checked()
+    ann.fill("")
+    bob_out.check()  # by hand, with a score already typed: kept as it is
+    page.get_by_label("Bob Roe", exact=True).fill("0")
+    page.get_by_label("Bob Roe", exact=True).fill("3")
+    expect(bob_out).to_be_checked()
+    page.reload()
+    expect(bob_out).to_be_checked()
+    page.get_by_label("Bob Roe", exact=True).fill("0")
+    page.get_by_label("Bob Roe", exact=True).fill("8")
+    expect(bob_out).to_be_checked()
+    # What the page keeps says the same as the screen: Ann not out, Bob out.
+    [draft] = stored_drafts(page)
+    outs = [name for name, _ in draft["fields"] if name.startswith("out-")]
+    assert outs == [f"out-{w.entries['Bob Roe'].pk}"]
+
+
+def test_a_save_sent_again_after_the_wifi_came_back_says_saved_once(live_server, page, context):
+    w = seated_day()
+    page.set_viewport_size(PHONE)
+    page.goto(f"{live_server.url}/table/{w.tables[0].link_token}/")
+    fill_game_one(page)
+    context.set_offline(True)
+    page.get_by_role("button", name="Save game 1").click()
+    expect(page.locator(SAVE_BAR_STATUS)).to_contain_text(NOT_SENT)
+    context.set_offline(False)
+    expect(page.get_by_role("heading", name=re.compile("^Game 2"))).to_be_visible(timeout=30_000)
+    page.wait_for_timeout(500)
+    expect(page.get_by_text("Game 1 is saved.")).to_have_count(1)
+    assert TableSubmission.objects.count() == 1 and GameSheet.objects.get().version == 1
+
+
+def test_a_save_whose_answer_was_cut_off_by_the_wifi_says_saved_once(live_server, page, context):
+    w = seated_day()
+    page.set_viewport_size(PHONE)
+    posts = []
+
+    def cut_off_the_first_answer(route):
+        if route.request.method != "POST":
+            route.continue_()
+            return
+        posts.append(route.request.post_data)
+        if len(posts) == 1:
+            # The save reaches the server, which stores it and answers (its cookies reach the
+            # phone), then the Wi-Fi drops before the page hears the answer.
+            route.fetch(max_redirects=0)
+            context.set_offline(True)
+            route.abort()
+        else:
+            route.continue_()
+
+    page.route(re.compile(r".*/table/[^/]+/$"), cut_off_the_first_answer)
+    page.goto(f"{live_server.url}/table/{w.tables[0].link_token}/")
+    fill_game_one(page)
+    page.get_by_role("button", name="Save game 1").click()
+    expect(page.locator(SAVE_BAR_STATUS)).to_contain_text(NOT_SENT)
+    context.set_offline(False)  # sent again, with the same id
+    expect(page.get_by_role("heading", name=re.compile("^Game 2"))).to_be_visible(timeout=30_000)
+    expect(page.locator(".messages li")).to_have_text(
+        ["Game 1 is saved. The desk will check it against your card."]
+    )
+    assert len(posts) == 2
+    assert TableSubmission.objects.count() == 1 and GameSheet.objects.get().version == 1

@@ -206,6 +206,11 @@ def _after_card(request, tournament, table, games, form):
     return redirect(request.path)
 
 
+def _closed_notice(day) -> str:
+    """Said at the top of a closed day's card pages, in the words the save refuses with."""
+    return submit.closed_day_refusal(day.number) if day.is_closed else ""
+
+
 def _card_page(request, tournament, table, sheets, form, conflicts=(), differs=()):
     form.draw_from(sheets)
     return render(
@@ -223,6 +228,7 @@ def _card_page(request, tournament, table, sheets, form, conflicts=(), differs=(
             "can_manage": can_manage(request),
             "not_played_form": NotPlayedForm(sheets=sheets),
             "unplayed": sorted(sheets.unplayed.items()),
+            "closed_notice": _closed_notice(sheets.day),
         },
     )
 
@@ -259,6 +265,8 @@ def check_card(request, tournament, day, table):
             "form": form,
             "rows": check_rows(sheets, form, request.user, device_mark(request)),
             "conflicts": conflicts,
+            "closed_notice": _closed_notice(sheets.day),
+            "can_manage": can_manage(request),
         },
     )
 

@@ -62,3 +62,14 @@ def test_a_correction_waits_for_the_day_to_be_reopened(world):
     assert snapshot() == before
     services.reopen_day(world.day, world.boss)
     assert correct().action == "corrected"
+
+
+def test_the_card_pages_of_a_closed_day_say_so_at_the_top(world):
+    services.close_day(world.day, world.boss)
+    check_url = card_url(world).replace("/card/", "/check/")
+    for user, reopen in ((world.desk, False), (world.boss, True)):
+        for url in (card_url(world), check_url):
+            response = client_for(user).get(url)
+            assert response.status_code == 200, url
+            assert CLOSED in text_of(response)
+            assert ("Reopen day 1" in text_of(response)) == reopen

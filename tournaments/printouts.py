@@ -94,8 +94,8 @@ def seating_chart_pdf(*, title: str, day_number: int, tables) -> bytes:
             if index:
                 pdf.showPage()
             pdf.setFont(bold, title_size)
-            for i, line in enumerate(title_lines):
-                pdf.drawString(margin, page_h - margin - 14 - i * leading, line)
+            for i, title_line in enumerate(title_lines):
+                pdf.drawString(margin, page_h - margin - 14 - i * leading, title_line)
         col, row = slot % cols, slot // cols
         x = margin + col * block_w
         top = page_h - margin - header - row * block_h

@@ -1,7 +1,8 @@
 """One printed form per value, the same on the web pages, in the PDFs and in the workbooks.
 
-Dates follow the project's DATE_FORMAT (config/formats), which the templates use too, so a date
-reads "March 14, 2026" everywhere. Averages print with one decimal, and the workbook stores
+Dates and times follow the project's DATE_FORMAT, DATETIME_FORMAT and TIME_FORMAT
+(config/formats), which the templates use too, so a date reads "14 March 2026" and a moment
+"14 March 2026, 14:27" everywhere. Averages print with one decimal, and the workbook stores
 the same rounded number with a one-decimal cell format.
 """
 
@@ -15,20 +16,29 @@ AVERAGE_DECIMALS = 1
 AVERAGE_CELL_FORMAT = "0.0"  # the workbook's number format for the same one decimal
 
 
+def _local(value: datetime.datetime) -> datetime.datetime:
+    return timezone.localtime(value) if timezone.is_aware(value) else value
+
+
 def long_date(value: datetime.date) -> str:
-    """ "March 14, 2026", as the pages print a date."""
+    """ "14 March 2026", as the pages print a date."""
     return formats.date_format(value, "DATE_FORMAT")
 
 
 def weekday_date(value: datetime.date) -> str:
-    """ "Saturday, March 14, 2026": a day of play, on its score sheets."""
-    return f"{value:%A}, {long_date(value)}"
+    """ "Saturday 14 March 2026": a day of play, on its score sheets."""
+    return f"{value:%A} {long_date(value)}"
 
 
 def date_and_time(value: datetime.datetime) -> str:
-    """ "March 14, 2026 15:20" in the event's time zone (the pages print times as 15:20)."""
-    local = timezone.localtime(value) if timezone.is_aware(value) else value
-    return f"{long_date(local)} {local:%H:%M}"
+    """ "14 March 2026, 15:20" in the event's time zone, as the pages print a moment."""
+    return formats.date_format(_local(value), "DATETIME_FORMAT")
+
+
+def time_of_day(value: datetime.datetime, zone: datetime.tzinfo | None = None) -> str:
+    """ "15:20" in the event's time zone (or ``zone``), for a moment of the day on screen."""
+    local = timezone.localtime(value, zone) if timezone.is_aware(value) else value
+    return formats.time_format(local, "TIME_FORMAT")
 
 
 def rounded_average(value: float) -> float:

@@ -3,6 +3,7 @@ from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Q
 
+from core.formats import date_and_time
 from tournaments.models import Day, Entry, Table
 
 
@@ -196,7 +197,7 @@ class AuditEvent(models.Model):
         ordering = ["at", "pk"]
 
     def __str__(self):
-        return f"{self.get_action_display()} by {self.actor_label} at {self.at:%H:%M}"
+        return f"{self.get_action_display()} by {self.actor_label} at {date_and_time(self.at)}"
 
     def save(self, *args, **kwargs):
         if not self._state.adding:

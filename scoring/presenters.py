@@ -155,16 +155,7 @@ def current_sheet_of(now: GameNow) -> CurrentSheet:
     live, n = now.live, now.game
     if live is None:
         return CurrentSheet(now.table, n, 0, "empty", _emptied_message(now))
-    if (
-        live.state == SheetState.CONFIRMED
-        and live.confirmed_by_id
-        and live.confirmed_by_id != live.entered_by_id
-    ):
-        what, moment = f"confirmed by {who_label(live, confirming=True)}", live.confirmed_at
-    elif now.base_version == 0:
-        what, moment = f"entered by {who_label(live)}", live.entered_at
-    else:
-        what, moment = f"changed by {who_label(live)}", live.entered_at
+    what, moment = _what_happened(live, changed=now.base_version != 0)
     names = dict(now.names)
     return CurrentSheet(
         table=now.table,
@@ -178,6 +169,18 @@ def current_sheet_of(now: GameNow) -> CurrentSheet:
         score_entries=[s.entry_id for s in live.score_rows()],
         went_out=live.went_out_id,
     )
+
+
+def _what_happened(live: GameSheet, *, changed: bool) -> tuple[str, object]:
+    """How the live sheet came to be, and when: a confirmed game always says "confirmed",
+    also when the desk keyed it (entered and confirmed at once), never just "entered"."""
+    done = "changed" if changed else "entered"
+    if live.state != SheetState.CONFIRMED:
+        return f"{done} by {who_label(live)}", live.entered_at
+    moment = live.confirmed_at or live.entered_at
+    if live.confirmed_by_id and live.confirmed_by_id != live.entered_by_id:
+        return f"confirmed by {who_label(live, confirming=True)}", moment
+    return f"{done} and confirmed by {who_label(live)}", moment
 
 
 def _emptied_message(now: GameNow) -> str:

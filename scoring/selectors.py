@@ -12,7 +12,7 @@ from typing import Any
 from django.db.models import Count, Max, Q
 from django.utils import timezone
 
-from core.formats import when_left
+from core.formats import time_of_day, when_left
 from domain.sheet_checks import SheetRules, engine_choices, planned_engines
 from scoring import table_reads
 from scoring.models import (
@@ -55,7 +55,7 @@ def local_time(moment, zone=None) -> str:
     """ "14:05" in the event's time zone; a caller writing many passes ``zone`` (looked up once)."""
     if not moment:
         return ""
-    return moment.astimezone(zone or timezone.get_current_timezone()).strftime("%H:%M")
+    return time_of_day(moment, zone)
 
 
 # ---------------------------------------------------------------------------

@@ -11,7 +11,7 @@ from typing import NamedTuple
 
 from django.utils import timezone
 
-from core.formats import date_and_time, when_left
+from core.formats import date_and_time, time_of_day, when_left
 from core.search import matches, search_key
 from domain.rules import RULE_FIELDS, RULE_LABELS, STANDINGS_SETTINGS, format_rule
 from domain.seating.plan_following import pairs_again, schedule_line
@@ -136,8 +136,8 @@ def import_summary(outcome) -> str:
 
 
 def _printed_when(moment) -> str:
-    local, today = timezone.localtime(moment), timezone.localdate()
-    return f"{local:%H:%M}" if local.date() == today else date_and_time(moment)
+    today = timezone.localtime(moment).date() == timezone.localdate()
+    return time_of_day(moment) if today else date_and_time(moment)
 
 
 def printed_warning(day) -> str:

@@ -27,6 +27,42 @@ def _clip(text: str, font: str, size: float, width: float) -> str:
     return text + "…"
 
 
+def _wrap(text: str, font: str, size: float, width: float) -> list[str]:
+    """``text`` broken between words into lines of at most ``width`` (a word longer than a
+    line is cut short)."""
+    lines: list[str] = []
+    for word in text.split():
+        joined = f"{lines[-1]} {word}" if lines else word
+        if lines and pdfmetrics.stringWidth(joined, font, size) <= width:
+            lines[-1] = joined
+        else:
+            lines.append(_clip(word, font, size, width))
+    return lines
+
+
+def _heading(text: str, font: str, size: float, width: float) -> tuple[float, list[str]]:
+    """A page title that is never cut off: on one line, a little smaller if need be, else on
+    two lines, as large as they fit (only a title too long even for two lines at the smallest
+    size loses its end)."""
+    one_line = _fit(text, font, size, width, smallest=size * 0.8)
+    if pdfmetrics.stringWidth(text, font, one_line) <= width:
+        return one_line, [text]
+    while size > 9 and len(_wrap(text, font, size, width)) > 2:
+        size -= 0.5
+    first, *rest = _wrap(text, font, size, width)
+    return size, [first, _clip(" ".join(rest), font, size, width)] if rest else [first]
+
+
+def _nobody_seated(pdf, heading: str, page_w: float, page_h: float, margin: float) -> None:
+    regular, bold = pdf_fonts().regular, pdf_fonts().bold
+    size, lines = _heading(heading, bold, 20, page_w - 2 * margin)
+    pdf.setFont(bold, size)
+    for i, line in enumerate(lines):
+        pdf.drawString(margin, page_h - margin - 20 - i * (size + 2), line)
+    pdf.setFont(regular, 16)
+    pdf.drawString(margin, page_h - margin - 60 - 22 * (len(lines) - 1), "Nobody is seated yet.")
+
+
 def seating_chart_pdf(*, title: str, day_number: int, tables) -> bytes:
     """One block per table, four to a page: big table number, then each player's name.
 
@@ -41,27 +77,25 @@ def seating_chart_pdf(*, title: str, day_number: int, tables) -> bytes:
     title = printable(title)
     page_w, page_h = letter
     margin = 36
-    header = 34
+    title_size, title_lines = _heading(
+        f"{title}: day {day_number} seating", bold, 14, page_w - 2 * margin
+    )
+    leading = title_size + 2
+    header = 34 + leading * (len(title_lines) - 1)
     cols, rows = 2, 2
     block_w = (page_w - 2 * margin) / cols
     block_h = (page_h - 2 * margin - header) / rows
     per_page = cols * rows
     if not tables:
-        pdf.setFont(bold, 20)
-        pdf.drawString(margin, page_h - margin - 20, f"{title}: day {day_number}")
-        pdf.setFont(regular, 16)
-        pdf.drawString(margin, page_h - margin - 60, "Nobody is seated yet.")
+        _nobody_seated(pdf, f"{title}: day {day_number}", page_w, page_h, margin)
     for index, (number, players) in enumerate(tables):
         slot = index % per_page
         if slot == 0:
             if index:
                 pdf.showPage()
-            pdf.setFont(bold, 14)
-            pdf.drawString(
-                margin,
-                page_h - margin - 14,
-                _clip(f"{title}: day {day_number} seating", bold, 14, page_w - 2 * margin),
-            )
+            pdf.setFont(bold, title_size)
+            for i, title_line in enumerate(title_lines):
+                pdf.drawString(margin, page_h - margin - 14 - i * leading, title_line)
         col, row = slot % cols, slot // cols
         x = margin + col * block_w
         top = page_h - margin - header - row * block_h

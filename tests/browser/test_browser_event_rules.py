@@ -41,6 +41,16 @@ def test_create_an_event_change_its_rules_seat_it_and_print(
     page.get_by_role("button", name="Save the rules").click()
     expect(page.locator(".field.has-error")).to_contain_text("Tables of 5 have no hand size")
     assert snapshot(Tournament, RuleSet, Day, Game) == before
+    # The page opens on a summary at the top, with the keyboard's focus on it, and its link
+    # leads to the field.
+    summary = page.get_by_role("alert").filter(has_text="The rules were not saved")
+    expect(summary).to_be_focused()
+    expect(summary).to_contain_text("The rules were not saved: 2 problems")
+    page.keyboard.press("Tab")
+    expect(summary.get_by_role("link", name="Hand sizes: Tables of 5")).to_be_focused()
+    page.keyboard.press("Enter")
+    assert page.url.endswith("#id_hand_sizes")
+    expect(page.get_by_label("Hand sizes")).to_be_in_viewport()
 
     page.get_by_label("Hand sizes").fill("2-4: 13, 5-6: 11")
     page.get_by_role("button", name="Save the rules").click()

@@ -303,20 +303,19 @@ def test_a_new_game_saved_twice_from_two_forms_keeps_the_first(world):
     before = snapshot()
     with pytest.raises(services.VersionConflict) as clash:
         from_table(world, scores={**T1, "Bob Roe": 13}, base=0)
-    assert "entered by the desk (desk1)" in clash.value.current[0].message
+    assert "entered and confirmed by the desk (desk1)" in clash.value.current[0].message
     assert snapshot() == before
 
 
 def test_the_conflict_message_names_the_desk_and_the_time(world):
     sheet = from_desk(world).sheet
-    GameSheet.objects.filter(pk=sheet.pk).update(
-        entered_at=timezone.make_aware(datetime.datetime(2026, 3, 14, 14, 2))  # noqa: DTZ001 (made aware here)
-    )
+    at = timezone.make_aware(datetime.datetime(2026, 3, 14, 14, 2))  # noqa: DTZ001 (made aware here)
+    GameSheet.objects.filter(pk=sheet.pk).update(entered_at=at, confirmed_at=at)
     before = snapshot()
     with pytest.raises(services.VersionConflict) as clash:
         from_desk(world, user=world.desk2, base=0)
     assert clash.value.current[0].message == (
-        "Game 1 was entered by the desk (desk1) at 14:02; here is what it says now."
+        "Game 1 was entered and confirmed by the desk (desk1) at 14:02; here is what it says now."
     )
     assert snapshot() == before
 

@@ -107,7 +107,7 @@ def test_pdf_says_final_numbers_pages_and_repeats_the_header(demo_tournament):
     assert pages >= 2
     texts = [page.extract_text() for page in reader.pages]
     assert "Final standings" in texts[0] and "Provisional" not in texts[0]
-    assert "Spring Samboree Tournament 2026" in texts[0] and "March 14, 2026" in texts[0]
+    assert "Spring Samboree Tournament 2026" in texts[0] and "14 March 2026" in texts[0]
     assert "=2 means a shared rank" in texts[0]
     for number, text in enumerate(texts, start=1):
         assert f"Page {number} of {pages}" in text

@@ -248,13 +248,28 @@ def closed_day_refusal(day_number: int) -> str:
     return f"Day {day_number} is closed: reopen it to change its scores."
 
 
-def check_versions(sheets: TableSheets, inputs: list[GameInput]) -> list[GameNow]:
-    """The games whose form was drawn from a version that is no longer the live one."""
+def check_versions(sheets: TableSheets, inputs: list[GameInput], device: str = "") -> list[GameNow]:
+    """The games whose form was drawn from a version that is no longer the live one.
+
+    A table phone's own entry is not a conflict with itself: when the Wi-Fi lost the answer to
+    its save, the page still holds the version it was drawn from, and what the scorekeeper
+    typed since is checked against the entry the phone made (stored again only if it differs)."""
     stale = []
     for item in inputs:
         n = item.game.number
-        now = sheets.live[n].version if n in sheets.live else 0
-        if item.base_version is not None and item.base_version != now:
+        live = sheets.live.get(n)
+        now = live.version if live is not None else 0
+        if item.base_version is None or item.base_version == now:
+            continue
+        own = (
+            live is not None
+            and device
+            and live.state == SheetState.ENTERED
+            and live.source == Source.TABLE_LINK
+            and live.entered_device == device
+            and item.base_version < now
+        )
+        if not own:
             stale.append(game_now(sheets, n, item.base_version))
     return stale
 
@@ -526,7 +541,8 @@ def _save_locked(batches, how: _How, written_totals, submission_id: str, seated)
         )
         found.sheets = sheets if len(batches) == 1 else None
         # Version check first: a stale form's values are not worth checking.
-        stale = check_versions(sheets, inputs)
+        own_device = how.who.device if how.source == Source.TABLE_LINK else ""
+        stale = check_versions(sheets, inputs, own_device)
         if stale:
             found.conflicts += stale
             continue

@@ -36,3 +36,24 @@ def clean_from_sheet(sheet: GameSheet) -> CleanGame:
         blocked=sheet.blocked,
         tiles={},
     )
+
+
+def engines_kept_by_waiting_games(
+    kept: Mapping[int, int], taken: list[tuple[int, int]]
+) -> list[tuple[int, Problem]]:
+    """A card game that waits keeps the table's entry live, engine and all: another game of the
+    same card may not take that engine until the desk says which is right. ``kept``: the
+    waiting games' engines by game; ``taken``: (game, engine) of each game the card stores.
+    The engine check left it out, as a card's games are usually stored in place of the
+    table's."""
+    problems = []
+    for n, engine in taken:
+        for waiting, kept_engine in kept.items():
+            if kept_engine == engine and waiting != n:
+                message = (
+                    f"Double {engine} is the engine the table entered for game {waiting}, "
+                    f"which does not match this card. Say which is right for game {waiting} "
+                    f"first, or check game {n}'s engine."
+                )
+                problems.append((n, Problem("engine", message)))
+    return problems

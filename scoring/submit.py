@@ -24,7 +24,7 @@ from django.utils import timezone
 from core.cells import is_blank
 from domain.sheet_checks import CleanGame, Problem, TypedSheet, check_game
 from scoring import table_reads
-from scoring.card_checks import card_total_problems
+from scoring.card_checks import card_total_problems, engines_kept_by_waiting_games
 from scoring.models import AuditEvent, Game, GameSheet, Score, SheetState, Source, TableSubmission
 from scoring.selectors import TableSeats, TableSheets, table_sheets
 from scoring.sheet_values import (
@@ -320,32 +320,14 @@ def check_table(
             found.differs.append(decision.differs)
         if decision.plan is not None:
             plans.append(decision.plan)
-    found.refusals += _engines_kept_by_waiting_games(sheets, plans, found.differs)
+    kept = {d.game: d.live.engine_used for d in found.differs}
+    taken = [(p.game.number, p.clean.engine) for p in plans]
+    for n, problem in engines_kept_by_waiting_games(kept, taken):
+        found.refusals += _refusals(sheets, n, [problem])
     if _any_written(totals):
         problems = card_total_problems(sheets, totals, cleans, in_batch)
         found.refusals += _refusals(sheets, None, problems)
     return plans, found
-
-
-def _engines_kept_by_waiting_games(
-    sheets: TableSheets, plans: list[_Plan], differs: list[Differs]
-) -> list[Refusal]:
-    """A card game that waits keeps the table's entry live, engine and all: another game of the
-    same card may not take that engine until the desk says which is right. The engine check
-    above left it out, as a card's games are usually stored in place of the table's."""
-    kept = {d.game: d.live.engine_used for d in differs}
-    refusals = []
-    for plan in plans:
-        n, engine = plan.game.number, plan.clean.engine
-        for waiting, kept_engine in kept.items():
-            if kept_engine == engine and waiting != n:
-                message = (
-                    f"Double {engine} is the engine the table entered for game {waiting}, "
-                    f"which does not match this card. Say which is right for game {waiting} "
-                    f"first, or check game {n}'s engine."
-                )
-                refusals += _refusals(sheets, n, [Problem("engine", message)])
-    return refusals
 
 
 def _refusals(sheets, game_number: int | None, problems: list[Problem]) -> list[Refusal]:

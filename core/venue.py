@@ -119,3 +119,14 @@ def wifi_qr_text(ssid: str, password: str) -> str:
     if not password:
         return f"WIFI:T:nopass;S:{escape(ssid)};;"
     return f"WIFI:T:WPA;S:{escape(ssid)};P:{escape(password)};;"
+
+
+def connected_words() -> tuple[str, str]:
+    """What the phone's first page says while it reaches the app, and once it stops: the
+    tent card tells scorekeepers to look for the first line. At the venue the app is the
+    laptop at the desk; on a server it is the scores site."""
+    place = "the scoring laptop" if settings.VENUE_MODE else "the scores site"
+    return (
+        f"This phone is connected to {place}.",
+        f"This phone is not connected to {place}: check the Wi-Fi.",
+    )

@@ -189,3 +189,25 @@ def test_the_connect_page_qr_codes_open_the_site_and_join_the_wifi(
     page.get_by_role("button", name="Show the Wi-Fi QR code").click()
     expect(page.locator(".field-error")).to_contain_text("at least 8 characters")
     expect(page.locator("img.wifi-qr")).to_have_count(0)
+
+
+def test_the_first_page_says_whether_the_phone_reaches_the_scoring_laptop(
+    live_server, page, context, settings, organiser, login_page
+):
+    """The tent card tells scorekeepers to look for the line; it changes when the Wi-Fi goes."""
+    settings.VENUE_MODE = True
+    connected = "This phone is connected to the scoring laptop."
+    lost = "This phone is not connected to the scoring laptop: check the Wi-Fi."
+    w = seated_day(organiser=organiser)
+    page.set_viewport_size(PHONE)
+    for path in ("/", "/table/"):
+        page.goto(live_server.url + path)
+        line = page.locator("[data-connection]")
+        expect(line).to_have_text(connected)
+        context.set_offline(True)
+        expect(line).to_have_text(lost)
+        context.set_offline(False)
+        expect(line).to_have_text(connected)
+    login_page(organiser)
+    page.goto(f"{live_server.url}/organiser/t/{w.tournament.slug}/connect/")
+    expect(page.locator(".tent-side:not(.tent-back)")).to_contain_text(f"The page says {connected}")

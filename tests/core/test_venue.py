@@ -249,15 +249,27 @@ def test_the_same_id_from_another_table_is_its_own_save(client):
 
 
 @pytest.mark.django_db
-def test_without_an_id_a_repeated_save_is_a_conflict_as_before(client):
+def test_without_an_id_a_save_from_a_page_drawn_before_another_phones_is_a_conflict(client):
     w = seated_day()
-    client.post(link(w.tables[0]), phone_post(w))
+    Client().post(link(w.tables[0]), phone_post(w))  # another phone saved first
     changed = phone_post(w, scores={**T1, "Cy Doe": 41})
     response = client.post(link(w.tables[0]), changed, follow=True)
     # Redirected to the game's page, which shows what the game says now.
     assert response.redirect_chain[-1][0].endswith("?game=1")
     assert "here is what it says now" in text_of(response)
     assert GameSheet.objects.get().version == 1
+
+
+@pytest.mark.django_db
+def test_without_an_id_the_same_phone_sending_changed_numbers_changes_its_own_entry(client):
+    """Its page still held the version before its own save (the answer lost, or Back pressed):
+    what it sends is what its screen shows, and its own entry is not a clash with itself."""
+    w = seated_day()
+    client.post(link(w.tables[0]), phone_post(w))
+    client.post(link(w.tables[0]), phone_post(w, scores={**T1, "Cy Doe": 41}))
+    live = GameSheet.objects.get(state="entered")
+    assert live.version == 2
+    assert {s.entry.player.name: s.points for s in live.scores.all()}["Cy Doe"] == 41
 
 
 @pytest.mark.django_db

@@ -3,7 +3,7 @@ so a template says them the same way."""
 
 from django import template
 
-from core import formats
+from core import formats, venue
 from domain.seating.plan_following import pairs_again
 
 register = template.Library()
@@ -17,3 +17,11 @@ def pairs_again_tag(repeats: int, bound: int | None) -> str:
     if bound is None:
         return f"{repeats} pairs of players meet again"
     return pairs_again(repeats, bound)
+
+
+@register.inclusion_tag("tournaments/_connected.html")
+def connected_line() -> dict:
+    """The line a phone's first page shows while it reaches the app (static/js/connection.js
+    changes it when the phone goes offline)."""
+    online, offline = venue.connected_words()
+    return {"online": online, "offline": offline}

@@ -8,7 +8,7 @@ from django.core.exceptions import PermissionDenied
 from django.shortcuts import redirect, render
 
 from core.errors import ServiceError
-from core.venue import link_address, wifi_qr_text
+from core.venue import connected_words, link_address, wifi_qr_text
 from tournaments import selectors
 from tournaments.access import desk_view, organiser_view, tournaments_for
 from tournaments.forms import (
@@ -72,6 +72,7 @@ def connect_phones(request, tournament):
             "site_qr": _qr(address.base_url),
             "form": form,
             "wifi": wifi,
+            "connected": connected_words()[0],
         },
     )
 

@@ -3,9 +3,9 @@
 import json
 from typing import Any
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.messages.storage.base import BaseStorage
-from django.conf import settings
 from django.http import HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse

@@ -395,10 +395,12 @@
     }).sort(function (a, b) { return Number(a) - Number(b); });
     return numbers.map(function (n) { return said(n, before[n], after[n]); });
   }
-  function note(lines) {
+  // At the top a line per change; in the Save bar one short paragraph beside the button, so
+  // the form above keeps most of the screen.
+  function note(lines, short) {
     var box = document.createElement("div");
     box.className = "watch-note";
-    lines.forEach(function (line) {
+    (short ? [lines.join(" ")] : lines).forEach(function (line) {
       var p = document.createElement("p");
       p.textContent = line;
       box.appendChild(p);
@@ -420,7 +422,7 @@
     if (!bar) return;
     var old = bar.querySelector(".watch-note");
     if (old) old.remove();
-    bar.insertBefore(note(lines), bar.firstChild);
+    bar.insertBefore(note(lines, true), bar.firstChild);
   }
   function changed(print, lines) {
     if (!typed()) { location.reload(); return; }

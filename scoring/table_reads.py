@@ -196,3 +196,35 @@ def lock_tables(table_ids: Collection[int]) -> list[tuple[int, str, Day]]:
         f"WHERE {table}.id IN ({_placeholders(ids)}) ORDER BY {table}.id{lock}"
     )
     return [(row[0], row[1], _DAY.read(row, 2, connection)) for row in _rows(sql, ids)]
+
+
+# ---------------------------------------------------------------------------
+# What a table's phone page polls for
+# ---------------------------------------------------------------------------
+
+
+@cache
+def _sheet_states_sql() -> str:
+    sheet, game, unplayed = table_names(GameSheet, Game, UnplayedGame)
+    return (
+        f"SELECT {game}.number, {sheet}.version, {sheet}.state FROM {sheet} "  # noqa: S608
+        f"INNER JOIN {game} ON ({sheet}.game_id = {game}.id) "
+        f"WHERE {sheet}.table_id = %s AND {sheet}.state <> %s "
+        f"UNION ALL SELECT {game}.number, 0, %s FROM {unplayed} "
+        f"INNER JOIN {game} ON ({unplayed}.game_id = {game}.id) WHERE {unplayed}.table_id = %s"
+    )
+
+
+# The state read back for a game marked "not played" (no sheet has it).
+UNPLAYED = "unplayed"
+
+
+def sheet_states(table_id: int) -> list[tuple[int, int, str]]:
+    """(game number, version, state) of every sheet at the table that is not superseded, and
+    (game number, 0, UNPLAYED) for each game marked not played: 1 query, however many games."""
+    return [
+        (int(number), int(version), str(state))
+        for number, version, state in _rows(
+            _sheet_states_sql(), [table_id, "superseded", UNPLAYED, table_id]
+        )
+    ]

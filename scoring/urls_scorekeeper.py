@@ -6,4 +6,5 @@ app_name = "scorekeeper"
 urlpatterns = [
     path("", views.enter_code, name="enter_code"),
     path("<str:token>/", views.table_page, name="table"),
+    path("<str:token>/sheets/", views.table_watch, name="table_watch"),
 ]

@@ -3,9 +3,10 @@
 import json
 from typing import Any
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.messages.storage.base import BaseStorage
-from django.http import HttpResponse
+from django.http import HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.cache import never_cache
@@ -34,6 +35,7 @@ from scoring.selectors import (
     wrong_notes,
 )
 from scoring.table_code_form import TableCodeForm
+from scoring.table_watch import drawn_fingerprint, table_state
 from scoring.views_entry import (
     PENDING_KEY,
     drop_refused,
@@ -80,6 +82,21 @@ def enter_code(request):
         else:
             status = 400
     return render(request, "scoring/enter_code.html", {"form": form}, status=status)
+
+
+# How often the table's page asks whether its sheets changed: as often as the public pages
+# refresh (STANDINGS_REFRESH_SECONDS), so one setting makes the tests fast.
+WATCH_SECONDS = 30
+
+
+@never_cache
+def table_watch(request, token):
+    """The poll of the table's page: its sheets' fingerprint (scoring.table_watch), for the
+    private link only; a dead link gets the link-dead page, as the table page."""
+    state = table_state(token)
+    if state is None:
+        return link_dead(request)
+    return JsonResponse(state)  # never_cache: Cache-Control says no-store
 
 
 def _game_number(value) -> int | None:
@@ -204,6 +221,8 @@ def _table_page(request, token):
             "token": token,
             "to_enter": games_to_enter(sheets),
             "running": running_totals(sheets),
+            "fingerprint": drawn_fingerprint(sheets),
+            "watch_seconds": getattr(settings, "STANDINGS_REFRESH_SECONDS", WATCH_SECONDS),
             "card_totals": card_totals_check(request.GET, sheets) if game is None else None,
             # Who plays the game offered, and the deal for that many: a withdrawal, a late
             # player or a substitute changes the table from one game to the next.

@@ -58,6 +58,8 @@
     b.type = "button"; b.className = css; b.hidden = true;
     return b;
   }
+  // The table page's poll (below) asks before it looks: not while a save is on its way or waits.
+  form.saveBusy = function () { return sending || queue().length > 0; };
   function disable(yes) { buttons.forEach(function (b) { b.disabled = yes; }); }
   function shown() { return gameInput ? gameInput.value : ""; }
   function keyOf(game) { return prefix + game; }
@@ -337,6 +339,127 @@
     sayWaiting();
     if (!refused) send();
   }
+})();
+
+/* The table page notices by itself when its sheets change (the desk marked a game wrong or
+   confirmed it, another phone saved one): every data-seconds while the page is in view, and
+   never while a save is sending or waiting, it asks the table's link for the sheets'
+   fingerprint (scoring/table_watch.py). When it differs from the one the page was drawn with,
+   a page with nothing typed on it is drawn again; one with typing says what changed, in big
+   words at the top and in the Save bar, with "Show it" (what was typed is kept, see above).
+   A request that fails is tried again at the next turn, without a word. */
+(function () {
+  "use strict";
+  var watch = document.querySelector(".table-watch[data-watch]");
+  if (!watch || !window.fetch) return;
+  var drawn = watch.getAttribute("data-fingerprint") || "";
+  var seconds = Number(watch.getAttribute("data-seconds")) || 30;
+  var form = document.querySelector("form#game-entry");
+  var timer = null;
+  var asking = false;
+  var told = null;
+
+  function busy() { return !!(form && form.saveBusy && form.saveBusy()); }
+  // Anything on the page that is not as the server drew it: a score typed, a box ticked, a
+  // card total, or what this phone kept and put back.
+  function typed() {
+    return Array.prototype.some.call(document.querySelectorAll("input, textarea, select"), function (el) {
+      if (el.type === "hidden" || el.type === "submit" || el.type === "button") return false;
+      if (el.type === "checkbox" || el.type === "radio") return el.checked !== el.defaultChecked;
+      if (el.tagName === "SELECT") {
+        return Array.prototype.some.call(el.options, function (o) { return o.selected !== o.defaultSelected; });
+      }
+      return el.value !== el.defaultValue;
+    });
+  }
+  function games(print) {
+    var out = {};
+    print.split(" ").filter(Boolean).forEach(function (token) {
+      var part = token.split(".");
+      out[part[0]] = part[1] + "." + part[2];
+    });
+    return out;
+  }
+  function said(number, was, now) {
+    var state = now ? now.split(".")[1] : "";
+    if (state === "w") return "The desk marked game " + number + " wrong: check it.";
+    if (state === "e") return "Another phone saved game " + number + ".";
+    if (state === "n") return "The desk marked game " + number + " not played.";
+    if (state === "c" && was && was.split(".")[0] === now.split(".")[0]) return "The desk confirmed game " + number + ".";
+    return "The desk changed game " + number + ": check it.";
+  }
+  function changes(print) {
+    var before = games(drawn), after = games(print);
+    var numbers = Object.keys(before).concat(Object.keys(after)).filter(function (n, i, all) {
+      return all.indexOf(n) === i && before[n] !== after[n];
+    }).sort(function (a, b) { return Number(a) - Number(b); });
+    return numbers.map(function (n) { return said(n, before[n], after[n]); });
+  }
+  // At the top a line per change; in the Save bar one short paragraph beside the button, so
+  // the form above keeps most of the screen.
+  function note(lines, short) {
+    var box = document.createElement("div");
+    box.className = "watch-note";
+    (short ? [lines.join(" ")] : lines).forEach(function (line) {
+      var p = document.createElement("p");
+      p.textContent = line;
+      box.appendChild(p);
+    });
+    var show = document.createElement("button");
+    show.type = "button";
+    show.className = "big";
+    show.textContent = "Show it";
+    show.addEventListener("click", function () { location.reload(); });
+    box.appendChild(show);
+    return box;
+  }
+  function tell(lines) {
+    watch.textContent = "";
+    watch.appendChild(note(lines));
+    watch.setAttribute("role", "alert");
+    watch.hidden = false;
+    var bar = document.querySelector(".save-bar");
+    if (!bar) return;
+    var old = bar.querySelector(".watch-note");
+    if (old) old.remove();
+    bar.insertBefore(note(lines, true), bar.firstChild);
+  }
+  function changed(print, lines) {
+    if (!typed()) { location.reload(); return; }
+    if (print !== told) tell(lines);
+    told = print;
+    later();
+  }
+  function later() {
+    clearTimeout(timer);
+    timer = setTimeout(check, seconds * 1000);
+  }
+  function check() {
+    if (document.hidden || busy() || asking) { later(); return; }
+    asking = true;
+    var abort = window.AbortController ? new AbortController() : null;
+    var limit = abort ? setTimeout(function () { abort.abort(); }, 10000) : null;
+    fetch(watch.getAttribute("data-watch"), {
+      cache: "no-store", credentials: "same-origin", signal: abort ? abort.signal : undefined
+    })
+      .then(function (response) {
+        if (response.status === 404) return { gone: true };
+        if (!response.ok) throw new Error("HTTP " + response.status);
+        return response.json();
+      })
+      .then(function (state) {
+        clearTimeout(limit);
+        asking = false;
+        if (busy()) { later(); return; } // a save began meanwhile: the page after it shows all
+        if (state.gone) { changed("gone", ["This table's link no longer opens its page: ask the desk."]); return; }
+        if (state.fingerprint === drawn) { later(); return; }
+        changed(state.fingerprint, changes(state.fingerprint));
+      })
+      .catch(function () { clearTimeout(limit); asking = false; later(); });
+  }
+  // Back in view (the phone woke, the tab came back): ask now rather than at the next turn.
+  document.addEventListener("visibilitychange", function () { if (!document.hidden) check(); });
+  later();
 })();
 
 /* The phone's game entry: fills in what the server infers anyway (scoring.validation

@@ -138,9 +138,40 @@ class AppSlots:
         try:
             self._on_arrival()
             self.slots.wait(turn)
-            return self.app(environ, start_response)
-        finally:
+            result = self.app(environ, start_response)
+        except BaseException:
             self.slots.__exit__(None, None, None)
+            raise
+        file_wrapper = environ.get("wsgi.file_wrapper")
+        if file_wrapper is not None and isinstance(result, file_wrapper):
+            self.slots.__exit__(None, None, None)  # a static file: sent by the server as it is
+            return result
+        return HeldUntilSent(result, self.slots)
+
+
+class HeldUntilSent:
+    """An app's response that keeps its app slot until the server has sent it and closes it.
+
+    Freed when the app returned, the slot let the worker take the next connection while this
+    response was still being written, and the next request's reading and parsing then held
+    the interpreter the writing thread waited for: every response came out later than with a
+    sync worker, which takes the next connection only once it has answered."""
+
+    def __init__(self, result, slots: FairSlots):
+        self._result = result
+        self._slots: FairSlots | None = slots
+
+    def __iter__(self):
+        return iter(self._result)
+
+    def close(self):
+        try:
+            if hasattr(self._result, "close"):
+                self._result.close()
+        finally:
+            slots, self._slots = self._slots, None
+            if slots is not None:
+                slots.__exit__(None, None, None)
 
 
 class TimedConn(TConn):

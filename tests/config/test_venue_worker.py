@@ -5,6 +5,7 @@ here are local socket pairs and loopback listeners: nothing touches a network.""
 import importlib.util
 import socket
 
+import pytest
 from gunicorn.config import Config
 from gunicorn.workers.gthread import ThreadWorker
 from live_server_tools import ROOT
@@ -117,14 +118,15 @@ def test_a_body_is_read_before_the_app_is_taken_and_a_stalled_one_gets_408():
         {"CONTENT_LENGTH": "5", "wsgi.input": io.BytesIO(b"hello")},
         lambda status, headers: statuses.append(status),
     )
-    assert body == [b"ok"] and seen == [b"hello"]
+    assert list(body) == [b"ok"] and seen == [b"hello"]
+    body.close()
     body = slotted(
         {"CONTENT_LENGTH": "5", "wsgi.input": Stalled()},
         lambda status, headers: statuses.append(status),
     )
     assert statuses == ["200 OK", "408 Request Timeout"] and seen == [b"hello"]
     # The stalled request never took the slot: the next one runs at once.
-    assert slotted({"wsgi.input": io.BytesIO()}, lambda *args: None) == [b"ok"]
+    assert list(slotted({"wsgi.input": io.BytesIO()}, lambda *args: None)) == [b"ok"]
 
 
 def test_a_request_holds_its_place_in_the_app_before_the_worker_hears_it_arrived():
@@ -140,9 +142,44 @@ def test_a_request_holds_its_place_in_the_app_before_the_worker_hears_it_arrived
         1,
         on_arrival=lambda: room_when_told.append(slotted.slots.has_room()),
     )
-    assert slotted({"CONTENT_LENGTH": "2", "wsgi.input": io.BytesIO(b"hi")}, None) == [b"ok"]
+    response = slotted({"CONTENT_LENGTH": "2", "wsgi.input": io.BytesIO(b"hi")}, None)
     assert room_when_told == [False]
-    assert slotted.slots.has_room()  # and the place is given back once the app has answered
+    assert list(response) == [b"ok"]
+    # The place is kept while the server writes the response, and given back once it is sent.
+    assert not slotted.slots.has_room()
+    response.close()
+    assert slotted.slots.has_room()
+    response.close()  # a second close gives nothing back twice
+    assert slotted.slots.has_room() and slotted.slots._free == 1
+
+
+def test_a_static_file_is_handed_to_the_server_and_frees_the_slot_at_once():
+    import io
+
+    from config.venue_worker import AppSlots
+
+    class FileWrapper:
+        def __init__(self, handle):
+            self.handle = handle
+
+    sent = FileWrapper(io.BytesIO(b"css"))
+    slotted = AppSlots(lambda environ, start_response: sent, 1)
+    assert slotted({"wsgi.input": io.BytesIO(), "wsgi.file_wrapper": FileWrapper}, None) is sent
+    assert slotted.slots.has_room()
+
+
+def test_an_app_that_raises_gives_its_slot_back():
+    import io
+
+    from config.venue_worker import AppSlots
+
+    def broken(environ, start_response):
+        raise RuntimeError("the app failed")
+
+    slotted = AppSlots(broken, 1)
+    with pytest.raises(RuntimeError):
+        slotted({"wsgi.input": io.BytesIO()}, None)
+    assert slotted.slots.has_room()
 
 
 def test_the_app_says_when_its_slots_and_queue_fill_and_when_they_have_room_again():
@@ -240,7 +277,9 @@ def test_a_worker_takes_connections_only_while_its_app_has_room_and_its_door_is_
 
         def request(conn):
             worker._handling.conn = conn  # the request's thread, as gunicorn's handle() sets it
-            worker.wsgi({"wsgi.input": io.BytesIO()}, lambda *args: None)
+            response = worker.wsgi({"wsgi.input": io.BytesIO()}, lambda *args: None)
+            list(response)  # gunicorn writes the response, then closes it
+            response.close()
 
         running = threading.Thread(target=request, args=(conn,))
         running.start()  # it arrives and runs: a place in the queue is left

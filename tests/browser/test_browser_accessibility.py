@@ -173,6 +173,7 @@ def test_organiser_and_desk_pages_have_no_violations(
         ("correct", f"{table}/game/{confirmed.game.number}/correct/"),
         ("new tournament", "/organiser/new/"),
         ("settings", f"{t}/settings/"),
+        ("staff", f"{t}/staff/"),
         ("rules, fixed once play started", f"{t}/rules/"),
         ("rules, open to change", "/organiser/t/fresh/rules/"),
         ("new season", "/organiser/seasons/new/"),

@@ -5,7 +5,7 @@ table page a player's name is never broken inside a word."""
 from __future__ import annotations
 
 import pytest
-from scoring_factories import seated_day
+from scoring_factories import seated_day, staff
 from test_browser_accessibility import demo_event, in_a_season  # noqa: F401 (a fixture)
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -50,6 +50,7 @@ def public_and_phone_pages(tournament) -> list[tuple[str, str]]:
 
 def sideways(page, base, pages, size, scale) -> list[str]:
     context = page.context.browser.new_context(viewport=size, device_scale_factor=scale)
+    context.add_cookies(page.context.cookies())  # a login the test made holds here too
     found = []
     try:
         tab = context.new_page()
@@ -97,3 +98,19 @@ def test_the_table_page_reflows_on_a_zoomed_phone(live_server, page, zoom):
     page.evaluate("document.documentElement.style.fontSize = '200%'")
     scroll, client = page.evaluate(OVERFLOW)
     assert scroll <= client and page.evaluate(BROKEN_NAMES) == []
+
+
+def test_the_staff_page_does_not_scroll_sideways_at_320_px_or_200_percent(
+    live_server, page, organiser, login_page
+):
+    """The organiser adds desk logins from a phone as often as from the laptop."""
+    from tournaments.models import StaffRole
+
+    w = seated_day(organiser=organiser)
+    staff(w.tournament, "desk-volunteer-with-a-long-name")
+    staff(w.tournament, "second-organiser", StaffRole.ORGANISER)
+    login_page(organiser)
+    pages = [("staff", f"/organiser/t/{w.tournament.slug}/staff/")]
+    found = sideways(page, live_server.url, pages, NARROW, 1)
+    found += [f"at 200%: {line}" for line in sideways(page, live_server.url, pages, ZOOMED, 2)]
+    assert not found, "\n".join(found)

@@ -60,14 +60,22 @@ test: install-dev
 	$(BIN)/python -m pytest $(PYTEST_ARGS) $(COVERAGE_ARGS)
 
 # The simulated days (tests/simulation) on their own (the whole suite runs them too), and at
-# length: SOAK_EVENTS two-day events, drawn afresh each run, at least SOAK_DAYS with games typed.
-SOAK_EVENTS ?= 5200
-SOAK_DAYS ?= 5000
+# length: SOAK_EVENTS two-day events on each core (SOAK_CORES), each run drawn afresh, each
+# with at least SOAK_DAYS days with games typed (5,000 in all by default).
+SOAK_CORES ?= 2
+SOAK_EVENTS ?= 2700
+SOAK_DAYS ?= 2500
 simulate: install-dev
 	$(BIN)/python -m pytest -n 0 -q -s tests/simulation
 
 soak: install-dev
-	SIMULATED_SOAK=1 SIMULATED_EVENTS=$(SOAK_EVENTS) SIMULATED_MIN_DAYS=$(SOAK_DAYS) $(BIN)/python -m pytest -n 0 -q -s tests/simulation
+	@status=0; pids=""; for core in $$(seq $(SOAK_CORES)); do \
+	  SIMULATED_SOAK=1 SIMULATED_EVENTS=$(SOAK_EVENTS) SIMULATED_MIN_DAYS=$(SOAK_DAYS) \
+	    $(BIN)/python -m pytest -n 0 -q -s -p no:cacheprovider tests/simulation \
+	    > soak-$$core.log 2>&1 & pids="$$pids $$!"; \
+	done; \
+	for pid in $$pids; do wait $$pid || status=1; done; \
+	grep -h "simulated days:\|passed\|failed" soak-*.log; exit $$status
 
 # Every check runs, so one pass lists every finding; any finding fails.
 lint: install-dev

@@ -60,17 +60,15 @@ test: install-dev
 	$(BIN)/python -m pytest $(PYTEST_ARGS) $(COVERAGE_ARGS)
 
 # The simulated days (tests/simulation) on their own (the whole suite runs them too), and at
-# length: SOAK_EVENTS two-day events on each core (SOAK_CORES), each run drawn afresh, each
-# with at least SOAK_DAYS days with games typed (5,000 in all by default).
+# length: SOAK_EVENTS two-day events on each core (SOAK_CORES), each run drawn afresh.
 SOAK_CORES ?= 2
-SOAK_EVENTS ?= 2700
-SOAK_DAYS ?= 2500
+SOAK_EVENTS ?= 2600
 simulate: install-dev
 	$(BIN)/python -m pytest -n 0 -q -s tests/simulation
 
 soak: install-dev
 	@status=0; pids=""; for core in $$(seq $(SOAK_CORES)); do \
-	  SIMULATED_SOAK=1 SIMULATED_EVENTS=$(SOAK_EVENTS) SIMULATED_MIN_DAYS=$(SOAK_DAYS) \
+	  SIMULATED_SOAK=1 SIMULATED_EVENTS=$(SOAK_EVENTS) \
 	    $(BIN)/python -m pytest -n 0 -q -s -p no:cacheprovider tests/simulation \
 	    > soak-$$core.log 2>&1 & pids="$$pids $$!"; \
 	done; \

@@ -44,8 +44,17 @@ def _html_rows(page: str, table_id: str) -> list[list[str]]:
     return rows
 
 
+def _body(rows: list[list]) -> tuple[list, list[list]]:
+    """The header and the players' rows; the table's one-cell "nobody" line is no player."""
+    if not rows:
+        return [], []
+    return rows[0], [r for r in rows[1:] if len(r) == len(rows[0])]
+
+
 def _by_heading(rows: list[list[str]]) -> tuple[dict[str, str], dict[str, str]]:
-    header, body = rows[0], rows[1:]
+    header, body = _body(rows)
+    if not header:
+        return {}, {}
     name, total = header.index("Player"), header.index("Total")
     games = header.index("Games") if "Games" in header else None
     return (
@@ -55,7 +64,9 @@ def _by_heading(rows: list[list[str]]) -> tuple[dict[str, str], dict[str, str]]:
 
 
 def _ranks(rows: list[list]) -> dict[str, str]:
-    header, body = rows[0], rows[1:]
+    header, body = _body(rows)
+    if not header:
+        return {}
     name, rank = header.index("Player"), header.index("Rank")
     return {r[name]: "" if r[rank] is None else str(r[rank]) for r in body}
 

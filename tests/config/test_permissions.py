@@ -37,6 +37,8 @@ EXPECTED = {
     "public:projector": PUBLIC_PAGE,
     "public:player": PUBLIC_PAGE,
     "scorekeeper:table": SCOREKEEPER,
+    # The table page's poll: the same private link, read-only.
+    "scorekeeper:table_watch": SCOREKEEPER,
     "scorekeeper:enter_code": SCOREKEEPER,
     "organiser:home": ANY_LOGIN,
     "organiser:tournament": DESK_PAGE,

@@ -471,3 +471,27 @@ def test_a_report_answers_each_format_with_its_content_type_and_file_name():
     assert saved["Content-Disposition"] == 'attachment; filename="spring-standings.pdf"'
     with pytest.raises(ValueError, match=re.escape("no .pdf form")):
         Report("only-a-workbook", {XLSX: lambda: b"PK"}).as_pdf()
+
+
+def test_when_everyone_withdrew_before_play_every_output_ranks_nobody(organiser):
+    """Found by make soak: the outputs' reader took the page's one-cell "No players match."
+    line for a player's row."""
+    from django.test import Client
+    from scoring_factories import seated_day
+    from standings_outputs import every_output
+
+    from tournaments.models import Entry
+    from tournaments.services.events import set_public_pages
+    from tournaments.services.registration import withdraw_entry
+
+    w = seated_day(organiser=organiser)
+    set_public_pages(w.tournament, True)
+    for entry in Entry.objects.filter(tournament=w.tournament):
+        withdraw_entry(entry)
+    client = Client()
+    client.force_login(organiser)
+    shown = every_output(w.tournament, client)
+    assert {name: (s.totals, s.ranks) for name, s in shown.items()} == {
+        name: ({}, {}) for name in shown
+    }
+    assert len({s.heading for s in shown.values()}) == 1

@@ -136,7 +136,6 @@ class StandingsTable(PlainCellsTable):
             "class": _row_class,
             "data-number": lambda record: record.row.record.player_number,
         }
-        empty_text = "No players match."
         template_name = "standings/standings_table.html"
 
     def __init__(self, rows: list[PageRow], columns: list[Column], player_url=None, **kwargs):
@@ -169,7 +168,9 @@ def standings_table(result: Standings, request, query: str, per_page: int | None
     ``per_page`` rows (``?page=``; past the end shows the last) or every row when None."""
     rows = [PageRow(position, row) for position, row in enumerate(result.rows)]
     columns = player_columns(result.day_numbers).for_output(Output.PAGE)
-    table = StandingsTable(search_rows(rows, query), columns, player_url)
+    # "No players match" only answers a search; an event nobody is ranked in yet says so.
+    empty = f"No players match “{query}”." if query and rows else "Nobody is ranked yet."
+    table = StandingsTable(search_rows(rows, query), columns, player_url, empty_text=empty)
     RequestConfig(request, paginate=False).configure(table)
     if per_page:
         try:

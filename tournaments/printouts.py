@@ -121,13 +121,15 @@ def seating_chart_pdf(*, title: str, day_number: int, tables) -> bytes:
     return buffer.getvalue()
 
 
-def _find_table_heading(pdf, text: str, *, left: float, top: float, width: float) -> None:
+def _find_table_heading(pdf, lines: list[str], size: float, *, left: float, top: float) -> None:
     """The heading of every page of the "find your table" list, and how to read the list."""
     regular, bold = pdf_fonts().regular, pdf_fonts().bold
-    pdf.setFont(bold, 18)
-    pdf.drawString(left, top - 18, _clip(text, bold, 18, width))
+    pdf.setFont(bold, size)
+    for i, line in enumerate(lines):
+        pdf.drawString(left, top - 18 - i * (size + 2), line)
     pdf.setFont(regular, 12)
-    pdf.drawString(left, top - 36, "Find your name; your table number is on the right.")
+    below = top - 36 - (len(lines) - 1) * (size + 2)
+    pdf.drawString(left, below, "Find your name; your table number is on the right.")
 
 
 def find_table_pdf(*, title: str, day_number: int, rows) -> bytes:
@@ -148,17 +150,12 @@ def find_table_pdf(*, title: str, day_number: int, rows) -> bytes:
     size = 13
     col_gap = 24
     col_w = (page_w - 2 * margin - col_gap) / 2
-    first_y = page_h - margin - 56
+    title_size, title_lines = _heading(f"{title}: day {day_number}", bold, 18, page_w - 2 * margin)
+    first_y = page_h - margin - 56 - (len(title_lines) - 1) * (title_size + 2)
     per_col = int((first_y - margin) // line) + 1
 
     def page_header():
-        _find_table_heading(
-            pdf,
-            f"{title}: day {day_number}",
-            left=margin,
-            top=page_h - margin,
-            width=page_w - 2 * margin,
-        )
+        _find_table_heading(pdf, title_lines, title_size, left=margin, top=page_h - margin)
 
     page_header()
     if not rows:

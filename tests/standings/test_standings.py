@@ -435,8 +435,19 @@ def test_sorting_by_a_column_keeps_the_ranks_and_search_filters(organiser_client
         "Bob"
     ]
     assert page_rows(organiser_client.get(url, {"q": "zz", **EVERY_GAME})) == [
-        ["No players match."]
+        ["No players match “zz”."]
     ]
+
+
+def test_an_event_nobody_is_ranked_in_yet_says_so_and_not_that_nobody_matched(
+    organiser_client, make_tournament
+):
+    make_tournament(slug="empty")
+    url = reverse("organiser:standings", args=["empty"])
+    assert page_rows(organiser_client.get(url)) == [["Nobody is ranked yet."]]
+    assert page_rows(organiser_client.get(url, {"q": "ann"})) == [["Nobody is ranked yet."]]
+    public = reverse("public:standings", args=["empty"])
+    assert page_rows(organiser_client.get(public)) == [["Nobody is ranked yet."]]
 
 
 def test_withdrawn_row_says_withdrawn_instead_of_a_rank(organiser_client, small):

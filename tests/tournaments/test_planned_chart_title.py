@@ -64,3 +64,25 @@ def test_a_short_event_name_stays_on_one_line(make_tournament, organiser_client,
     assert [(text, size) for text, _, _, size in pieces] == [
         ("Rally (PLANNED, not seated): day 2 seating", 14)
     ]
+
+
+def test_the_find_your_table_list_keeps_a_long_title_whole_above_the_names():
+    from tournaments.printouts import find_table_pdf
+
+    rows = [(f"Player {n:02d}", n, 1 + n % 6) for n in range(1, 41)]
+    data = find_table_pdf(title=LONG, day_number=2, rows=rows)
+    page = PdfReader(io.BytesIO(data)).pages[0]
+    drawn: list[tuple[str, float, float]] = []
+    page.extract_text(
+        visitor_text=lambda text, cm, tm, _f, size: (
+            drawn.append((text.strip(), tm[5], size * tm[0])) if text.strip() else None
+        )
+    )
+    title = f"{LONG}: day 2"
+    heading = [(text, y, size) for text, y, size in drawn if size > 13.5]
+    assert " ".join(text for text, *_ in heading) == title  # every word, none cut off
+    assert len({round(y) for _t, y, _s in heading}) == 2
+    guide = next(y for text, y, _s in drawn if text.startswith("Find your name"))
+    first_name = max(y for text, y, _s in drawn if text.startswith("Player"))
+    assert min(y for _t, y, _s in heading) > guide > first_name
+    assert all(text in page.extract_text() for text in ("Player 01", "Player 40"))

@@ -129,6 +129,11 @@ def _row_class(record: PageRow) -> str:
     return "tied" if record.row.tied else ""
 
 
+# What every standings table and board says while it ranks nobody (no players, or all withdrew
+# before play); "No players match" only answers a search.
+NOBODY_RANKED = "Nobody is ranked yet."
+
+
 class StandingsTable(PlainCellsTable):
     class Meta:
         attrs = {"class": "grid standings", "id": "standings"}
@@ -168,8 +173,7 @@ def standings_table(result: Standings, request, query: str, per_page: int | None
     ``per_page`` rows (``?page=``; past the end shows the last) or every row when None."""
     rows = [PageRow(position, row) for position, row in enumerate(result.rows)]
     columns = player_columns(result.day_numbers).for_output(Output.PAGE)
-    # "No players match" only answers a search; an event nobody is ranked in yet says so.
-    empty = f"No players match “{query}”." if query and rows else "Nobody is ranked yet."
+    empty = f"No players match “{query}”." if query and rows else NOBODY_RANKED
     table = StandingsTable(search_rows(rows, query), columns, player_url, empty_text=empty)
     RequestConfig(request, paginate=False).configure(table)
     if per_page:

@@ -33,6 +33,7 @@ from standings.read import (
     standings as full_standings,
 )
 from standings.seasons.page import season_download, season_page, season_player_page
+from standings.tables import NOBODY_RANKED
 from tournaments.access import public_view, season_public_view
 
 PROJECTOR_ROWS = 15
@@ -144,7 +145,7 @@ def projector(request, tournament):
             "board": _board_table(result, screen, pages) if kind != "chart" else None,
             "chart": race_chart(result) if kind == "chart" else "",
             "board_id": f"board-{kind}",
-            "empty_text": "No players yet.",
+            "empty_text": NOBODY_RANKED,
             "showing": kind,
             "screen": screen,
             "screens": len(cycle),

@@ -53,14 +53,26 @@ def _heading(text: str, font: str, size: float, width: float) -> tuple[float, li
     return size, [first, _clip(" ".join(rest), font, size, width)] if rest else [first]
 
 
-def _nobody_seated(pdf, heading: str, page_w: float, page_h: float, margin: float) -> None:
-    regular, bold = pdf_fonts().regular, pdf_fonts().bold
-    size, lines = _heading(heading, bold, 20, page_w - 2 * margin)
-    pdf.setFont(bold, size)
+def _below_first_line(lines: list[str], size: float) -> float:
+    """How much lower than its first line a title from ``_heading`` reaches: what is drawn
+    below it moves down by this."""
+    return (size + 2) * (len(lines) - 1)
+
+
+def _draw_heading(pdf, lines: list[str], size: float, x: float, baseline: float) -> float:
+    """Draw a title from ``_heading`` in bold, its first line on ``baseline``; returns
+    ``_below_first_line``."""
+    pdf.setFont(pdf_fonts().bold, size)
     for i, line in enumerate(lines):
-        pdf.drawString(margin, page_h - margin - 20 - i * (size + 2), line)
-    pdf.setFont(regular, 16)
-    pdf.drawString(margin, page_h - margin - 60 - 22 * (len(lines) - 1), "Nobody is seated yet.")
+        pdf.drawString(x, baseline - i * (size + 2), line)
+    return _below_first_line(lines, size)
+
+
+def _nobody_seated(pdf, heading: str, page_w: float, page_h: float, margin: float) -> None:
+    size, lines = _heading(heading, pdf_fonts().bold, 20, page_w - 2 * margin)
+    below = _draw_heading(pdf, lines, size, margin, page_h - margin - 20)
+    pdf.setFont(pdf_fonts().regular, 16)
+    pdf.drawString(margin, page_h - margin - 60 - below, "Nobody is seated yet.")
 
 
 def seating_chart_pdf(*, title: str, day_number: int, tables) -> bytes:
@@ -80,8 +92,7 @@ def seating_chart_pdf(*, title: str, day_number: int, tables) -> bytes:
     title_size, title_lines = _heading(
         f"{title}: day {day_number} seating", bold, 14, page_w - 2 * margin
     )
-    leading = title_size + 2
-    header = 34 + leading * (len(title_lines) - 1)
+    header = 34 + _below_first_line(title_lines, title_size)
     cols, rows = 2, 2
     block_w = (page_w - 2 * margin) / cols
     block_h = (page_h - 2 * margin - header) / rows
@@ -93,9 +104,7 @@ def seating_chart_pdf(*, title: str, day_number: int, tables) -> bytes:
         if slot == 0:
             if index:
                 pdf.showPage()
-            pdf.setFont(bold, title_size)
-            for i, title_line in enumerate(title_lines):
-                pdf.drawString(margin, page_h - margin - 14 - i * leading, title_line)
+            _draw_heading(pdf, title_lines, title_size, margin, page_h - margin - 14)
         col, row = slot % cols, slot // cols
         x = margin + col * block_w
         top = page_h - margin - header - row * block_h
@@ -123,13 +132,9 @@ def seating_chart_pdf(*, title: str, day_number: int, tables) -> bytes:
 
 def _find_table_heading(pdf, lines: list[str], size: float, *, left: float, top: float) -> None:
     """The heading of every page of the "find your table" list, and how to read the list."""
-    regular, bold = pdf_fonts().regular, pdf_fonts().bold
-    pdf.setFont(bold, size)
-    for i, line in enumerate(lines):
-        pdf.drawString(left, top - 18 - i * (size + 2), line)
-    pdf.setFont(regular, 12)
-    below = top - 36 - (len(lines) - 1) * (size + 2)
-    pdf.drawString(left, below, "Find your name; your table number is on the right.")
+    below = _draw_heading(pdf, lines, size, left, top - 18)
+    pdf.setFont(pdf_fonts().regular, 12)
+    pdf.drawString(left, top - 36 - below, "Find your name; your table number is on the right.")
 
 
 def find_table_pdf(*, title: str, day_number: int, rows) -> bytes:
@@ -151,7 +156,7 @@ def find_table_pdf(*, title: str, day_number: int, rows) -> bytes:
     col_gap = 24
     col_w = (page_w - 2 * margin - col_gap) / 2
     title_size, title_lines = _heading(f"{title}: day {day_number}", bold, 18, page_w - 2 * margin)
-    first_y = page_h - margin - 56 - (len(title_lines) - 1) * (title_size + 2)
+    first_y = page_h - margin - 56 - _below_first_line(title_lines, title_size)
     per_col = int((first_y - margin) // line) + 1
 
     def page_header():

@@ -636,7 +636,7 @@ def test_command_refuses_bad_input(small, args, message):
 def test_projector_of_an_event_with_nobody_yet(client, make_tournament):
     make_tournament(slug="empty")
     body = client.get(reverse("public:projector", args=["empty"])).content.decode()
-    assert "No players yet." in body and "Page 1 of 1" in body
+    assert "Nobody is ranked yet." in body and "Page 1 of 1" in body
     assert "Provisional: days 1, 2 not seated yet" in body
 
 

@@ -49,3 +49,13 @@ def test_the_organiser_standings_first_row_is_on_the_first_phone_screen(
     page.goto(f"{live_server.url}/organiser/t/{demo_tournament.slug}/standings/")
     assert_on_the_first_screen(page)
     expect(page.get_by_role("button", name="Turn public pages off")).to_have_count(1)
+
+
+def test_a_search_that_finds_nobody_says_so_on_a_phone(live_server, page, demo_tournament):
+    """Found trying it at 390 px: the phone's column rule hid the one cell that said so, and
+    the table showed only its headings."""
+    page.set_viewport_size(PHONE)
+    page.goto(f"{live_server.url}/t/{demo_tournament.slug}/standings/?q=zz")
+    expect(page.locator("#standings tbody td")).to_have_text("No players match “zz”.")
+    expect(page.locator("#standings tbody td")).to_be_visible()
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]

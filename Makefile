@@ -62,7 +62,7 @@ test: install-dev
 # The simulated days (tests/simulation) on their own (the whole suite runs them too), and at
 # length: SOAK_EVENTS two-day events on each core (SOAK_CORES), each run drawn afresh.
 SOAK_CORES ?= 2
-SOAK_EVENTS ?= 2600
+SOAK_EVENTS ?= 3000
 simulate: install-dev
 	$(BIN)/python -m pytest -n 0 -q -s tests/simulation
 

@@ -7,6 +7,7 @@ import re
 
 import pytest
 from scoring_factories import (
+    DEFAULT_TABLES,
     club_session_with_a_late_player_and_a_substitute,
     play,
     seated_day,
@@ -15,6 +16,7 @@ from scoring_factories import (
 
 from core.errors import ServiceError
 from scoring.selectors import day_workbook_rows, table_sheets
+from scoring.unplayed import mark_not_played, undo_not_played
 from standings.read import Cut, marks_legend, rank_label, standings
 from tournaments.access import COMMAND_LINE
 from tournaments.models import Entry, Seat
@@ -262,3 +264,65 @@ def test_a_withdrawal_is_undone_while_the_late_player_leaves_room():
     seat_late_player(w.day, lou, by=COMMAND_LINE)
     assert reinstate_entry(bob).status == Entry.CHECKED_IN
     assert Seat.objects.get(entry=bob).plays_game(3)
+
+
+# Found by make soak: a game taken back (here a "not played" mark undone; a game marked wrong
+# does the same) makes a table's next game earlier than the game a late player already joins
+# from, and that next game's free seat was taken for every game after it too.
+FOURS = (DEFAULT_TABLES[0], ("Ed Poe", "Flo Ng", "Gus Ray", "Hal Orr"))
+
+
+def _table_one_full_from_game_4(w):
+    """Table 1 (4 players, at most 5) has games 1 and 2, and Lou Late plays from game 4."""
+    change_rules(w.tournament, {"max_table_size": 5}, by=COMMAND_LINE)
+    play(w, w.tables[0], [1, 2])
+    if len(w.tables) > 1:
+        play(w, w.tables[1], [1, 2, 3, 4])
+    mark_not_played(w.tables[0], w.games[3], reason="time ran out", user=COMMAND_LINE)
+    lou = register_player(w.tournament, name="Lou Late")
+    assert seat_late_player(w.day, lou, by=COMMAND_LINE).table_number == 1
+    undo_not_played(w.tables[0], w.games[3], user=COMMAND_LINE)
+    assert Seat.objects.get(entry=lou).joined_at_game == 4
+
+
+def _most_at_table_one(w):
+    seats = list(w.tables[0].seats.all())
+    return max(sum(s.plays_game(game) for s in seats) for game in range(1, 13))
+
+
+def test_a_late_player_is_not_seated_where_a_later_game_is_already_full():
+    w = seated_day(preset="club-session", tables=FOURS)
+    _table_one_full_from_game_4(w)
+    seat = seat_late_player(w.day, register_player(w.tournament, name="Max Later"), by=COMMAND_LINE)
+    assert (seat.table_number, seat.from_game) == (2, 5)  # not table 1 from game 3
+    assert _most_at_table_one(w) == 5
+
+
+def test_a_late_join_is_refused_when_the_only_free_seat_is_before_a_full_game():
+    w = seated_day(preset="club-session", tables=FOURS[:1])
+    _table_one_full_from_game_4(w)
+    max_later = register_player(w.tournament, name="Max Later")
+    before = snapshot(*ROSTER)
+    with pytest.raises(ServiceError, match="No table on day 1 has a free seat"):
+        seat_late_player(w.day, max_later, by=COMMAND_LINE)
+    assert snapshot(*ROSTER) == before
+    assert _most_at_table_one(w) == 5
+
+
+def test_a_substitute_is_refused_where_a_late_player_took_the_withdrawn_players_place():
+    w = seated_day(preset="club-session", tables=FOURS[:1])
+    change_rules(w.tournament, {"max_table_size": 4}, by=COMMAND_LINE)
+    play(w, w.tables[0], [1, 2])
+    withdraw_entry(w.entries["Bob Roe"])
+    lou = register_player(w.tournament, name="Lou Late")
+    assert seat_late_player(w.day, lou, by=COMMAND_LINE).from_game == 3
+    sam = register_player(w.tournament, name="Sam Sub")
+    before = snapshot(*ROSTER)
+    with pytest.raises(ServiceError) as refused:
+        seat_substitute(w.day, w.entries["Bob Roe"], sam, from_game=3, by=COMMAND_LINE)
+    assert str(refused.value) == (
+        "Day 1, table 1 already has 4 players in a game from game 3 on (a late player took "
+        "Bob Roe's place): there is no seat for a substitute."
+    )
+    assert refused.value.field == "replaced"
+    assert snapshot(*ROSTER) == before

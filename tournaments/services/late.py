@@ -97,6 +97,15 @@ def _add_seat(table: Table, entry: Entry, from_game: int, replaces=None) -> Seat
     )
 
 
+def _playing(seats, game: int) -> int:
+    return sum(1 for seat in seats if seat.plays_game(game))
+
+
+def _most_playing(seats, first_game: int, last_game: int) -> int:
+    """The most players any game from ``first_game`` to ``last_game`` has at these seats."""
+    return max(_playing(seats, game) for game in range(first_game, last_game + 1))
+
+
 def _late_table(day: Day) -> tuple[LatePlan, Table]:
     """The table a late player goes to: one with a free seat for its next game (the first after
     every game it entered or marked not played), fewest players first, then lowest number."""
@@ -111,8 +120,11 @@ def _late_table(day: Day) -> tuple[LatePlan, Table]:
         next_game = max(play_record().finished_games(table), default=0) + 1
         if next_game > rules.games_per_day:
             continue
-        playing = sum(1 for seat in table.seats.all() if seat.plays_game(next_game))
-        if playing < rules.max_table_size:
+        seats = table.seats.all()
+        playing = _playing(seats, next_game)
+        # A late player plays every game from the next one on, and the next one can come before
+        # a seat already taken from a later game (a game marked wrong is to enter again).
+        if _most_playing(seats, next_game, rules.games_per_day) < rules.max_table_size:
             options.append((playing, table.number, next_game, table))
     if not options:
         raise ServiceError(
@@ -196,7 +208,15 @@ def _substitute_seat(day: Day, replaced, from_game: int) -> tuple[LatePlan, Seat
             f"{name} already has a substitute at day {day.number}, table {number}.",
             field="replaced",
         )
-    playing = sum(1 for other in seat.table.seats.all() if other.plays_game(from_game)) + 1
+    seats = seat.table.seats.all()
+    if _most_playing(seats, from_game, rules.games_per_day) >= rules.max_table_size:
+        raise ServiceError(
+            f"Day {day.number}, table {number} already has {rules.max_table_size} players in a "
+            f"game from game {from_game} on (a late player took {name}'s place): there is no "
+            "seat for a substitute.",
+            field="replaced",
+        )
+    playing = _playing(seats, from_game) + 1
     plan = LatePlan(
         day_number=day.number,
         table_number=number,

@@ -1,7 +1,6 @@
 """The scorekeeper's private table link: no login, one table only, CSRF on."""
 
 import json
-from typing import Any
 
 from django.conf import settings
 from django.contrib import messages
@@ -12,10 +11,10 @@ from django.urls import reverse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_protect
 
+from core.security_headers import phone_keeps_a_copy
 from core.throttle import Throttle, client_address
 from scoring.card_totals import card_totals_check, running_totals
 from scoring.devices import remember_device
-from scoring.forms import GameForm
 from scoring.models import SheetState, Source
 from scoring.presenters import (
     current_sheet,
@@ -166,7 +165,9 @@ def changed_by(live) -> str:
     return who_label(live)
 
 
-@never_cache
+# The venue serves plain HTTP, where phones run no service worker: the browser's copy of the
+# page is what a phone with no Wi-Fi can show (the page says it is one, static/js/game-entry.js).
+@phone_keeps_a_copy
 @csrf_protect
 def table_page(request, token):
     # A save marks the browser it came from (scoring/devices.py): the cookie goes with any answer.
@@ -186,20 +187,7 @@ def _table_page(request, token):
     sheets = table_sheets(table, games)
     game = _game_to_offer(sheets, _game_number(request.GET.get("game")))
     notes = wrong_notes(sheets)
-    form: GameForm | None = None
-    kept: dict[str, Any] = {}
-    if game is not None:
-        form, kept = refused_form(request.session, token, sheets, game)
-        if form is None:
-            form = submit_game_form(
-                request,
-                table,
-                game,
-                games=games,
-                sheets=sheets,
-                source=Source.TABLE_LINK,
-                wrong=notes.get(game.number),
-            ).form
+    form, kept = _offered_form(request, token, table, games, sheets, game, notes)
     conflict = kept.get("conflict") or request.session.pop(SHOWN_CONFLICT, None)
     saved = saved_versions(request, table)
     changed = changed_since_saved(saved, sheets)
@@ -224,6 +212,7 @@ def _table_page(request, token):
             "fingerprint": drawn_fingerprint(sheets),
             "watch_seconds": getattr(settings, "STANDINGS_REFRESH_SECONDS", WATCH_SECONDS),
             "card_totals": card_totals_check(request.GET, sheets) if game is None else None,
+            "saved_notes": saved_notes(request.GET.get("saved"), sheets),
             # Who plays the game offered, and the deal for that many: a withdrawal, a late
             # player or a substitute changes the table from one game to the next.
             "players_now": len(now := sheets.playing(game.number if game else len(sheets.games))),
@@ -233,6 +222,32 @@ def _table_page(request, token):
     if changed:
         keep_saved_versions(response, table, saved)
     return response
+
+
+def _offered_form(request, token, table, games, sheets, game, notes):
+    """The game's form: as a refused save left it (with what it kept), or new."""
+    if game is None:
+        return None, {}
+    form, kept = refused_form(request.session, token, sheets, game)
+    if form is None:
+        form = submit_game_form(
+            request,
+            table,
+            game,
+            games=games,
+            sheets=sheets,
+            source=Source.TABLE_LINK,
+            wrong=notes.get(game.number),
+        ).form
+    return form, kept
+
+
+def saved_notes(asked: str | None, sheets) -> list[str]:
+    """ "Game N is saved." for the games the page's script says it just saved (``?saved=2,3``),
+    each only where the table holds it: said by the page itself, not kept in the session, so a
+    page lost on its way to the phone still says it when the phone loads it again."""
+    numbers = {_game_number(part) for part in (asked or "").split(",")[: len(sheets.games)]}
+    return [saved_message(number) for number in sorted(sheets.live) if number in numbers]
 
 
 def _keep_saved(request, token, game):
@@ -267,6 +282,18 @@ BACKGROUND_SAVE = "X-Table-Save"
 SHOWN_CONFLICT = "scoring.shown_conflict"
 
 
+def _saved(request, token, table, game, version: int | None):
+    drop_refused(request.session)
+    if request.headers.get(BACKGROUND_SAVE) != "background":
+        say_once(request, saved_message(game.number))  # the script's page says it itself
+    response = redirect("scorekeeper:table", token=token)
+    if version is not None:
+        saved = saved_versions(request, table)
+        saved[str(game.number)] = version
+        keep_saved_versions(response, table, saved)
+    return response
+
+
 def _save(request, token, table, games):
     """Save the posted game, then always redirect (POST, redirect, GET): a refused save keeps
     what was typed in the session for the page drawn next, so going back never asks to send
@@ -283,14 +310,7 @@ def _save(request, token, table, games):
     for name, left_after, typed in submission.form.left_the_table():
         messages.warning(request, left_table_message(name, left_after, game.number, typed))
     if submission.saved:
-        drop_refused(request.session)
-        say_once(request, saved_message(game.number))
-        response = redirect("scorekeeper:table", token=token)
-        if submission.version is not None:
-            saved = saved_versions(request, table)
-            saved[str(game.number)] = submission.version
-            keep_saved_versions(response, table, saved)
-        return response
+        return _saved(request, token, table, game, submission.version)
     # Beside what it says now, what this phone typed: a second phone sees what it would
     # overwrite and chooses.
     conflict = current_sheet(submission.conflict, request.POST)

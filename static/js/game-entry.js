@@ -30,6 +30,7 @@
   var sending = false;
   var waitingOnline = false;
   var memory = {}; // when the phone keeps no storage (private browsing), for this page only
+  var storedGames = []; // the games this page has had stored, for the page after them to say so
   // The games still to enter and the engine each is planned on: "2:11 3:10".
   var toEnter = (form.getAttribute("data-to-enter") || "").split(" ").filter(Boolean).map(function (pair) {
     return pair.split(":");
@@ -242,8 +243,11 @@
         forget(k);
         if (stored) {
           // Stored (or stored already): the next game waiting goes, then the page after a save
-          // shows what the server holds now.
-          if (queue().length) { tries = 0; send(); } else location.assign(location.pathname);
+          // shows what the server holds now, and says which games are saved (the address
+          // carries them, so that page lost on its way and loaded again still says it).
+          if (storedGames.indexOf(saved.game) < 0) storedGames.push(saved.game);
+          if (queue().length) { tries = 0; send(); return; }
+          location.assign(location.pathname + "?saved=" + storedGames.join(","));
           return;
         }
         if (response.status === 409) {
@@ -457,9 +461,56 @@
       })
       .catch(function () { clearTimeout(limit); asking = false; later(); });
   }
-  // Back in view (the phone woke, the tab came back): ask now rather than at the next turn.
+  // Back in view (the phone woke, the tab came back) or the Wi-Fi back (the page may be the
+  // phone's copy, drawn without it): ask now rather than at the next turn.
   document.addEventListener("visibilitychange", function () { if (!document.hidden) check(); });
+  window.addEventListener("online", check);
   later();
+})();
+
+/* Without Wi-Fi. The banner above the page says so, and that what is typed is kept (above).
+   A page from the phone's history (the back button, a tab opened again) is the phone's copy:
+   with Wi-Fi the server's page is drawn instead; without, the copy stays and says it is one.
+   A link tapped with no Wi-Fi waits, said in the banner, and opens once the Wi-Fi is back,
+   instead of the browser's error page. */
+(function () {
+  "use strict";
+  var banner = document.querySelector("[data-offline-banner]");
+  if (!banner) return;
+  var entry = window.performance && performance.getEntriesByType ? performance.getEntriesByType("navigation")[0] : null;
+  var fromHistory = !!entry && entry.type === "back_forward";
+  var copy = false;
+  var waitingLink = null;
+
+  function show() {
+    if (navigator.onLine) { banner.hidden = true; banner.textContent = ""; return; }
+    var text = (copy ? "No Wi-Fi: this is the page as this phone last had it. " : "No Wi-Fi. ") +
+      "What you type is kept on this phone and sent when the Wi-Fi is back.";
+    if (waitingLink) text += " \u201c" + waitingLink.name + "\u201d opens when the Wi-Fi is back.";
+    banner.textContent = text;
+    banner.hidden = false;
+  }
+  window.addEventListener("pageshow", function (event) {
+    var again = event.persisted || fromHistory;
+    if (again && navigator.onLine) { location.reload(); return; }
+    copy = again;
+    show();
+  });
+  window.addEventListener("offline", show);
+  window.addEventListener("online", function () {
+    if (waitingLink) { location.assign(waitingLink.href); return; }
+    show();
+  });
+  document.addEventListener("click", function (event) {
+    if (navigator.onLine || event.defaultPrevented || event.button !== 0 ||
+        event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+    var link = event.target.closest && event.target.closest("a[href]");
+    if (!link || link.target || link.origin !== location.origin) return;
+    if (link.hash && link.pathname === location.pathname && link.search === location.search) return;
+    event.preventDefault();
+    waitingLink = { href: link.href, name: link.textContent.trim() };
+    show();
+  });
 })();
 
 /* The phone's game entry: fills in what the server infers anyway (scoring.validation

@@ -349,3 +349,18 @@ def test_the_other_organiser_does_not_see_the_demo_events_players(client, event,
         {"player": tournament.entries.first().player_id},
     )
     assert response.status_code == 404
+
+
+def test_only_the_phone_keeps_a_copy_of_its_table_page_never_a_shared_cache(client, event):
+    """A table's page is kept by the phone that opened it, to show with no Wi-Fi from its
+    history: private (no proxy keeps it), checked with the server on every load, and kept
+    whatever the cookies. A staff page opened with the same browser still keeps nothing."""
+    tournament, users, table = event
+    page = client.get(f"/table/{table.link_token}/")
+    cache = {part.strip() for part in page["Cache-Control"].split(",")}
+    assert {"private", "no-cache", "max-age=0"} <= cache and "public" not in cache
+    assert "cookie" not in page.get("Vary", "").lower()
+    client.force_login(users["organiser"])
+    staff_page = client.get(url_for("organiser:tournament", tournament, table))
+    assert "no-store" in staff_page["Cache-Control"]
+    assert "no-store" in client.get(f"/table/{table.link_token}/sheets/")["Cache-Control"]

@@ -3,8 +3,9 @@ phone sent it (static/js/game-entry.js sends a save again, with the same id, whe
 tell whether the first try arrived)."""
 
 import pytest
-from scoring_factories import link, phone_post, seated_day
+from scoring_factories import link, phone_post, seated_day, staff
 
+from scoring import services
 from scoring.models import GameSheet, TableSubmission
 
 pytestmark = pytest.mark.django_db
@@ -21,10 +22,37 @@ def test_a_save_sent_again_after_its_answer_arrived_says_saved_once(client):
     # so the same save went again before the page was drawn.
     assert client.post(url, data, headers=headers).status_code == 302
     assert client.post(url, data, headers=headers).status_code == 302
-    page = client.get(url).content.decode()
+    # The page's script opens the page after its saves naming them; the session keeps nothing.
+    assert SAVED not in client.get(url).content.decode()
+    page = client.get(f"{url}?saved=1").content.decode()
     assert page.count(SAVED) == 1
     assert GameSheet.objects.get().version == 1 and TableSubmission.objects.count() == 1
-    assert SAVED not in client.get(url).content.decode()  # said once, then gone
+
+
+def test_the_page_after_a_save_says_it_again_when_loaded_again(client):
+    """That page lost on its way to the phone: loaded again, it still says the game is saved,
+    because the address says it, not a message the lost answer used up."""
+    w = seated_day()
+    url = link(w.tables[0])
+    headers = {"X-Table-Save": "background"}
+    client.post(url, {**phone_post(w), "submission_id": "save-1"}, headers=headers)
+    client.post(url, {**phone_post(w, game=2), "submission_id": "save-2"}, headers=headers)
+    for _ in range(2):
+        page = client.get(f"{url}?saved=1,2").content.decode()
+        assert page.count(SAVED) == 1 and page.count("Game 2 is saved.") == 1
+
+
+def test_the_page_says_saved_only_for_games_the_table_holds(client):
+    w = seated_day()
+    url = link(w.tables[0])
+    client.post(
+        url, {**phone_post(w), "submission_id": "save-1"}, headers={"X-Table-Save": "background"}
+    )
+    page = client.get(f"{url}?saved=1,2,x,,99,-1,{'9' * 40}").content.decode()
+    assert page.count(SAVED) == 1
+    assert "Game 2 is saved." not in page and "Game 99" not in page
+    assert "is saved." not in client.get(f"{url}?saved=2").content.decode()
+    assert GameSheet.objects.count() == 1
 
 
 def test_two_games_saved_before_the_page_is_drawn_are_each_said(client):
@@ -34,3 +62,14 @@ def test_two_games_saved_before_the_page_is_drawn_are_each_said(client):
     client.post(url, {**phone_post(w, game=2), "submission_id": "save-of-game-2"})
     page = client.get(url).content.decode()
     assert page.count(SAVED) == 1 and page.count("Game 2 is saved.") == 1
+
+
+def test_a_game_the_desk_marked_wrong_since_is_not_said_saved(client):
+    w = seated_day()
+    url = link(w.tables[0])
+    client.post(
+        url, {**phone_post(w), "submission_id": "save-1"}, headers={"X-Table-Save": "background"}
+    )
+    desk = staff(w.tournament, "desk1")
+    services.reject_game(w.tables[0], w.games[1], 1, desk, "the card says 9")
+    assert SAVED not in client.get(f"{url}?saved=1").content.decode()

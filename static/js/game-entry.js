@@ -234,8 +234,9 @@
         var now = read(k);
         var stored = response.type === "opaqueredirect" || (response.status >= 300 && response.status < 400);
         if (stored && now && now.pending && now.id !== saved.id) {
-          // Changed while this save was on its way: the change goes too, on the version the
-          // server has now, which the server refuses as a clash and shows both side by side.
+          // Changed while this save was on its way: the change goes too. The server takes a
+          // phone's change to its own entry as the next version (submit.check_versions), so
+          // what is stored in the end is what is on the screen.
           say(FOLLOWS);
           send();
           return;

@@ -10,7 +10,7 @@ from scoring_factories import T1, seated_day
 from test_browser_scoring import PHONE
 from test_browser_venue import NOT_SENT, empty_cache, fill_game_one  # noqa: F401 (a fixture)
 
-from scoring.models import GameSheet, TableSubmission
+from scoring.models import LIVE_STATES, GameSheet, TableSubmission
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -18,7 +18,7 @@ SAVE_BAR_STATUS = ".save-bar [role=status]"
 
 
 def stored_points():
-    sheet = GameSheet.objects.get()
+    sheet = GameSheet.objects.get(state__in=LIVE_STATES)
     return {s.entry.player.name: s.points for s in sheet.scores.select_related("entry__player")}
 
 
@@ -97,6 +97,33 @@ def test_a_save_that_hangs_gives_up_and_is_sent_again_once(live_server, page):
     assert len(ids) == 2 and ids[0] == ids[1]
     assert stored_points() == T1 and GameSheet.objects.get().version == 1
     assert TableSubmission.objects.count() == 1
+
+
+def test_a_correction_typed_while_a_save_is_sending_is_stored_as_shown(live_server, page):
+    """The first try is on its way (slow Wi-Fi) when 40 is changed to 18: the first try is
+    stored, then the change goes on its own, and what is stored in the end is on the screen."""
+    w = seated_day()
+    page.set_viewport_size(PHONE)
+    held = []
+
+    def hold_the_first_save(route):
+        if route.request.method == "POST" and not held:
+            held.append(route)
+            return
+        route.continue_()
+
+    page.route(re.compile(r".*/table/[^/]+/$"), hold_the_first_save)
+    page.goto(f"{live_server.url}/table/{w.tables[0].link_token}/")
+    fill_game_one(page)
+    page.get_by_role("button", name="Save game 1").click()
+    expect(page.locator(SAVE_BAR_STATUS)).to_contain_text("Sending game 1")
+    page.get_by_label("Cy Doe", exact=True).fill("18")
+    expect(page.locator(SAVE_BAR_STATUS)).to_contain_text("numbers on screen now")
+    held[0].continue_()
+    expect(page.get_by_text("Game 1 is saved.")).to_be_visible(timeout=30_000)
+    assert stored_points() == {**T1, "Cy Doe": 18}
+    expect(page.get_by_role("heading", name="Game 2")).to_be_visible()
+    assert TableSubmission.objects.count() == 2  # the first try, and the change after it
 
 
 def test_enter_in_a_score_moves_to_the_next_score_and_sends_nothing(live_server, page):

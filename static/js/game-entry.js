@@ -486,7 +486,7 @@
   function show() {
     if (navigator.onLine) { banner.hidden = true; banner.textContent = ""; return; }
     var text = (copy ? "No Wi-Fi: this is the page as this phone last had it. " : "No Wi-Fi. ") +
-      "What you type is kept on this phone and sent when the Wi-Fi is back.";
+      "What you type stays on this phone, and saves are sent when the Wi-Fi is back.";
     if (waitingLink) text += " \u201c" + waitingLink.name + "\u201d opens when the Wi-Fi is back.";
     banner.textContent = text;
     banner.hidden = false;

@@ -6,6 +6,7 @@ service worker: what the phone keeps is the browser's copy of the page and its o
 import pytest
 from playwright.sync_api import expect
 from scoring_factories import seated_day
+from test_browser_accessibility import NARROW, PHONE_TAGS, violations
 from test_browser_scoring import PHONE
 from test_browser_venue import assert_game_one_stored_once, empty_cache, fill_game_one  # noqa: F401
 
@@ -13,6 +14,12 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 NO_WIFI = "No Wi-Fi"
 BANNER = "[data-offline-banner]"
+
+
+@pytest.fixture
+def browser_context_args(browser_context_args):
+    """As the accessibility tests: the policy set aside for axe-core's own script alone."""
+    return {**browser_context_args, "bypass_csp": True}
 
 
 def test_the_table_page_opened_again_without_wifi_is_this_phones_copy_with_the_typing_kept(
@@ -30,7 +37,7 @@ def test_the_table_page_opened_again_without_wifi_is_this_phones_copy_with_the_t
     banner = page.locator(BANNER)
     expect(banner).to_be_visible()
     expect(banner).to_contain_text(NO_WIFI)
-    expect(banner).to_contain_text("kept on this phone")
+    expect(banner).to_contain_text("What you type stays on this phone")
     expect(page.get_by_label("Ann Lee", exact=True)).to_have_value("12")
     context.set_offline(False)
     expect(banner).to_be_hidden()
@@ -120,3 +127,19 @@ def test_the_page_after_a_save_opens_again_without_wifi(live_server, page, conte
     page.go_back()
     expect(page.get_by_role("heading", name="Game 2")).to_be_visible()
     expect(page.locator(BANNER)).to_contain_text("the page as this phone last had it")
+
+
+def test_the_no_wifi_banner_is_accessible_and_fits_a_small_phone(
+    live_server, page, context, axe_script
+):
+    w = seated_day()
+    table = f"{live_server.url}/table/{w.tables[0].link_token}/"
+    for size in (PHONE, NARROW):
+        page.set_viewport_size(size)
+        page.goto(table)
+        context.set_offline(True)
+        page.get_by_role("link", name="Mexican Train").click()  # waits for the Wi-Fi
+        expect(page.locator(BANNER)).to_contain_text("opens when the Wi-Fi is back")
+        assert not violations(page, axe_script, PHONE_TAGS)
+        assert page.evaluate("document.documentElement.scrollWidth") <= size["width"]
+        context.set_offline(False)

@@ -15,6 +15,11 @@ throwaway SQLite event of 300 players at 43 tables, and reports, PASS or FAIL fo
   at most 50 KB and 4 requests.
 * a retried save stored once: a save sent, its answer lost (the client hangs up without
   reading it), then sent again with the same submission id, and once more: one stored version.
+* weak Wi-Fi (bench/weak_wifi.py): the 43 tables of a second event, each a phone in Chromium at
+  400 kbps and 400 ms with 5% of requests dropped and 2% hung; every save stored exactly once
+  with the numbers last on its screen, the p95 from tap to "saved", and the saves retried.
+
+``--weak-wifi`` runs only the last section.
 
 For comparison (not a target), the README's former venue command, gunicorn's sync workers, is
 started on the same database with 3 stalled connections, and one phone asks for its page.
@@ -55,6 +60,7 @@ from bench.http_load import (  # noqa: E402  (the project is put on the path jus
     sync_settings,
     wait_until_serving,
 )
+from bench.weak_wifi import weak_wifi_section  # noqa: E402
 
 PLAYERS = 300
 SLOW_CLIENTS = 20
@@ -268,17 +274,26 @@ def retried_save(port: int, token: str) -> tuple[bool, str]:
 # ---------------------------------------------------------------------------
 
 
+def seeded_day(slug: str):
+    """A day of PLAYERS seated at 43 tables, and each table's link."""
+    from tournaments.services.events import create_tournament
+    from tournaments.services.registration import register_player
+    from tournaments.services.seating import seat_day
+
+    tournament = create_tournament(slug=slug, name=slug.title(), preset_key="tournament")
+    for number in range(1, PLAYERS + 1):
+        register_player(tournament, name=f"Player {number:03}", club=f"Club {number % 12:02}")
+    day = tournament.days.get(number=1)
+    seat_day(day, seed=20240601)
+    return day, {t.number: t.link_token for t in day.tables.all()}
+
+
 def seed():
     from tournaments.services.events import create_tournament
     from tournaments.services.registration import register_player
     from tournaments.services.seating import seat_day
 
-    tournament = create_tournament(slug="venue", name="Venue", preset_key="tournament")
-    for number in range(1, PLAYERS + 1):
-        register_player(tournament, name=f"Player {number:03}", club=f"Club {number % 12:02}")
-    day = tournament.days.get(number=1)
-    seat_day(day, seed=20240601)
-    tables = {t.number: t.link_token for t in day.tables.all()}
+    day, tables = seeded_day("venue")
     spare = create_tournament(slug="retry", name="Retry", preset_key="tournament")
     for number in range(1, 5):
         register_player(spare, name=f"Retry player {number}")
@@ -383,7 +398,7 @@ def sync_comparison(env: dict, work: Path, token: str) -> None:
         stop_server(process)
 
 
-def run(work: Path, env: dict) -> bool:
+def run(work: Path, env: dict, weak_wifi_only: bool = False) -> bool:
     import django
 
     django.setup()
@@ -394,6 +409,7 @@ def run(work: Path, env: dict) -> bool:
     call_command("migrate", verbosity=0, interactive=False)
     call_command("collectstatic", verbosity=0, interactive=False)
     day, tables, retry_token = seed()
+    wifi_day, wifi_tables = seeded_day("wifi")
     print(f"seeded in {time.monotonic() - started:.1f} s: {len(tables)} tables", flush=True)
     connections.close_all()
 
@@ -402,6 +418,9 @@ def run(work: Path, env: dict) -> bool:
     targets = []
     try:
         warm_up(port, [f"/table/{token}/" for token in tables.values()])
+        if weak_wifi_only:
+            targets += weak_wifi_section(port, wifi_day, wifi_tables)
+            return report(targets)
         targets += slow_client_rounds(port, day, tables)
 
         total, requests, fetched = page_weight(port, f"/table/{retry_token}/")
@@ -417,6 +436,7 @@ def run(work: Path, env: dict) -> bool:
         ok, detail = retried_save(port, retry_token)
         print(f"retried save: {detail}")
         targets.append(("a retried submission is stored once", ok))
+        targets += weak_wifi_section(port, wifi_day, wifi_tables)
     finally:
         stop_server(server)
     sync_comparison(env, work, retry_token)
@@ -426,6 +446,10 @@ def run(work: Path, env: dict) -> bool:
     )
     if tracebacks:
         print(f"server log: {dict(tracebacks)}")
+    return report(targets)
+
+
+def report(targets: list[tuple[str, bool]]) -> bool:
     for name, ok in targets:
         print(f"{'PASS' if ok else 'FAIL'} {name}")
     return all(ok for _, ok in targets)
@@ -460,7 +484,7 @@ def main() -> int:
     sys.path.insert(0, str(work))
     print(f"== venue configuration on 127.0.0.1:{port}, {PLAYERS} players ==", flush=True)
     try:
-        ok = run(work, env)
+        ok = run(work, env, weak_wifi_only="--weak-wifi" in sys.argv[1:])
     finally:
         from django.db import connections
 

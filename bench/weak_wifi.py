@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import os
 import random
 import re
@@ -37,6 +38,7 @@ HANG_SECONDS = 12  # past the page's own limit of 10 s on a save
 GAMES = 3
 # Fewer phones for a quick look (WEAK_WIFI_PHONES=3); the section's figures are for all 43.
 PHONES = int(os.environ.get("WEAK_WIFI_PHONES", "0")) or None
+TRACE = bool(os.environ.get("WEAK_WIFI_TRACE"))  # a line per save as it is answered
 EDITED = 0.35  # the share of saves a correction is tried on; some are answered before it lands
 SAVE_SECONDS = 150  # one save's deadline, from the tap: then the phone is counted as failed
 PHONE = {"width": 390, "height": 844}
@@ -83,13 +85,26 @@ class Save:
 class Tally:
     saves: list[Save] = field(default_factory=list)
     posts: dict[tuple[int, int], list[str]] = field(default_factory=dict)  # submission ids sent
-    dropped_before: int = 0
-    answers_lost: int = 0
-    hung: int = 0
+    # what the Wi-Fi did to which kind of request: ("dropped", "save") -> how many
+    faults: dict[tuple[str, str], int] = field(default_factory=dict)
     requests: int = 0
     reloads: int = 0
     first_loads_ms: list[float] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
+
+    def met(self, fault: str, kind: str) -> None:
+        self.faults[fault, kind] = self.faults.get((fault, kind), 0) + 1
+
+    def fault(self, line: str) -> None:
+        self.errors.append(line)
+        if TRACE:
+            print(f"  ! {line}", flush=True)
+
+
+def request_kind(method: str, url: str) -> str:
+    if method == "POST":
+        return "save"
+    return "poll" if urlsplit(url).path.endswith("/sheets/") else "page"
 
 
 def weak_route(table: int, rng: random.Random, tally: Tally):
@@ -108,16 +123,17 @@ def weak_route(table: int, rng: random.Random, tally: Tally):
                 key = (table, int(game.group(1)))
                 tally.posts.setdefault(key, []).append(submission.group(1))
         luck = rng.random()
+        kind = request_kind(request.method, request.url)
         with contextlib.suppress(Exception):  # the page may have given up on it already
             if luck < DROPPED / 2:
-                tally.dropped_before += 1
+                tally.met("dropped", kind)
                 await route.abort("connectionreset")
             elif luck < DROPPED:
-                tally.answers_lost += 1
+                tally.met("answer lost", kind)
                 await route.fetch()  # the server handles it...
                 await route.abort("connectionreset")  # ...and the answer never arrives
             elif luck < DROPPED + HUNG:
-                tally.hung += 1
+                tally.met("hung", kind)
                 await route.fetch()
                 await asyncio.sleep(HANG_SECONDS)
                 await route.abort("timedout")
@@ -134,20 +150,59 @@ async def on_error_page(page) -> bool:
         return False
 
 
-async def wait_for_text(page, text: str, deadline: float, tally: Tally) -> bool:
-    """Wait for ``text``; on the browser's error page, reload it as the scorekeeper would."""
+# The page's script has run: before it, a tap on Save is the form's own post (the way a page
+# without its script saves), which is not what this section measures. Routing turns the
+# browser's cache off, so every page load fetches the script again at 400 kbps.
+SCRIPT_READY = (
+    "() => { const f = document.querySelector('form#game-entry'); return !!(f && f.saveBusy); }"
+)
+
+
+async def wait_for_text(page, text: str, deadline: float, tally: Tally) -> float | None:
+    """When ``text`` was first seen, once the page's script has run too; on the browser's error
+    page, reload it as the scorekeeper would."""
     from playwright.async_api import Error as PlaywrightError
 
     wanted = page.get_by_text(text, exact=False).first
+    seen = None
     while time.monotonic() < deadline:
         with contextlib.suppress(PlaywrightError):
             await wanted.wait_for(state="visible", timeout=1500)
-            return True
+            seen = seen or time.monotonic()
+            await page.wait_for_function(SCRIPT_READY, timeout=1500)
+            return seen
         if await on_error_page(page):
             tally.reloads += 1
             with contextlib.suppress(PlaywrightError):
                 await page.reload(timeout=30_000)
-    return False
+    return None
+
+
+async def looks(page) -> str:
+    """What the phone shows, for the report of a save that never said "saved"."""
+    with contextlib.suppress(Exception):
+        return str(
+            await page.evaluate(
+                "() => [location.href, (document.querySelector('.save-bar') || {}).innerText,"
+                " Array.from(document.querySelectorAll('.messages li, .errorlist'))"
+                ".map(e => e.innerText).join(' | '), JSON.stringify(Object.entries(localStorage)"
+                ".map(([k, v]) => [k.split(':').pop(), JSON.parse(v).pending]))].join(' ; ')"
+            )
+        )
+    return "(the page could not be read)"
+
+
+async def edit_while_waiting(page, change: list[int]) -> bool:
+    """Whether the correction was typed. The page leaving under it (the save was answered and
+    the page goes to "saved") means it was not: the save is no longer waiting then, so the
+    script in the page does nothing even if it ran, and the check of the database against the
+    screen would find it if it had."""
+    from playwright.async_api import Error as PlaywrightError
+
+    try:
+        return bool(await page.evaluate(EDIT_WHILE_WAITING, change))
+    except PlaywrightError:
+        return False
 
 
 async def enter_game(page, table: int, rng: random.Random, tally: Tally) -> bool:
@@ -163,21 +218,27 @@ async def enter_game(page, table: int, rng: random.Random, tally: Tally) -> bool
     await page.get_by_label(f"{out_name} went out", exact=True).check()
     save = Save(table, game, shown, out_pk)
     tally.saves.append(save)
+    if TRACE:
+        print(f"  table {table} game {game}: Save tapped", flush=True)
     tapped = time.monotonic()
     await page.get_by_role("button", name=f"Save game {game}").click()
     if rng.random() < EDITED:
         await asyncio.sleep(rng.uniform(0.1, 1.5))
         pk = rng.choice([pk for pk in shown if pk != out_pk])
         points = rng.choice([p for p in range(1, 61) if p != shown[pk]])
-        if await page.evaluate(EDIT_WHILE_WAITING, [game, pk, points]):
+        if await edit_while_waiting(page, [game, pk, points]):
             shown[pk] = points
             save.edited = True
     deadline = tapped + SAVE_SECONDS
-    if not await wait_for_text(page, f"Game {game} is saved.", deadline, tally):
-        status = await page.locator(".save-bar").all_inner_texts()
-        tally.errors.append(f"table {table} game {game}: no 'saved' in {SAVE_SECONDS} s {status}")
+    said = await wait_for_text(page, f"Game {game} is saved.", deadline, tally)
+    if said is None:
+        tally.fault(
+            f"table {table} game {game}: no 'saved' in {SAVE_SECONDS} s; {await looks(page)}"
+        )
         return False
-    save.ms = (time.monotonic() - tapped) * 1000
+    save.ms = (said - tapped) * 1000
+    if TRACE:
+        print(f"  table {table} game {game}: saved in {save.ms:.0f} ms", flush=True)
     return True
 
 
@@ -201,16 +262,20 @@ async def phone(browser, base_url: str, table: int, token: str, tally: Tally) ->
         started = time.monotonic()
         with contextlib.suppress(Exception):
             await page.goto(f"/table/{token}/", timeout=30_000)
-        if not await wait_for_text(page, "Save game", started + SAVE_SECONDS, tally):
-            tally.errors.append(f"table {table}: its page never opened")
+        opened = await wait_for_text(page, "Save game", started + SAVE_SECONDS, tally)
+        if opened is None:
+            tally.fault(f"table {table}: its page never opened")
             return
-        tally.first_loads_ms.append((time.monotonic() - started) * 1000)
+        tally.first_loads_ms.append((opened - started) * 1000)
         for _ in range(GAMES):
             if not await enter_game(page, table, rng, tally):
                 return
     except Exception as error:  # one phone's failure is reported, the others go on
-        tally.errors.append(f"table {table}: {type(error).__name__}: {error}"[:300])
+        tally.fault(f"table {table}: {type(error).__name__}: {error}"[:300])
     finally:
+        # A hung answer still held by the route would keep close() waiting for it.
+        with contextlib.suppress(Exception):
+            await context.unroute_all(behavior="ignoreErrors")
         await context.close()
 
 
@@ -221,9 +286,12 @@ async def all_phones(base_url: str, tables: dict[int, str]) -> Tally:
     async with async_playwright() as playwright:
         browser = await playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         try:
+            watch = asyncio.create_task(_watchdog()) if TRACE else None
             await asyncio.gather(
                 *(phone(browser, base_url, n, token, tally) for n, token in sorted(tables.items()))
             )
+            if watch:
+                watch.cancel()
         finally:
             await browser.close()
     return tally
@@ -255,66 +323,96 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))] if ordered else float("nan")
 
 
+@dataclass
+class Findings:
+    expected: int
+    answered: list[Save]
+    live: dict
+    lost: list[Save]
+    twice_live: list
+    doubled: list
+    differing: list[Save]
+    retried: list[Save]
+    edited: list[Save]
+    p95: float
+
+    @property
+    def whole(self) -> bool:
+        return (
+            len(self.answered) == self.expected
+            and len(self.live) == self.expected
+            and not (self.lost or self.twice_live or self.doubled or self.differing)
+        )
+
+
+def findings(tally: Tally, day, expected: int) -> Findings:
+    """The database against what each phone's screen showed last."""
+    versions, live = stored(day)
+    answered = [save for save in tally.saves if save.ms is not None]
+    return Findings(
+        expected=expected,
+        answered=answered,
+        live=live,
+        lost=[s for s in answered if not live.get((s.table, s.game))],
+        twice_live=[key for key, sheets in live.items() if len(sheets) > 1],
+        differing=[s for s in answered if live.get((s.table, s.game), [None])[-1] != s.shown],
+        # a retry stored twice leaves two versions alike in a row
+        doubled=[
+            key
+            for key, kept in versions.items()
+            if any(a[1] == b[1] for a, b in itertools.pairwise(kept))
+        ],
+        retried=[
+            s for s in tally.saves if any(n > 1 for n in _tries(tally.posts.get((s.table, s.game))))
+        ],
+        edited=[s for s in tally.saves if s.edited],
+        p95=percentile([s.ms for s in answered if s.ms is not None], 0.95),
+    )
+
+
+def print_findings(phones: int, took: float, tally: Tally, found: Findings) -> None:
+    median_load = statistics.median(tally.first_loads_ms) if tally.first_loads_ms else float("nan")
+    print(
+        f"weak Wi-Fi: {phones} phones at {LATENCY_MS} ms and {KILOBITS_PER_SECOND} kbps, "
+        f"{GAMES} games each, {took:.0f} s; the first page load took {median_load:.0f} ms "
+        f"(median)"
+    )
+    met = ", ".join(f"{n} {kind} {fault}" for (fault, kind), n in sorted(tally.faults.items()))
+    print(
+        f"  the page's {tally.requests} requests (hung: answer held {HANG_SECONDS} s, then "
+        f"dropped): {met or 'none met the weak Wi-Fi'}; error pages reloaded by hand: "
+        f"{tally.reloads}"
+    )
+    slowest = max([s.ms or 0 for s in found.answered] or [0])
+    print(
+        f"  saves: {len(found.answered)} of {found.expected} said 'saved'; corrected while "
+        f"waiting: {len(found.edited)}; needed a retry (the same save sent again): "
+        f"{len(found.retried)}; {sum(map(len, tally.posts.values()))} posts in all; p95 from tap to "
+        f"'saved' {found.p95:.0f} ms, max {slowest:.0f} ms"
+    )
+    print(
+        f"  stored: {len(found.live)} games live, lost {len(found.lost)}, stored twice "
+        f"{len(found.twice_live)}, a retry stored as a second version {len(found.doubled)}, "
+        f"differing from the screen {len(found.differing)}"
+    )
+    for line in (tally.errors + [f"differs: {s}" for s in found.differing])[:8]:
+        print(f"  - {line}")
+
+
 def weak_wifi_section(port: int, day, tables: dict[int, str]) -> list[tuple[str, bool]]:
     tables = dict(sorted(tables.items())[:PHONES])
     started = time.monotonic()
     print(f"weak Wi-Fi: {len(tables)} phones start", flush=True)
     tally = asyncio.run(all_phones(f"http://127.0.0.1:{port}", tables))
-    took = time.monotonic() - started
-    versions, live = stored(day)
-    expected = len(tables) * GAMES
-    answered = [save for save in tally.saves if save.ms is not None]
-    lost = [s for s in answered if not live.get((s.table, s.game))]
-    twice_live = [key for key, sheets in live.items() if len(sheets) > 1]
-    differing = [s for s in answered if live.get((s.table, s.game), [None])[-1] != s.shown]
-    doubled = [
-        key
-        for key, kept in versions.items()
-        if any(a[1] == b[1] for a, b in zip(kept, kept[1:], strict=False))
-    ]
-    retried = [
-        s for s in tally.saves if any(n > 1 for n in _tries(tally.posts.get((s.table, s.game))))
-    ]
-    edited = [s for s in tally.saves if s.edited]
-    p95 = percentile([s.ms for s in answered if s.ms is not None], 0.95)
-    median_load = statistics.median(tally.first_loads_ms) if tally.first_loads_ms else float("nan")
-    print(
-        f"weak Wi-Fi: {len(tables)} phones at {LATENCY_MS} ms and {KILOBITS_PER_SECOND} kbps, "
-        f"{GAMES} games each, {took:.0f} s; the first page load took {median_load:.0f} ms "
-        f"(median)"
-    )
-    print(
-        f"  the page's {tally.requests} requests: {tally.dropped_before} dropped before the "
-        f"server, {tally.answers_lost} answers lost, {tally.hung} hung for {HANG_SECONDS} s; "
-        f"error pages reloaded by hand: {tally.reloads}"
-    )
-    print(
-        f"  saves: {len(answered)} of {expected} said 'saved'; corrected while waiting: "
-        f"{len(edited)}; needed a retry: {len(retried)}; p95 from tap to 'saved' {p95:.0f} ms, "
-        f"max {max([s.ms or 0 for s in answered] or [0]):.0f} ms"
-    )
-    print(
-        f"  stored: {len(live)} games live, lost {len(lost)}, stored twice {len(twice_live)}, "
-        f"a retry stored as a second version {len(doubled)}, differing from the screen "
-        f"{len(differing)}"
-    )
-    for line in (tally.errors + [f"differs: {s}" for s in differing])[:8]:
-        print(f"  - {line}")
-    whole = (
-        len(answered) == expected
-        and not tally.errors
-        and not lost
-        and not twice_live
-        and not doubled
-        and not differing
-        and len(live) == expected
-    )
+    found = findings(tally, day, len(tables) * GAMES)
+    print_findings(len(tables), time.monotonic() - started, tally, found)
     return [
         (
-            f"weak Wi-Fi ({DROPPED:.0%} dropped, {HUNG:.0%} hung): {len(answered)} of {expected} "
-            f"saves stored once with the numbers on the screen ({len(edited)} corrected while "
-            f"waiting, {len(retried)} retried); p95 tap to 'saved' {p95 / 1000:.1f} s",
-            whole,
+            f"weak Wi-Fi ({DROPPED:.0%} dropped, {HUNG:.0%} hung): {len(found.answered)} of "
+            f"{found.expected} saves stored once with the numbers on the screen "
+            f"({len(found.edited)} corrected while waiting, {len(found.retried)} retried); "
+            f"p95 tap to 'saved' {found.p95 / 1000:.1f} s",
+            found.whole and not tally.errors,
         )
     ]
 
@@ -325,3 +423,10 @@ def _tries(submission_ids: list[str] | None) -> list[int]:
     for submission in submission_ids or []:
         counts[submission] = counts.get(submission, 0) + 1
     return list(counts.values())
+
+
+async def _watchdog() -> None:
+    while True:
+        await asyncio.sleep(60)
+        for task in asyncio.all_tasks():
+            task.print_stack(limit=6)

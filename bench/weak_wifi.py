@@ -384,11 +384,12 @@ def print_findings(phones: int, took: float, tally: Tally, found: Findings) -> N
         f"{tally.reloads}"
     )
     slowest = max([s.ms or 0 for s in found.answered] or [0])
+    posts = sum(map(len, tally.posts.values()))
     print(
         f"  saves: {len(found.answered)} of {found.expected} said 'saved'; corrected while "
         f"waiting: {len(found.edited)}; needed a retry (the same save sent again): "
-        f"{len(found.retried)}; {sum(map(len, tally.posts.values()))} posts in all; p95 from tap to "
-        f"'saved' {found.p95:.0f} ms, max {slowest:.0f} ms"
+        f"{len(found.retried)}; {posts} posts in all; p95 from tap to 'saved' "
+        f"{found.p95:.0f} ms, max {slowest:.0f} ms"
     )
     print(
         f"  stored: {len(found.live)} games live, lost {len(found.lost)}, stored twice "

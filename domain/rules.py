@@ -11,6 +11,12 @@ from domain.tie_breaks import tie_break_problems, tie_break_words
 
 SETS = (6, 9, 12, 15, 18)
 MIN_TABLE, MAX_TABLE = 2, 10
+# No rule sheet counts the double blank above 50; the bound keeps a typo (40000) out of the
+# sheets' checks and inside every database's small integer.
+MAX_DOUBLE_BLANK = 100
+# A hand chart needs at most a row per table size; longer charts are refused before they are
+# compared row against row.
+MAX_HAND_ROWS = MAX_TABLE
 
 # Every rule an organiser can set, in the order the rules page and the command list them.
 RULE_FIELDS = (
@@ -122,9 +128,10 @@ def parse_hand_chart(text: str) -> list[list[int]]:
     """``"2-4: 15, 5-6: 12, 7: 11"`` as ``[[2, 4, 15], [5, 6, 12], [7, 7, 11]]``."""
     shape = 'Type the hand sizes like "2-4: 15, 5-6: 12, 7-8: 11" (players: tiles each).'
     rows = []
-    for part in text.replace(";", ",").split(","):
-        if not part.strip():
-            continue
+    parts = [part for part in text.replace(";", ",").split(",") if part.strip()]
+    if len(parts) > MAX_HAND_ROWS:
+        raise ValueError(too_many_hand_rows(len(parts)))
+    for part in parts:
         players, colon, tiles = part.partition(":")
         low, dash, high = players.strip().partition("-")
         numbers = [low.strip(), high.strip() if dash else low.strip(), tiles.strip()]
@@ -134,6 +141,12 @@ def parse_hand_chart(text: str) -> list[list[int]]:
     if not rows:
         raise ValueError(shape)
     return rows
+
+
+def too_many_hand_rows(rows: int) -> str:
+    return (
+        f"A hand chart has at most {MAX_HAND_ROWS} rows, one per table size; this one has {rows}."
+    )
 
 
 def format_hand_chart(rows: Sequence[Sequence[int]]) -> str:
@@ -214,6 +227,8 @@ def hand_sizes_problems(value: object) -> list[str]:
     )
     if not isinstance(value, (list, tuple)) or not value:
         return [shape]
+    if len(value) > MAX_HAND_ROWS:
+        return [too_many_hand_rows(len(value))]
     problems: list[str] = []
     ranges: list[tuple[int, int]] = []
     for row in value:
@@ -242,8 +257,11 @@ def _number_problems(rules: Mapping[str, Any]) -> dict[str, str]:
         found["days"] = "An event has at least 1 day."
     if not _is_int(rules["games_per_day"]) or rules["games_per_day"] < 1:
         found["games_per_day"] = "A day has at least 1 game."
-    if not _is_int(rules["double_blank_value"]) or rules["double_blank_value"] < 0:
-        found["double_blank_value"] = "The double blank counts 0 points or more."
+    blank = rules["double_blank_value"]
+    if not _is_int(blank) or not 0 <= blank <= MAX_DOUBLE_BLANK:
+        found["double_blank_value"] = (
+            f"The double blank counts from 0 to {MAX_DOUBLE_BLANK} points."
+        )
     if rules.get("unplayed_counts", UNPLAYED_NOTHING) not in UNPLAYED_CHOICES:
         found["unplayed_counts"] = 'Choose "nothing" or "average".'
     if rules.get("substitute_ranking", SUB_NOT_RANKED) not in SUBSTITUTE_CHOICES:

@@ -7,6 +7,7 @@ from django import forms
 from core.formats import entered_so_far, when_left
 from core.forms import CappedUploadForm, field_of
 from domain.rules import (
+    MAX_DOUBLE_BLANK,
     SUBSTITUTE_CHOICES,
     UNPLAYED_CHOICES,
     format_engine_order,
@@ -285,7 +286,9 @@ class RulesForm(forms.Form):
         required=False,
         help_text="Unticked: every tile is dealt and the player holding the engine starts.",
     )
-    double_blank_value = forms.IntegerField(label="Double blank counts", min_value=0)
+    double_blank_value = forms.IntegerField(
+        label="Double blank counts", min_value=0, max_value=MAX_DOUBLE_BLANK
+    )
     reshuffle_each_day = forms.BooleanField(label="Reseat everyone each day", required=False)
     spread_clubs = forms.BooleanField(
         label="Spread the clubs on day 1",

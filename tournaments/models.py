@@ -33,7 +33,9 @@ class RuleFields(models.Model):
         "down from the first engine.",
     )
     double_blank_value = models.PositiveSmallIntegerField(
-        default=50, help_text="Points the double blank counts in a hand (0 or more)."
+        default=50,
+        help_text="Points the double blank counts in a hand "
+        f"(0 to {rule_checks.MAX_DOUBLE_BLANK}).",
     )
     hand_sizes = models.JSONField(
         default=list,

@@ -52,7 +52,13 @@ def test_the_double_nine_preset_deals_from_55_tiles_by_a_named_chart():
         ({"engine_order": [13, 8, 7]}, "engine_order", "0 to 12"),
         ({"games_per_day": 14}, "games_per_day", "at most 13 games"),
         ({"days": 0}, "days", "at least 1 day"),
-        ({"double_blank_value": -1}, "double_blank_value", "0 points or more"),
+        ({"double_blank_value": -1}, "double_blank_value", "from 0 to 100 points"),
+        ({"double_blank_value": 40000}, "double_blank_value", "from 0 to 100 points"),
+        (
+            {"hand_sizes": [[n, n, 9] for n in range(1, 40001)]},
+            "hand_sizes",
+            "at most 10 rows, one per table size; this one has 40000",
+        ),
         ({"top_double": 10}, "top_double", "double-6, 9, 12, 15 or 18"),
         ({"first_engine": 13}, "first_engine", "0 to 12"),
     ],
@@ -89,6 +95,13 @@ def test_a_hand_chart_reads_back_as_it_was_written(rows):
     chart = [[low, low + extra, tiles] for low, extra, tiles in rows]
     if chart:
         assert parse_hand_chart(format_hand_chart(chart)) == chart
+
+
+def test_a_typed_hand_chart_longer_than_a_row_per_table_size_is_refused_before_it_is_read():
+    typed = ", ".join(f"{n}: 9" for n in range(1, 40001))
+    with pytest.raises(ValueError, match="at most 10 rows, one per table size; this one has 40000"):
+        parse_hand_chart(typed)
+    assert len(parse_hand_chart(", ".join(f"{n}: 9" for n in range(1, 11)))) == 10
 
 
 # --- the engine set aside before the deal ----------------------------------------------------

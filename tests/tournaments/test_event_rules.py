@@ -270,6 +270,50 @@ def test_rules_page_refuses_an_impossible_rule_beside_the_field(organiser_client
 
 
 @pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("field", "typed", "words"),
+    [
+        ("double_blank_value", "40000", "less than or equal to 100"),
+        ("hand_sizes", ", ".join(f"{n}: 9" for n in range(1, 5001)), "at most 10 rows"),
+    ],
+)
+def test_rules_page_refuses_an_unbounded_rule_with_a_message(
+    organiser_client, tournament, field, typed, words
+):
+    before = snapshot(*RULE_MODELS)
+    form = {
+        "top_double": "12",
+        "days": "2",
+        "games_per_day": "13",
+        "first_engine": "12",
+        "engine_order": "",
+        "max_table_size": "7",
+        "hand_sizes": "2-4: 15, 5-6: 12, 7: 10",
+        "double_blank_value": "50",
+        "unplayed_counts": "nothing",
+        "substitute_ranking": "not_ranked",
+        field: typed,
+    }
+    response = organiser_client.post("/organiser/t/spring/rules/", form)
+    assert response.status_code == 200
+    assert words in response.content.decode()
+    assert snapshot(*RULE_MODELS) == before
+
+
+@pytest.mark.django_db
+def test_both_commands_refuse_a_double_blank_over_100(make_tournament):
+    make_tournament(slug="sam", preset="good-sam")
+    before = snapshot(*RULE_MODELS)
+    with pytest.raises(CommandError, match="from 0 to 100 points"):
+        call_command("rules", "sam", "--set", "double_blank_value=40000")
+    with pytest.raises(CommandError, match="from 0 to 100 points"):
+        call_command(
+            "new_tournament", "x", "--name", "X", "--rules", "good-sam", "--double-blank", "40000"
+        )
+    assert snapshot(*RULE_MODELS) == before
+
+
+@pytest.mark.django_db
 def test_rules_page_is_read_only_after_the_first_score(client, make_user):
     boss = make_user("boss", superuser=True)
     w = seated_day(organiser=boss)

@@ -6,6 +6,7 @@ import sqlite3
 import subprocess
 from pathlib import Path
 
+from django.contrib.sessions.models import Session
 from django.db import connections
 from django.utils import timezone
 
@@ -73,6 +74,17 @@ def _integrity(connection: sqlite3.Connection) -> str:
         return str(error)
 
 
+def _private_file(path: Path) -> None:
+    """Create ``path`` empty, readable and writable by its owner only.
+
+    A backup holds every login's password hash and the live sessions: read from the file, a
+    session key opens the organiser's pages. Created private before a byte is written, so no
+    other account on the laptop can read it even while it is being written; the copy and
+    pg_dump then write into this file and keep its mode.
+    """
+    os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+
+
 def backup(directory: str | Path) -> Path:
     """Write a timestamped copy into directory and return its path.
 
@@ -80,14 +92,16 @@ def backup(directory: str | Path) -> Path:
     scorekeepers are saving; PostgreSQL uses pg_dump, which reads inside one snapshot.
     """
     directory = Path(directory)
-    directory.mkdir(parents=True, exist_ok=True)
+    directory.mkdir(mode=0o700, parents=True, exist_ok=True)
     stamp = timezone.localtime().strftime("%Y%m%d-%H%M%S-%f")
     db = _database()
     if _is_sqlite():
         target = directory / f"mexican-train-{stamp}.sqlite3"
+        _private_file(target)
         _sqlite_copy(Path(db["NAME"]).resolve().as_uri(), str(target))
         return target
     target = directory / f"mexican-train-{stamp}.pgdump"
+    _private_file(target)
     _run(
         ["pg_dump", "-Fc", "--no-owner", "-f", str(target), *_pg_args(db), str(db["NAME"])],
         _pg_env(db),
@@ -96,8 +110,21 @@ def backup(directory: str | Path) -> Path:
 
 
 def restore(path: str | Path) -> None:
-    """Replace the whole database with the backup at path."""
-    path = Path(path)
+    """Replace the whole database with the backup at path, and log everyone out.
+
+    The sessions in a backup are the ones live when it was written: whoever holds a copy of the
+    file could read them and come back in as that organiser. None of them survives a restore;
+    everyone logs in again.
+    """
+    _replace_database(Path(path))
+    _clear_sessions()
+
+
+def _clear_sessions() -> None:
+    Session.objects.all().delete()
+
+
+def _replace_database(path: Path) -> None:
     if not path.is_file():
         raise BackupError(f"There is no backup file at {path}.")
     db = _database()

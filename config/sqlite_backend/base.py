@@ -41,6 +41,16 @@ def queue_path(database_name: str) -> str:
     return f"{database_name}.writers"
 
 
+def keep_private(database_name: str) -> None:
+    """The database file readable by its owner only: it holds every login's password hash and
+    the live sessions (a session key read from the file opens the organiser's pages). SQLite
+    gives its -wal and -shm files the database file's mode, so they follow. A file another
+    account owns is left as it is (chmod would be refused anyway)."""
+    with contextlib.suppress(OSError):
+        if os.stat(database_name).st_mode & 0o077:
+            os.chmod(database_name, 0o600)
+
+
 # The hooks overridden here are Django's private ones (the backends' own extension points),
 # which django-stubs leaves out: that is why each call to the original is ignored ([misc]).
 
@@ -58,12 +68,19 @@ class DatabaseWrapper(base.DatabaseWrapper):
     _queue_file: BinaryIO | None = None
     _queued = False
 
+    def get_new_connection(self, conn_params):
+        connection = super().get_new_connection(conn_params)
+        if not self.is_in_memory_db():
+            keep_private(self.settings_dict["NAME"])
+        return connection
+
     def _join_writer_queue(self) -> None:
         if not HAS_FLOCK or self.is_in_memory_db():
             return
         if self._queue_file is None:
             # Held open for the connection's life (closed in _close), so no `with` block.
-            self._queue_file = open(queue_path(self.settings_dict["NAME"]), "a+b")  # noqa: SIM115
+            queue = os.open(queue_path(self.settings_dict["NAME"]), os.O_RDWR | os.O_CREAT, 0o600)
+            self._queue_file = os.fdopen(queue, "a+b")
         timeout = self.settings_dict["OPTIONS"].get("timeout", 5)
         give_up = time.monotonic() + timeout
         if not _PROCESS_WRITERS.acquire(timeout=timeout):

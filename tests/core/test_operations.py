@@ -2,11 +2,13 @@
 
 import os
 import secrets
+import stat
 import subprocess
 import sys
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.contrib.sessions.models import Session
 from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.db import connection
@@ -267,3 +269,37 @@ def test_restore_refuses_a_damaged_backup_and_keeps_the_database(tmp_path, organ
         call_command("restore", str(damaged))
     assert type(organiser).objects.filter(pk=organiser.pk).exists()
     assert _every_row() == before
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_backup_is_readable_by_its_owner_only(tmp_path, organiser, capsys):
+    _scored_game(organiser)
+    folder = tmp_path / "backups"
+    call_command("backup", str(folder))
+    written = capsys.readouterr().out.strip()
+    assert stat.S_IMODE(os.stat(written).st_mode) == 0o600
+    assert stat.S_IMODE(os.stat(folder).st_mode) == 0o700
+
+
+@pytest.mark.skipif(connection.vendor != "sqlite", reason="PostgreSQL keeps its own files")
+@pytest.mark.django_db
+def test_the_database_file_is_readable_by_its_owner_only():
+    name = connection.settings_dict["NAME"]
+    os.chmod(name, 0o644)  # as an older copy of the app, or a copied file, left it
+    connection.get_new_connection(connection.get_connection_params()).close()
+    assert stat.S_IMODE(os.stat(name).st_mode) == 0o600
+    assert stat.S_IMODE(os.stat(f"{name}.writers").st_mode) & 0o077 == 0
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_restore_logs_everyone_out(tmp_path, client, organiser, capsys):
+    _scored_game(organiser)
+    client.force_login(organiser)
+    assert client.get("/organiser/").status_code == 200
+    call_command("backup", str(tmp_path))
+    written = capsys.readouterr().out.strip()
+    call_command("restore", written)
+    connection.close()
+    assert not Session.objects.exists()
+    assert client.get("/organiser/").status_code == 302  # to the login page
+    assert _all_scores()  # the scores came back with the restore

@@ -218,6 +218,9 @@ class TableSubmission(models.Model):
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="+")
     key = models.CharField(max_length=64)
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+")
+    # What the save carried (scoring.submissions.fingerprint): the same id with other content
+    # is refused, not taken for the save stored already. Empty on ids kept before it was.
+    fingerprint = models.CharField(max_length=64, blank=True, default="")
     received_at = models.DateTimeField()
 
     class Meta:

@@ -25,7 +25,7 @@ from core.cells import is_blank
 from domain.sheet_checks import CleanGame, Problem, TypedSheet, check_game
 from scoring import table_reads
 from scoring.card_checks import card_total_problems, engines_kept_by_waiting_games
-from scoring.models import AuditEvent, Game, GameSheet, Score, SheetState, Source, TableSubmission
+from scoring.models import AuditEvent, Game, GameSheet, Score, SheetState, Source
 from scoring.selectors import TableSeats, TableSheets, table_sheets
 from scoring.sheet_values import (
     Differs,
@@ -34,6 +34,7 @@ from scoring.sheet_values import (
     difference_problems,
     values_of_sheet,
 )
+from scoring.submissions import OTHER_SAVES_ID, Seen, fingerprint, remember_submission
 from tournaments.access import account_of, role_in
 from tournaments.models import StaffRole, Table
 
@@ -506,8 +507,15 @@ def do_save_games(
 def _save_locked(batches, how: _How, written_totals, submission_id: str, seated) -> Saved:
     fresh = lock_for_save([table for table, _ in batches])
     first_table, first_game = batches[0][0], batches[0][1][0].game
-    if submission_id and not remember_submission(first_table, submission_id, first_game):
-        return Saved()  # the same save sent again: the first copy is stored
+    if submission_id:
+        digest = fingerprint([(i.base_version, i.typed) for _, inputs in batches for i in inputs])
+        seen = remember_submission(first_table, submission_id, first_game, digest)
+        if seen is Seen.AGAIN:
+            return Saved()  # the first copy is stored
+        if seen is Seen.OTHER:
+            day = first_table.day.number
+            refusal = Refusal(day, first_table.number, first_game.number, "", OTHER_SAVES_ID)
+            return Saved(refusals=[refusal])
     if how.source != Source.TABLE_LINK:  # a table link's save needs no role
         how = replace(how, role=role_in(how.who.user, first_table.day.tournament))
     found, plans = Saved(), []
@@ -539,19 +547,6 @@ def _save_locked(batches, how: _How, written_totals, submission_id: str, seated)
         return found
     found.outcomes = do_write(plans, how, timezone.now())
     return found
-
-
-def remember_submission(table: Table, submission_id: str, game: Game) -> bool:
-    """Remember the id the table's page gave this save; False when it is remembered already,
-    as the same save sent again after a lost answer is. The unique key is the lookup."""
-    try:
-        with transaction.atomic():
-            TableSubmission.objects.create(
-                table=table, key=submission_id, game=game, received_at=timezone.now()
-            )
-    except IntegrityError:
-        return False
-    return True
 
 
 def _actor_label(user, table: Table, source: str) -> str:

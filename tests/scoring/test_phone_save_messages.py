@@ -3,10 +3,10 @@ phone sent it (static/js/game-entry.js sends a save again, with the same id, whe
 tell whether the first try arrived)."""
 
 import pytest
-from scoring_factories import link, phone_post, seated_day, staff
+from scoring_factories import link, phone_post, seated_day, snapshot, staff
 
 from scoring import services
-from scoring.models import GameSheet, TableSubmission
+from scoring.models import LIVE_STATES, GameSheet, Score, TableSubmission
 
 pytestmark = pytest.mark.django_db
 
@@ -73,3 +73,35 @@ def test_a_game_the_desk_marked_wrong_since_is_not_said_saved(client):
     desk = staff(w.tournament, "desk1")
     services.reject_game(w.tables[0], w.games[1], 1, desk, "the card says 9")
     assert SAVED not in client.get(f"{url}?saved=1").content.decode()
+
+
+@pytest.mark.parametrize("other", ["game 2", "other numbers"])
+def test_an_id_that_comes_back_with_another_save_is_refused_not_said_saved(client, other):
+    """The page gives each save its own id (a new one when the numbers change while it waits),
+    so the same id with another game or other numbers is never the phone's retry: answering
+    "saved" would drop the game the phone believes is stored."""
+    w = seated_day()
+    url = link(w.tables[0])
+    headers = {"X-Table-Save": "background"}
+    first = {**phone_post(w), "submission_id": "reused-id"}
+    assert client.post(url, first, headers=headers).status_code == 302
+    before = snapshot(GameSheet, Score, TableSubmission)
+    if other == "game 2":
+        again = {**phone_post(w, game=2), "submission_id": "reused-id"}
+    else:
+        again = {**first, f"score-{w.entries['Bob Roe'].pk}": "31"}
+    answer = client.post(url, again, headers=headers)
+    assert answer.status_code == 409  # not "saved": the page opens the game to show why
+    assert snapshot(GameSheet, Score, TableSubmission) == before
+    page = client.get(f"{url}?game={again['game']}").content.decode()
+    if other == "game 2":
+        assert "the mark of an earlier, different save, so it was not stored" in page
+    # Tapped again from the game's page (drawn on what is stored now), under a new id: stored.
+    again["submission_id"] = "a-new-id"
+    if other == "other numbers":
+        again["base_version"] = "1"
+    assert client.post(url, again, headers=headers).status_code == 302
+    live = GameSheet.objects.get(
+        table=w.tables[0], game=w.games[int(again["game"])], state__in=LIVE_STATES
+    )
+    assert live.scores.get(entry=w.entries["Bob Roe"]).points == (12 if other == "game 2" else 31)

@@ -24,6 +24,10 @@ graceful_timeout = 10
 keepalive = 5
 accesslog = os.environ.get("VENUE_ACCESS_LOG") or None
 errorlog = "-"
+# gunicorn's control socket sits at one path per user ($XDG_RUNTIME_DIR or ~/.gunicorn): a
+# second server on the laptop (a bench, a practice copy) would take over the first one's, and
+# whoever reaches it can stop the server. Nothing here uses it.
+control_socket_disable = True
 
 
 def when_ready(server):

@@ -40,13 +40,19 @@ def remember_device(request, response):
     """Send the browser the mark :func:`device_mark` created for it, if it did."""
     mark = getattr(request, "_new_device_mark", "")
     if mark:
-        response.set_signed_cookie(
-            COOKIE,
-            mark,
-            salt=_SALT,
-            max_age=_MAX_AGE,
-            httponly=True,
-            samesite="Lax",
-            secure=settings.SESSION_COOKIE_SECURE,
-        )
+        set_phone_cookie(response, COOKIE, mark, salt=_SALT, max_age=_MAX_AGE)
     return response
+
+
+def set_phone_cookie(response, name: str, value: str, *, salt: str, max_age: int) -> None:
+    """A signed cookie the table's page keeps on the phone: out of the page's scripts' reach,
+    and sent only over HTTPS wherever the session's cookie is (production)."""
+    response.set_signed_cookie(
+        name,
+        value,
+        salt=salt,
+        max_age=max_age,
+        httponly=True,
+        samesite="Lax",
+        secure=settings.SESSION_COOKIE_SECURE,
+    )

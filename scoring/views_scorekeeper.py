@@ -14,7 +14,7 @@ from django.views.decorators.csrf import csrf_protect
 from core.security_headers import phone_keeps_a_copy
 from core.throttle import Throttle, client_address
 from scoring.card_totals import card_totals_check, running_totals
-from scoring.devices import remember_device
+from scoring.devices import remember_device, set_phone_cookie
 from scoring.models import SheetState, Source
 from scoring.presenters import (
     current_sheet,
@@ -132,13 +132,12 @@ def saved_versions(request, table) -> dict[str, int]:
 
 
 def keep_saved_versions(response, table, saved: dict[str, int]) -> None:
-    response.set_signed_cookie(
+    set_phone_cookie(
+        response,
         _saved_cookie(table),
         json.dumps(saved),
         salt="table-saves",
-        max_age=60 * 60 * 24 * 3,
-        httponly=True,
-        samesite="Lax",
+        max_age=3 * 24 * 60 * 60,
     )
 
 

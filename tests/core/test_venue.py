@@ -4,6 +4,7 @@ connect page. Network addresses here are only strings or loopback: nothing leave
 import json
 import os
 import re
+import runpy
 import subprocess
 import sys
 import tempfile
@@ -422,3 +423,16 @@ def test_the_service_stores_a_save_once_per_id_and_a_new_id_is_checked_as_usual(
         )
     assert GameSheet.objects.count() == 1
     assert list(TableSubmission.objects.values_list("key", flat=True)) == ["id-one-1"]
+
+
+def test_the_venue_server_opens_no_control_socket():
+    """gunicorn's control socket is one path per user: a second server on the laptop (a bench,
+    a practice copy) would take over the first one's, and it can stop the server."""
+    from gunicorn.config import Config
+
+    config = Config()
+    for name, value in runpy.run_path(os.path.join(ROOT, "config", "gunicorn_venue.py")).items():
+        if name in config.settings:
+            config.set(name, value)
+    assert config.control_socket_disable is True
+    assert config.worker_class_str == "config.venue_worker.VenueWorker"

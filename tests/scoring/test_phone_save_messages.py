@@ -105,3 +105,18 @@ def test_an_id_that_comes_back_with_another_save_is_refused_not_said_saved(clien
         table=w.tables[0], game=w.games[int(again["game"])], state__in=LIVE_STATES
     )
     assert live.scores.get(entry=w.entries["Bob Roe"]).points == (12 if other == "game 2" else 31)
+
+
+@pytest.mark.parametrize("secure", [False, True])
+def test_the_phones_cookies_are_https_only_where_the_sessions_is(client, settings, secure):
+    """In production (SESSION_COOKIE_SECURE) every cookie the table's page leaves on the phone
+    goes over HTTPS only; at the venue, on plain HTTP, none may, or phones would lose them."""
+    settings.SESSION_COOKIE_SECURE = secure
+    w = seated_day()
+    answer = client.post(link(w.tables[0]), {**phone_post(w), "submission_id": "save-of-one"})
+    phone_cookies = [c for name, c in answer.cookies.items() if name != settings.CSRF_COOKIE_NAME]
+    names = {c.key for c in phone_cookies}
+    assert names == {f"saved-{w.tables[0].pk}", "table_link_device", "messages"}, names
+    for cookie in phone_cookies:
+        assert bool(cookie["secure"]) is secure, cookie.key
+        assert cookie["httponly"] and cookie["samesite"] == "Lax"

@@ -684,3 +684,11 @@ class NotPlayedForm(forms.Form):
             for g in sheets.games
             if g.number not in sheets.live and g.number not in sheets.unplayed
         ]
+
+
+class UndoNotPlayedForm(forms.Form):
+    reason = forms.CharField(
+        label="Why",
+        max_length=200,
+        help_text="Like \u201cthey played it after all\u201d. Kept in the table's history.",
+    )

@@ -159,6 +159,33 @@ class UnplayedGame(models.Model):
         return f"{self.table}, game {self.game.number} not played"
 
 
+class UnplayedChange(models.Model):
+    """Append-only: each "not played" mark and each taking back of one, with who, when and why.
+    The mark itself (UnplayedGame) goes when it is taken back; this stays, for the history."""
+
+    MARKED, UNDONE = "marked", "undone"
+    ACTIONS = [(MARKED, "Marked not played"), (UNDONE, "Mark taken back")]
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="+")
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+")
+    action = models.CharField(max_length=6, choices=ACTIONS)
+    reason = models.TextField()
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    actor_label = models.CharField(max_length=150)
+    at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["at", "pk"]
+        constraints = [
+            models.CheckConstraint(condition=~Q(reason=""), name="unplayed_change_has_reason"),
+        ]
+
+    def __str__(self):
+        return f"{self.table}, game {self.game.number}: {self.get_action_display().lower()}"
+
+
 class AuditEvent(models.Model):
     """Append-only record of every change to a score: who, when, from what, to what, why, how."""
 

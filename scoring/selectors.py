@@ -22,6 +22,7 @@ from scoring.models import (
     GameSheet,
     Score,
     SheetState,
+    UnplayedChange,
     UnplayedGame,
 )
 from scoring.progress import FINISHED, NOT_PLAYED
@@ -465,10 +466,11 @@ def table_roster_changes(table: Table) -> list[str]:
         if seat.left_after_game is not None:
             when = when_left(seat.left_after_game)
             notes.append(f"{name} left {when}.")
-    for mark in UnplayedGame.objects.filter(table=table).select_related("game"):
+    for change in UnplayedChange.objects.filter(table=table).select_related("game"):
+        what = "marked not played" if change.action == change.MARKED else "mark taken back"
         notes.append(
-            f"Game {mark.game.number} not played: {mark.reason} (marked by "
-            f"{mark.marked_by_label} at {local_time(mark.marked_at)})."
+            f"Game {change.game.number} {what}: {change.reason} (by {change.actor_label} at "
+            f"{local_time(change.at)})."
         )
     return notes
 

@@ -9,7 +9,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from core.errors import ServiceError
-from scoring.models import Game, UnplayedGame
+from scoring.models import Game, UnplayedChange, UnplayedGame
 from scoring.selectors import TableSheets, table_sheets
 from scoring.submit import lock_tables
 from tournaments.access import account_of, role_in
@@ -27,16 +27,31 @@ def _locked_read(table: Table) -> TableSheets:
     return table_sheets(lock_tables([table])[0], scores_for=())
 
 
+def _reason(typed: str, ask: str) -> str:
+    reason = " ".join(typed.split())
+    if not reason:
+        raise ServiceError(ask, field="reason")
+    return reason
+
+
+def _note(sheets: TableSheets, game: Game, action: str, reason: str, user) -> None:
+    UnplayedChange.objects.create(
+        table=sheets.table,
+        game=game,
+        action=action,
+        reason=reason,
+        actor=account_of(user),
+        actor_label=user.get_username(),
+        at=timezone.now(),
+    )
+
+
 @transaction.atomic
 def mark_not_played(table: Table, game: Game, *, reason: str, user) -> UnplayedGame:
     """Record that ``table`` did not play ``game``; refused (nothing stored) on a closed day,
-    for a game with live scores, or without a reason."""
+    for a game with live scores, or without a reason. The table's history keeps it."""
     _refuse_unless_staff(user, table)
-    reason = " ".join(reason.split())
-    if not reason:
-        raise ServiceError(
-            "Say why the game was not played, like \u201ctime ran out\u201d.", field="reason"
-        )
+    reason = _reason(reason, "Say why the game was not played, like \u201ctime ran out\u201d.")
     sheets = _locked_read(table)
     day = sheets.day
     if day.is_closed:
@@ -52,6 +67,7 @@ def mark_not_played(table: Table, game: Game, *, reason: str, user) -> UnplayedG
             f"Game {game.number} at table {table.number} is already marked not played.",
             field="game",
         )
+    _note(sheets, game, UnplayedChange.MARKED, reason, user)
     return UnplayedGame.objects.create(
         table=sheets.table,
         game=game,
@@ -63,12 +79,17 @@ def mark_not_played(table: Table, game: Game, *, reason: str, user) -> UnplayedG
 
 
 @transaction.atomic
-def undo_not_played(table: Table, game: Game, *, user) -> None:
-    """Take back a "not played" mark: the table can enter the game again."""
+def undo_not_played(table: Table, game: Game, *, reason: str, user) -> None:
+    """Take back a "not played" mark, saying why: the table can enter the game again. The
+    table's history keeps the mark and its undoing."""
     _refuse_unless_staff(user, table)
+    reason = _reason(
+        reason, "Say why the mark is taken back, like \u201cthey played it after all\u201d."
+    )
     sheets = _locked_read(table)
     if sheets.day.is_closed:
         raise ServiceError(f"Day {sheets.day.number} is closed: reopen it to change its games.")
     if game.number not in sheets.unplayed:
         raise ServiceError(f"Game {game.number} at table {table.number} is not marked not played.")
     UnplayedGame.objects.filter(table=sheets.table, game=game).delete()
+    _note(sheets, game, UnplayedChange.UNDONE, reason, user)

@@ -21,6 +21,7 @@ from scoring.forms import (
     CheckCardForm,
     NotPlayedForm,
     ReviewForm,
+    UndoNotPlayedForm,
     WorkbookUploadForm,
 )
 from scoring.models import SheetState, Source
@@ -319,10 +320,15 @@ def mark_not_played(request, tournament, day, table):
 def undo_not_played(request, tournament, day, table, game):
     table = _table(tournament, day, table)
     sheets = table_sheets(table, day_games(table.day))
+    form = UndoNotPlayedForm(request.POST)
     try:
-        unplayed.undo_not_played(table, _game(sheets, game), user=request.user)
+        if not form.is_valid():
+            raise ServiceError(" ".join(str(e) for errors in form.errors.values() for e in errors))
+        unplayed.undo_not_played(
+            table, _game(sheets, game), reason=form.cleaned_data["reason"], user=request.user
+        )
     except ServiceError as error:
-        messages.error(request, str(error))
+        messages.error(request, f"Not taken back: {error}")
     else:
         messages.success(request, f"Game {game} at table {table.number} can be entered again.")
     return redirect("organiser:score_card", tournament.slug, day, table.number)

@@ -14,7 +14,7 @@ from standings_outputs import board_states, every_output, workbook_scores
 from core.errors import ServiceError
 from scoring import services
 from scoring.day_board import day_board
-from scoring.models import GameSheet, UnplayedGame
+from scoring.models import GameSheet, UnplayedChange, UnplayedGame
 from scoring.unplayed import mark_not_played, undo_not_played
 from scoring.workbook_export import export_day
 from scoring.workbook_import import import_workbook
@@ -148,11 +148,34 @@ def test_the_desk_marks_and_undoes_on_the_card_page_and_the_grid_shows_it(world,
     before = snapshot(*SCORE_AND_MARKS)
     client.post(base + "not-played/", {"game": "5", "reason": ""})
     assert snapshot(*SCORE_AND_MARKS) == before
-    client.post(base + "game/6/not-played/undo/")
+    # An undo says why: without a reason it is refused and the mark stays.
+    before_undo = snapshot(*SCORE_AND_MARKS, UnplayedChange)
+    page = client.post(base + "game/6/not-played/undo/", {"reason": "  "}, follow=True)
+    assert "Not taken back: This field is required." in page.content.decode()
+    assert snapshot(*SCORE_AND_MARKS, UnplayedChange) == before_undo
+    client.post(base + "game/6/not-played/undo/", {"reason": "they played it after all"})
     assert not UnplayedGame.objects.exists()
     undo = pytest.raises(ServiceError, match="is not marked")
     with undo:
-        undo_not_played(world.tables[0], world.games[6], user=world.desk)
+        undo_not_played(world.tables[0], world.games[6], reason="again", user=world.desk)
+    # Both the mark and its undoing stay in the table's history (an organiser's page), with
+    # who, when and why.
+    client.force_login(world.boss)
+    history = client.get(base + "history/").content.decode()
+    assert "Game 6 marked not played: time ran out (by desk" in history
+    assert "Game 6 mark taken back: they played it after all (by desk" in history
+    assert list(UnplayedChange.objects.values_list("action", "reason", "actor")) == [
+        ("marked", "time ran out", world.desk.pk),
+        ("undone", "they played it after all", world.desk.pk),
+    ]
+
+
+def test_an_undo_without_a_reason_is_refused_and_changes_nothing(world):
+    mark_not_played(world.tables[0], world.games[6], reason="time ran out", user=world.desk)
+    before = snapshot(*SCORE_AND_MARKS, UnplayedChange)
+    with pytest.raises(ServiceError, match="Say why the mark is taken back"):
+        undo_not_played(world.tables[0], world.games[6], reason=" \t", user=world.desk)
+    assert snapshot(*SCORE_AND_MARKS, UnplayedChange) == before
 
 
 # --- a game not played is finished for every output (issue 23) --------------------------------

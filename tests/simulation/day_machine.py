@@ -49,7 +49,16 @@ from core.errors import ServiceError
 from domain.sheet_checks import TypedSheet, tile_pips
 from scoring import review, submit
 from scoring.day_board import day_board
-from scoring.models import AuditEvent, Game, GameSheet, Score, Source, TableSubmission, UnplayedGame
+from scoring.models import (
+    AuditEvent,
+    Game,
+    GameSheet,
+    Score,
+    Source,
+    TableSubmission,
+    UnplayedChange,
+    UnplayedGame,
+)
 from scoring.selectors import sheet_rules
 from scoring.services import close_day, reopen_day
 from scoring.unplayed import mark_not_played, undo_not_played
@@ -77,6 +86,7 @@ WATCHED = (
     Score,
     AuditEvent,
     UnplayedGame,
+    UnplayedChange,
     TableSubmission,
     Player,
     Entry,
@@ -187,6 +197,7 @@ class SimulatedDays(RuleBasedStateMachine):
                     seats,
                     old.versions if old else {},
                     old.unplayed if old else set(),
+                    old.unplayed_history if old else [],
                 )
             assert not any(t.versions for t in kept.values()), "a table with scores went away"
         current = {t.pk for t in self.tables.values()}
@@ -631,22 +642,28 @@ class SimulatedDays(RuleBasedStateMachine):
         table = self.table_m(key)
         closed = self.model.days[key[0]].closed
         args = (self.tables[key], self.games[key[0], game])
+        reason = data.draw(st.sampled_from(["time ran out", "they played it", "  "]))
         if undo:
             done = self.attempt(
                 "undo not played",
-                lambda: undo_not_played(*args, user=self.desk["desk2"]) or True,
-                expect_refusal=closed or game not in table.unplayed,
+                lambda: undo_not_played(*args, reason=reason, user=self.desk["desk2"]) or True,
+                expect_refusal=closed or game not in table.unplayed or not reason.strip(),
             )
             if done:
                 table.unplayed.discard(game)
+                table.unplayed_history.append((game, "undone", reason))
             return
         done = self.attempt(
             "not played",
-            lambda: mark_not_played(*args, reason="time ran out", user=self.desk["desk2"]),
-            expect_refusal=closed or game in table.unplayed or table.live(game) is not None,
+            lambda: mark_not_played(*args, reason=reason, user=self.desk["desk2"]),
+            expect_refusal=closed
+            or game in table.unplayed
+            or table.live(game) is not None
+            or not reason.strip(),
         )
         if done:
             table.unplayed.add(game)
+            table.unplayed_history.append((game, "marked", reason))
 
     @rule(day=st.sampled_from([1, 2]), by_desk=st.booleans())
     def close_or_reopen(self, day, by_desk):
@@ -759,9 +776,12 @@ class SimulatedDays(RuleBasedStateMachine):
         }
         expected = {}
         marks = set()
+        history = {}
         for day in self.model.days.values():
             for table in day.tables.values():
                 marks |= {(table.pk, n) for n in table.unplayed}
+                if table.unplayed_history:
+                    history[table.pk] = table.unplayed_history
                 for game, versions in table.versions.items():
                     for number, v in enumerate(versions, start=1):
                         expected[table.pk, game, number] = (v.scores, v.went_out, v.engine, v.state)
@@ -774,6 +794,12 @@ class SimulatedDays(RuleBasedStateMachine):
             )
             == marks
         )
+        stored_history: dict[int, list] = {}
+        for row in UnplayedChange.objects.filter(table__day__tournament=self.t).values_list(
+            "table_id", "game__number", "action", "reason"
+        ):
+            stored_history.setdefault(row[0], []).append(row[1:])
+        assert stored_history == history
 
     @invariant()
     def live_sheets_have_the_players_who_play(self):

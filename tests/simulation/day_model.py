@@ -47,6 +47,8 @@ class TableM:
     seats: list[SeatM]
     versions: dict[int, list[Version]] = field(default_factory=dict)  # game -> versions 1..
     unplayed: set[int] = field(default_factory=set)
+    # Every mark and undo that was done, in order: (game, "marked" or "undone", reason).
+    unplayed_history: list[tuple[int, str, str]] = field(default_factory=list)
 
     def live(self, game: int) -> Version | None:
         for version in self.versions.get(game, []):

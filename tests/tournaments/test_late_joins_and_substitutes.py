@@ -281,7 +281,7 @@ def _table_one_full_from_game_4(w):
     mark_not_played(w.tables[0], w.games[3], reason="time ran out", user=COMMAND_LINE)
     lou = register_player(w.tournament, name="Lou Late")
     assert seat_late_player(w.day, lou, by=COMMAND_LINE).table_number == 1
-    undo_not_played(w.tables[0], w.games[3], user=COMMAND_LINE)
+    undo_not_played(w.tables[0], w.games[3], reason="they played it", user=COMMAND_LINE)
     assert Seat.objects.get(entry=lou).joined_at_game == 4
 
 

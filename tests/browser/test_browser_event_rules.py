@@ -93,7 +93,7 @@ def test_the_desk_marks_a_game_not_played_and_every_page_shows_it(
 ):
     from scoring_factories import seated_day, snapshot
 
-    from scoring.models import GameSheet, UnplayedGame
+    from scoring.models import GameSheet, UnplayedChange, UnplayedGame
     from tournaments.models import StaffRole
 
     w = seated_day()
@@ -123,6 +123,23 @@ def test_the_desk_marks_a_game_not_played_and_every_page_shows_it(
     page.goto(f"{live_server.url}/table/{w.tables[0].link_token}/")
     expect(page.locator("table.card-view tbody tr").nth(5)).to_contain_text("not played")
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
+
+    # They played it after all: the desk takes the mark back, on a phone, saying why.
+    page.goto(f"{live_server.url}/organiser/t/cup/day/1/table/1/card/")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    undo = page.get_by_role("button", name="Game 6 was played after all: take the mark back")
+    undo.click()  # no reason: the browser asks for one, and nothing is sent
+    assert UnplayedGame.objects.count() == 1
+    page.get_by_label("Why take the mark of game 6 back").fill("they played it after all")
+    undo.click()
+    expect(page.get_by_role("status").first).to_contain_text(
+        "Game 6 at table 1 can be entered again."
+    )
+    assert not UnplayedGame.objects.exists()
+    assert list(UnplayedChange.objects.values_list("action", "reason")) == [
+        ("marked", "time ran out"),
+        ("undone", "they played it after all"),
+    ]
 
 
 def test_a_club_session_seats_a_late_player_and_a_substitute_from_the_seating_page(

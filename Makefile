@@ -46,6 +46,7 @@ venue: migrate
 	@test -s var/secret_key || (umask 077 && $(BIN)/python -c \
 		'import secrets; print(secrets.token_urlsafe(50))' > var/secret_key)
 	@$(VENUE_ENV) $(BIN)/python manage.py collectstatic --noinput --verbosity 0
+	@$(VENUE_ENV) $(BIN)/python manage.py clearsessions
 	$(VENUE_ENV) $(BIN)/python -m gunicorn -c config/gunicorn_venue.py config.wsgi
 
 # One pytest process per core (pytest-xdist); a test run by hand can pass PYTEST_ARGS= to run in

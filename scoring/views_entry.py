@@ -107,14 +107,31 @@ PENDING_KEY = "scoring.pending_entry"
 _NOT_KEPT = {"csrfmiddlewaretoken", RECHECKED}
 
 
+# A table link needs no login, so anyone holding one can post refused saves: what is kept is
+# only the form's own fields, each cut one character past its longest (so it is still "too
+# long" when the page is drawn again), in a session that ends soon after.
+KEPT_VALUE_MAX = 200
+TABLE_SESSION_SECONDS = 6 * 60 * 60  # the rest of the playing day
+
+
+def _longest_kept(field) -> int:
+    return (getattr(field, "max_length", None) or KEPT_VALUE_MAX) + 1
+
+
 def keep_refused(session, token: str, submission: GameSubmission, conflict=None) -> None:
     """Keep a refused save's typed values, problems and notes (and ``conflict``, the box saying
     what the game says now) for the page drawn next."""
     form = submission.form
+    if "_auth_user_id" not in session:  # an organiser's login keeps its own life
+        session.set_expiry(TABLE_SESSION_SECONDS)
     session[PENDING_KEY] = {
         "token": token,
         "game": form.game.number,
-        "data": {k: v for k, v in form.data.items() if k not in _NOT_KEPT},
+        "data": {
+            name: str(form.data[name])[: _longest_kept(field)]
+            for name, field in form.fields.items()
+            if name in form.data and name not in _NOT_KEPT
+        },
         "errors": {name: list(errors) for name, errors in form.errors.items()},
         "warnings": form.warnings,
         "to_check": submission.to_check,

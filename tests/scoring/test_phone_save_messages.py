@@ -120,3 +120,28 @@ def test_the_phones_cookies_are_https_only_where_the_sessions_is(client, setting
     for cookie in phone_cookies:
         assert bool(cookie["secure"]) is secure, cookie.key
         assert cookie["httponly"] and cookie["samesite"] == "Lax"
+
+
+def test_a_refused_save_keeps_only_the_forms_own_fields_in_a_short_session(client):
+    """Anyone with a table's link can post refused saves: each kept every posted field, any
+    name and any length, for two weeks (ten 4 MB posts grew the database by 43 MB)."""
+    from django.contrib.sessions.models import Session
+
+    from scoring.views_entry import TABLE_SESSION_SECONDS
+
+    w = seated_day()
+    url = link(w.tables[0])
+    bob = f"score-{w.entries['Bob Roe'].pk}"
+    for n in range(10):
+        junk = {f"junk-{n}-{i}": "x" * 400_000 for i in range(10)}
+        # Bob's score is no number: refused, and what was typed is kept for the page.
+        client.post(url, {**phone_post(w), bob: "y" * 4000, **junk})
+    stored = Session.objects.get()
+    assert len(stored.session_data) < 4000
+    kept = client.session["scoring.pending_entry"]["data"]
+    assert not any(name.startswith("junk") for name in kept)
+    assert len(kept[bob]) == 101  # one past the field's 100, so it is still "too long"
+    assert 0 < client.session.get_expiry_age() <= TABLE_SESSION_SECONDS
+    page = client.get(f"{url}?game=1").content.decode()
+    assert "Bob Roe" in page and "whole number" in page
+    assert GameSheet.objects.count() == 0

@@ -14,8 +14,15 @@ not wait.
 
 Each worker runs the app for one request at a time (APP_SLOTS), and takes a new connection only
 while its app has room (APP_QUEUE, DOORWAY_SECONDS): the others wait in the listening socket's
-queue, shared by the workers, for whichever frees first. Written against gunicorn 27.0.1 (pinned
-in requirements.txt).
+queue, shared by the workers, for whichever frees first.
+
+A time limit on each read is not a limit on the request: a client sending a byte every few
+seconds never trips it and holds its thread for as long as it likes, and eighty such
+connections from one laptop held every thread. So a request gets one deadline from its first
+byte for its headers and body (each read waits only for the time left), one client address
+gets at most MAX_CONNECTIONS_PER_ADDRESS connections in a worker, and a body larger than its
+address takes (core/request_limits.py) is answered 413 before any of it is read. Written against
+gunicorn 27.0.1 (pinned in requirements.txt).
 """
 
 from __future__ import annotations
@@ -26,15 +33,26 @@ import os
 import socket
 import threading
 import time
-from collections import deque
+from collections import Counter, deque
 from wsgiref.types import WSGIApplication
 
 from gunicorn import util  # type: ignore[import-untyped]
 from gunicorn.workers.gthread import TConn, ThreadWorker  # type: ignore[import-untyped]
 
+from core.request_limits import declared_length, too_large, too_large_text
+
 # Long enough for a phone on a poor signal to send a save or fetch a page; short enough that
 # a stalled connection gives its thread back soon.
 CLIENT_TIMEOUT = float(os.environ.get("VENUE_CLIENT_TIMEOUT", "15"))
+
+# A request's headers and a small body must arrive within CLIENT_TIMEOUT of its first byte; a
+# larger body gets a second more for every BODY_BYTES_PER_SECOND it declares (a 5 MB
+# spreadsheet from a laptop on weak Wi-Fi: about four minutes), never more.
+BODY_BYTES_PER_SECOND = int(os.environ.get("VENUE_BODY_BYTES_PER_SECOND", str(20 * 1024)))
+
+# A phone's browser opens up to six connections to the server; a connection over this many from
+# one address in one worker is closed at once, so one laptop cannot take every thread.
+MAX_CONNECTIONS_PER_ADDRESS = int(os.environ.get("VENUE_CONNECTIONS_PER_ADDRESS", "8"))
 
 
 # How many requests of one worker run the app (Django) at once. The threads are there to wait on
@@ -110,33 +128,53 @@ class FairSlots:
             self._on_full_change()
 
 
+class RequestEvents:
+    """What an app's requests tell the connection they came on (the worker's version below)."""
+
+    def body_expected(self, length: int) -> None:
+        """The headers have arrived and declare a body of ``length`` bytes."""
+
+    def arrived(self) -> None:
+        """The request has fully arrived (headers and body read)."""
+
+    def refused(self) -> None:
+        """The request was answered without its body being read: close the connection."""
+
+
 class AppSlots:
     """A WSGI app run by at most ``slots`` threads at once, each request's body read first.
 
-    ``on_arrival`` is called (in the request's thread) once the request has fully arrived."""
+    ``events`` hears of each request's body and arrival, in the request's thread."""
 
-    def __init__(self, app, slots: int, queue: int = 0, on_full_change=None, on_arrival=None):
+    def __init__(self, app, slots: int, queue: int = 0, on_full_change=None, events=None):
         self.app = app
         self.slots = FairSlots(slots, queue, on_full_change)
-        self._on_arrival = on_arrival or (lambda: None)
+        self._events: RequestEvents = events or RequestEvents()
 
     def __call__(self, environ, start_response):
-        length = environ.get("CONTENT_LENGTH") or ""
-        if length.isdigit() and int(length) > 0:
-            # Bounded by the client's time limit on reads; Django refuses oversized bodies.
+        length = declared_length(environ) or 0
+        if length and too_large(environ):
+            self._events.arrived()
+            self._events.refused()
+            return _plain(start_response, "413 Content Too Large", too_large_text(environ))
+        if length:
+            self._events.body_expected(length)
             try:
-                body = environ["wsgi.input"].read(int(length))
-            except OSError:  # the phone stalled past the time limit, or went away
-                self._on_arrival()
-                start_response("408 Request Timeout", [("Content-Type", "text/plain")])
-                return [b"The request did not arrive in time. Please try again."]
+                body = environ["wsgi.input"].read(length)
+            except OSError:  # the phone stalled past the request's deadline, or went away
+                self._events.arrived()
+                return _plain(
+                    start_response,
+                    "408 Request Timeout",
+                    "The request did not arrive in time. Please try again.",
+                )
             environ["wsgi.input"] = io.BytesIO(body)
         # Counted in the slots before the worker hears it has arrived: told first, its main
         # thread could see room that is no longer there and take one more connection, which
         # would then wait here while another worker stood idle.
         turn = self.slots.join()
         try:
-            self._on_arrival()
+            self._events.arrived()
             self.slots.wait(turn)
             result = self.app(environ, start_response)
         except BaseException:
@@ -147,6 +185,11 @@ class AppSlots:
             self.slots.__exit__(None, None, None)  # a static file: sent by the server as it is
             return result
         return HeldUntilSent(result, self.slots)
+
+
+def _plain(start_response, status: str, text: str) -> list[bytes]:
+    start_response(status, [("Content-Type", "text/plain; charset=utf-8")])
+    return [text.encode()]
 
 
 class HeldUntilSent:
@@ -174,14 +217,60 @@ class HeldUntilSent:
                 slots.__exit__(None, None, None)
 
 
+class RequestDeadline:
+    """A client socket whose reads share one deadline for each request's headers and body.
+
+    Everything else (writes, the poller's fileno, closing) goes to the socket as it is."""
+
+    def __init__(self, sock: socket.socket):
+        self._sock = sock
+        self._deadline: float | None = None
+
+    def __getattr__(self, name):
+        return getattr(self._sock, name)
+
+    def start_request(self) -> None:
+        self._deadline = time.monotonic() + CLIENT_TIMEOUT
+
+    def allow_body(self, length: int) -> None:
+        if self._deadline is not None:
+            self._deadline += length / BODY_BYTES_PER_SECOND
+
+    def request_arrived(self) -> None:
+        self._deadline = None  # the response is written under the per-write limit alone
+
+    def recv(self, size: int, *flags):
+        if self._deadline is None:
+            return self._sock.recv(size, *flags)
+        left = self._deadline - time.monotonic()
+        if left <= 0:
+            raise TimeoutError("the request did not arrive by its deadline")
+        limit = self._sock.gettimeout()
+        self._sock.settimeout(left if limit is None else min(limit, left))
+        try:
+            return self._sock.recv(size, *flags)
+        finally:
+            self._sock.settimeout(limit)
+
+
 class TimedConn(TConn):
+    def __init__(self, cfg, sock, client, server, on_close=None):
+        super().__init__(cfg, RequestDeadline(sock), client, server)
+        self.refused = False  # answered without reading its body: not kept alive
+        self._on_close = on_close
+
     def init(self):
         super().init()
         # The worker sets the socket blocking (no time limit) before each request; this runs
-        # right after, for new and kept-alive connections alike.
+        # right after, for new and kept-alive connections alike, once its first bytes are in.
         self.sock.settimeout(CLIENT_TIMEOUT)
+        self.sock.start_request()
+        self.refused = False
 
     def close(self, graceful=False):
+        on_close, self._on_close = self._on_close, None
+        if on_close is not None:
+            on_close(self)  # once, however many times the worker closes it
         if not graceful:
             super().close()
             return
@@ -216,11 +305,12 @@ class VenueWorker(ThreadWorker):
         self._doorway_until = 0.0
         self._handling = threading.local()  # each request thread's connection
         self._app: AppSlots | None = None
+        self._per_address: Counter[str] = Counter()  # open connections, main thread only
 
     def load_wsgi(self):
         super().load_wsgi()
         self._app = AppSlots(
-            self.wsgi, APP_SLOTS, APP_QUEUE, self._app_full_changed, self._request_arrived
+            self.wsgi, APP_SLOTS, APP_QUEUE, self._app_full_changed, _WorkerEvents(self)
         )
         self.wsgi = self._app
 
@@ -232,8 +322,19 @@ class VenueWorker(ThreadWorker):
             self._handling.conn = None
             self._leave_doorway(conn)  # closed, deferred to the poller, or done
 
+    def handling(self):
+        """The connection this request thread is serving (None outside a request)."""
+        return getattr(self._handling, "conn", None)
+
     def _request_arrived(self):
-        self._leave_doorway(getattr(self._handling, "conn", None))
+        conn = self.handling()
+        if conn is not None:
+            conn.sock.request_arrived()
+        self._leave_doorway(conn)
+
+    def _keepalive_after(self, conn, keepalive):
+        # Kept alive, gunicorn would read the refused body to its end to find the next request.
+        return False if conn.refused else super()._keepalive_after(conn, keepalive)
 
     def _leave_doorway(self, conn):
         with self._door_lock:
@@ -265,14 +366,53 @@ class VenueWorker(ThreadWorker):
     def accept(self, listener):
         try:
             client_sock, client_addr = listener.accept()
-            self.nr_conns += 1
-            client_sock.setblocking(True)
-            conn = TimedConn(self.cfg, client_sock, client_addr, listener.getsockname())
-            with self._door_lock:
-                self._doorway = conn
-                self._doorway_until = time.monotonic() + DOORWAY_SECONDS
-            self.enqueue_req(conn)
-            self._gate_accepting()
         except OSError as e:
             if e.errno not in (errno.EAGAIN, errno.ECONNABORTED, errno.EWOULDBLOCK):
                 raise
+            return
+        address = _address_of(client_addr)
+        if self._per_address[address] >= MAX_CONNECTIONS_PER_ADDRESS:
+            util.close(client_sock)  # before a thread is spent on it
+            return
+        self._per_address[address] += 1
+        self.nr_conns += 1
+        client_sock.setblocking(True)
+        conn = TimedConn(
+            self.cfg, client_sock, client_addr, listener.getsockname(), self._connection_closed
+        )
+        with self._door_lock:
+            self._doorway = conn
+            self._doorway_until = time.monotonic() + DOORWAY_SECONDS
+        self.enqueue_req(conn)
+        self._gate_accepting()
+
+    def _connection_closed(self, conn):
+        # Closed on the main thread (finish_request, the keep-alive and pending culls).
+        address = _address_of(conn.client)
+        self._per_address[address] -= 1
+        if self._per_address[address] <= 0:
+            del self._per_address[address]
+
+
+def _address_of(client_addr) -> str:
+    return client_addr[0] if isinstance(client_addr, tuple) else str(client_addr)
+
+
+class _WorkerEvents(RequestEvents):
+    """A request's body, arrival and refusal, told to the connection it came on."""
+
+    def __init__(self, worker: VenueWorker):
+        self._worker = worker
+
+    def body_expected(self, length: int) -> None:
+        conn = self._worker.handling()
+        if conn is not None:
+            conn.sock.allow_body(length)
+
+    def arrived(self) -> None:
+        self._worker._request_arrived()
+
+    def refused(self) -> None:
+        conn = self._worker.handling()
+        if conn is not None:
+            conn.refused = True

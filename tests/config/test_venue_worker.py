@@ -134,14 +134,15 @@ def test_a_request_holds_its_place_in_the_app_before_the_worker_hears_it_arrived
     and accept one more connection, which would wait in this worker while another stood idle."""
     import io
 
-    from config.venue_worker import AppSlots
+    from config.venue_worker import AppSlots, RequestEvents
 
     room_when_told = []
-    slotted = AppSlots(
-        lambda environ, start_response: [b"ok"],
-        1,
-        on_arrival=lambda: room_when_told.append(slotted.slots.has_room()),
-    )
+
+    class Told(RequestEvents):
+        def arrived(self):
+            room_when_told.append(slotted.slots.has_room())
+
+    slotted = AppSlots(lambda environ, start_response: [b"ok"], 1, events=Told())
     response = slotted({"CONTENT_LENGTH": "2", "wsgi.input": io.BytesIO(b"hi")}, None)
     assert room_when_told == [False]
     assert list(response) == [b"ok"]
@@ -309,6 +310,177 @@ def test_a_worker_takes_connections_only_while_its_app_has_room_and_its_door_is_
         assert _accepting(worker, listener)
     finally:
         release.set()
+        for client in clients:
+            client.close()
+        worker.method_queue.close()
+        worker.tmp.close()
+        listener.close()
+
+
+def _trickle(sock: socket.socket, stop, every: float) -> None:
+    """A client sending one byte every ``every`` seconds until told to stop or shut out."""
+    while not stop.wait(every):
+        try:
+            sock.sendall(b"x")
+        except OSError:
+            return
+
+
+def test_a_request_trickled_a_byte_at_a_time_is_cut_off_at_its_deadline(monkeypatch):
+    """Each read gets its byte well within the per-read limit, yet the request as a whole has
+    one deadline from its first byte: a client sending a byte every 0.1 s is stopped at 0.6 s."""
+    import threading
+    import time
+
+    from config import venue_worker
+
+    monkeypatch.setattr(venue_worker, "CLIENT_TIMEOUT", 0.6)
+    server_side, client_side = socket.socketpair()
+    stop = threading.Event()
+    sender = threading.Thread(target=_trickle, args=(client_side, stop, 0.1))
+    try:
+        conn = TimedConn(Config(), server_side, ("127.0.0.1", 5000), ("127.0.0.1", 8000))
+        conn.init()
+        sender.start()
+        started = time.monotonic()
+        received = b""
+        with pytest.raises(TimeoutError):
+            for _ in range(100):
+                received += conn.sock.recv(1)
+        assert 0.5 <= time.monotonic() - started < 1.5
+        assert 3 <= len(received) <= 8  # it was sending all along: no single read timed out
+    finally:
+        stop.set()
+        sender.join(5)
+        server_side.close()
+        client_side.close()
+
+
+def test_a_declared_body_adds_time_by_its_size_and_the_response_is_not_held_to_it(monkeypatch):
+    import time
+
+    from config import venue_worker
+
+    monkeypatch.setattr(venue_worker, "CLIENT_TIMEOUT", 0.2)
+    monkeypatch.setattr(venue_worker, "BODY_BYTES_PER_SECOND", 1000)
+    server_side, client_side = socket.socketpair()
+    try:
+        conn = TimedConn(Config(), server_side, ("127.0.0.1", 5000), ("127.0.0.1", 8000))
+        conn.init()
+        conn.sock.allow_body(500)  # half a second more
+        time.sleep(0.4)
+        client_side.sendall(b"body")
+        assert conn.sock.recv(4) == b"body"  # past the headers' 0.2 s, within the body's 0.7
+        conn.sock.request_arrived()
+        time.sleep(0.4)
+        client_side.sendall(b"next")
+        assert conn.sock.recv(4) == b"next"  # no deadline once the request is in
+        assert server_side.gettimeout() == 0.2  # the per-read limit is put back after each read
+    finally:
+        server_side.close()
+        client_side.close()
+
+
+class _Unreadable:
+    def read(self, *_args):
+        raise AssertionError("the body was read")
+
+
+@pytest.mark.parametrize(
+    ("path", "length", "status"),
+    [
+        ("/table/abc/", 300 * 1024 * 1024, "413"),
+        ("/table/abc/", 17 * 1024, "413"),
+        ("/organiser/t/x/players/import/", 6 * 1024 * 1024, "413"),
+        ("/organiser/t/x/players/", 2 * 1024 * 1024, "413"),
+    ],
+)
+def test_a_body_larger_than_its_address_takes_is_refused_unread(path, length, status, settings):
+    from config.venue_worker import AppSlots, RequestEvents
+
+    settings.UPLOAD_MAX_BYTES = 5 * 1024 * 1024
+    heard = []
+
+    class Heard(RequestEvents):
+        def refused(self):
+            heard.append("refused")
+
+        def body_expected(self, length):
+            heard.append("body")
+
+    answered = []
+    slotted = AppSlots(lambda environ, start_response: [b"the app"], 1, events=Heard())
+    environ = {"PATH_INFO": path, "CONTENT_LENGTH": str(length), "wsgi.input": _Unreadable()}
+    body = b"".join(slotted(environ, lambda status, headers: answered.append(status)))
+    assert answered[0].startswith(status)
+    assert heard == ["refused"]  # the connection is closed after the answer, not drained
+    assert b"nothing was stored" in body
+    assert slotted.slots.has_room() and slotted.slots._free == 1
+
+
+def test_a_body_its_address_takes_is_read_and_passed_on(settings):
+    import io
+
+    from config.venue_worker import AppSlots, RequestEvents
+
+    settings.UPLOAD_MAX_BYTES = 5 * 1024 * 1024
+    heard = []
+
+    class Heard(RequestEvents):
+        def body_expected(self, length):
+            heard.append(length)
+
+    def app(environ, start_response):
+        start_response("200 OK", [])
+        return [environ["wsgi.input"].read()]
+
+    upload = b"x" * (5 * 1024 * 1024)
+    slotted = AppSlots(app, 1, events=Heard())
+    environ = {
+        "PATH_INFO": "/organiser/t/x/scores/upload/",
+        "CONTENT_LENGTH": str(len(upload)),
+        "wsgi.input": io.BytesIO(upload),
+    }
+    response = slotted(environ, lambda *args: None)
+    assert b"".join(response) == upload
+    response.close()
+    assert heard == [len(upload)]
+
+
+def test_one_address_gets_only_so_many_connections_in_a_worker(monkeypatch):
+    """The ninth connection from one address is closed before a thread is spent on it; once one
+    of the eight closes, the next is taken again. Loopback sockets only."""
+    import time
+
+    from config import venue_worker
+
+    monkeypatch.setattr(venue_worker, "MAX_CONNECTIONS_PER_ADDRESS", 8)
+    monkeypatch.setattr(venue_worker, "DOORWAY_SECONDS", 0.0)
+    listener = socket.create_server(("127.0.0.1", 0))
+    listener.setblocking(False)
+    worker = _worker(listener, lambda environ, start_response: [b"ok"])
+    clients = []
+    try:
+        taken = []
+        for _ in range(8):
+            client, conn = _taken_connection(worker, listener)
+            clients.append(client)
+            taken.append(conn)
+        over = socket.create_connection(listener.getsockname())
+        clients.append(over)
+        for _ in range(100):
+            worker.accept(listener)
+            time.sleep(0.01)
+        assert not worker.tpool.connections  # not handed to a thread
+        over.settimeout(5)
+        assert over.recv(1) == b""  # closed by the server
+        assert worker.nr_conns == 8
+
+        taken.pop().close()
+        client, _conn = _taken_connection(worker, listener)
+        clients.append(client)
+        assert worker._per_address["127.0.0.1"] == 8
+    finally:
         for client in clients:
             client.close()
         worker.method_queue.close()

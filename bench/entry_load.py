@@ -313,11 +313,22 @@ def _seed_event(players: int) -> _Event:
     return _Event(tournament, day, tables, games, desks, players, tournament.slug)
 
 
+def _fresh_throttle_counts(env: dict, folder: Path) -> dict:
+    """A count of its own for the next run: another run's desk logins must not throttle it (the
+    database's count today; a baseline tree's, bench/baseline.py, in the folder given)."""
+    from django.db import connections
+
+    from core.models import ThrottleCount
+
+    ThrottleCount.objects.all().delete()
+    connections.close_all()
+    return {**env, "DJANGO_THROTTLE_DIR": str(folder)}
+
+
 def _drive_load(event: _Event, env: dict, work: Path, name: str, spec: _Server) -> _Load:
     """Start the server, run every table's phone and every desk against it, stop it."""
     port = free_port()
-    # A count of its own: another run's desk logins must not throttle this run's.
-    env = {**env, "DJANGO_THROTTLE_DIR": str(work / f"{name}-throttles")}
+    env = _fresh_throttle_counts(env, work / f"{name}-throttles")
     before = os.times()  # the server's CPU shows in children_* once it is reaped
     server = start_server(
         env,

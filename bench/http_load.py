@@ -45,8 +45,12 @@ class Response:
 
 
 class Browser:
-    def __init__(self, port: int):
+    """One phone's HTTP client; ``source`` is the loopback address it sends from (a phone of its
+    own on the network, as the venue server counts connections per address)."""
+
+    def __init__(self, port: int, source: str | None = None):
         self.port = port
+        self.source = (source, 0) if source else None
         self.cookies: dict[str, str] = {}
 
     def request(self, method: str, path: str, fields: dict | None = None) -> Response:
@@ -57,7 +61,9 @@ class Browser:
         if fields is not None:
             body = urlencode(fields)
             headers["Content-Type"] = "application/x-www-form-urlencoded"
-        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=HTTP_TIMEOUT)
+        conn = http.client.HTTPConnection(
+            "127.0.0.1", self.port, timeout=HTTP_TIMEOUT, source_address=self.source
+        )
         try:
             started = time.perf_counter()
             conn.request(method, path, body=body, headers=headers)
@@ -172,11 +178,18 @@ def refusal(response: Response) -> str:
 
 
 def scorekeeper(
-    port: int, table_number: int, token: str, games: int, log: Log, deadline: float, seed: int
+    port: int,
+    table_number: int,
+    token: str,
+    games: int,
+    log: Log,
+    deadline: float,
+    seed: int,
+    source: str | None = None,
 ) -> None:
     """One table's phone: open the link, save every game in turn, as fast as the server answers."""
     rng = random.Random(seed)
-    browser = Browser(port)
+    browser = Browser(port, source)
     path = f"/table/{token}/"
     try:
         page = log.count(browser.get(path))

@@ -10,6 +10,10 @@ throwaway SQLite event of 300 players at 43 tables, and reports, PASS or FAIL fo
   and without them (A1 and A2 together) and their ratio, measured in this run; and the stalled
   connections closed by the server once its time limit is up (the longest held against that
   limit, at most 2x).
+* attacks (bench/venue_attacks.py): on a third event, the 43 tables save while one address
+  trickles 80 connections a byte every 5 s (round C) and while four posts of 300 MB are sent
+  (round D): 0 errors, every game stored once, p95 within 3x of the same tables' round without
+  (A3), the largest worker under 300 MB.
 * a light table page: the bytes and requests of a first load (the page, then every stylesheet,
   script, image and icon it names; the favicon a browser asks for unless the page names one),
   at most 50 KB and 4 requests.
@@ -19,7 +23,7 @@ throwaway SQLite event of 300 players at 43 tables, and reports, PASS or FAIL fo
   400 kbps and 400 ms with 5% of requests dropped and 2% hung; every save stored exactly once
   with the numbers last on its screen, the p95 from tap to "saved", and the saves retried.
 
-``--weak-wifi`` runs only the last section.
+``--weak-wifi`` runs only the last section, ``--attacks`` only the attack rounds.
 
 For comparison (not a target), the README's former venue command, gunicorn's sync workers, is
 started on the same database with 3 stalled connections, and one phone asks for its page.
@@ -42,6 +46,7 @@ import threading
 import time
 from collections import Counter
 from pathlib import Path
+from types import SimpleNamespace
 from urllib.parse import urlencode
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -60,6 +65,7 @@ from bench.http_load import (  # noqa: E402  (the project is put on the path jus
     sync_settings,
     wait_until_serving,
 )
+from bench.venue_attacks import attack_rounds  # noqa: E402
 from bench.weak_wifi import weak_wifi_section  # noqa: E402
 
 PLAYERS = 300
@@ -159,13 +165,19 @@ def warm_up(port: int, paths: list[str]) -> None:
             thread.join(timeout=HTTP_TIMEOUT)
 
 
+def phone_address(table_number: int) -> str:
+    """Each table's phone sends from its own loopback address, as phones on the Wi-Fi do."""
+    return f"127.0.1.{table_number}"
+
+
 def save_round(port: int, tables: dict[int, str], games: int) -> Log:
     """Every table's phone saves ``games`` games at once (entry_load's scorekeeper client)."""
     log = Log()
     deadline = time.monotonic() + ROUND_SECONDS
     threads = [
         threading.Thread(
-            target=scorekeeper, args=(port, n, token, games, log, deadline, 7000 + n + games)
+            target=scorekeeper,
+            args=(port, n, token, games, log, deadline, 7000 + n + games, phone_address(n)),
         )
         for n, token in sorted(tables.items())
     ]
@@ -314,6 +326,12 @@ def report_round(name: str, log: Log, expected: int) -> tuple[float, bool]:
     return p95, not log.errors and len(log.submitted) == expected
 
 
+# What the attack rounds (bench/venue_attacks.py) save with: the same rounds as the others.
+SAVE_ROUNDS = SimpleNamespace(
+    games=GAMES_PER_ROUND, save_round=save_round, report_round=report_round
+)
+
+
 def slow_client_rounds(port: int, day, tables: dict[int, str]) -> list[tuple[str, bool]]:
     """Saves without slow clients (rounds A1 and A2, before and after, so warming up and a
     busy machine weigh on both sides) and with SLOW_CLIENTS half-open connections (round B)."""
@@ -398,7 +416,7 @@ def sync_comparison(env: dict, work: Path, token: str) -> None:
         stop_server(process)
 
 
-def run(work: Path, env: dict, weak_wifi_only: bool = False) -> bool:
+def run(work: Path, env: dict, only: str = "") -> bool:
     import django
 
     django.setup()
@@ -410,6 +428,7 @@ def run(work: Path, env: dict, weak_wifi_only: bool = False) -> bool:
     call_command("collectstatic", verbosity=0, interactive=False)
     day, tables, retry_token = seed()
     wifi_day, wifi_tables = seeded_day("wifi")
+    attack_day, attack_tables = seeded_day("attack")
     print(f"seeded in {time.monotonic() - started:.1f} s: {len(tables)} tables", flush=True)
     connections.close_all()
 
@@ -418,10 +437,14 @@ def run(work: Path, env: dict, weak_wifi_only: bool = False) -> bool:
     targets = []
     try:
         warm_up(port, [f"/table/{token}/" for token in tables.values()])
-        if weak_wifi_only:
+        if only == "--weak-wifi":
             targets += weak_wifi_section(port, wifi_day, wifi_tables)
             return report(targets)
+        if only == "--attacks":
+            targets += attack_rounds(port, server.pid, attack_day, attack_tables, SAVE_ROUNDS)
+            return report(targets)
         targets += slow_client_rounds(port, day, tables)
+        targets += attack_rounds(port, server.pid, attack_day, attack_tables, SAVE_ROUNDS)
 
         total, requests, fetched = page_weight(port, f"/table/{retry_token}/")
         print(f"table page, first load: {total} bytes in {requests} requests: {', '.join(fetched)}")
@@ -476,7 +499,6 @@ def main() -> int:
         "DJANGO_ALLOWED_HOSTS": "127.0.0.1",
         "DJANGO_BASE_URL": f"http://127.0.0.1:{port}",
         "DJANGO_PORT": str(port),
-        "DJANGO_THROTTLE_DIR": str(work / "throttles"),
         "VENUE_HOST": "127.0.0.1",
         "VENUE_CLIENT_TIMEOUT": str(CLIENT_TIMEOUT),
     }
@@ -484,7 +506,8 @@ def main() -> int:
     sys.path.insert(0, str(work))
     print(f"== venue configuration on 127.0.0.1:{port}, {PLAYERS} players ==", flush=True)
     try:
-        ok = run(work, env, weak_wifi_only="--weak-wifi" in sys.argv[1:])
+        only = next((arg for arg in sys.argv[1:] if arg in ("--weak-wifi", "--attacks")), "")
+        ok = run(work, env, only)
     finally:
         from django.db import connections
 

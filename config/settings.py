@@ -10,7 +10,6 @@ DJANGO_BASE_URL     the address every table link and QR code uses, e.g. http://1
                     in venue mode it defaults to this laptop's detected LAN address and DJANGO_PORT.
 """
 
-import hashlib
 import os
 import tempfile
 from pathlib import Path
@@ -60,6 +59,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django_tables2",
     "axes",
+    "core",
     "tournaments",
     "scoring",
     "standings",
@@ -115,18 +115,10 @@ AXES_SENSITIVE_PARAMETERS = ["password", "csrfmiddlewaretoken"]
 # by the number of workers), in a folder of this project's own.
 LOGIN_THROTTLE_ENABLED = env_flag("LOGIN_THROTTLE_ENABLED", True)
 LOGIN_ATTEMPTS_PER_MINUTE = 10
-# The throttles (logins per address, wrong table codes) count in files, so every server process
-# shares one count whatever runs it (gunicorn's workers at the venue or behind a proxy).
+# The throttles (logins per address, wrong table codes) count in the database (core/throttle.py),
+# so every server process shares one count whatever runs it.
 CACHES = {
     "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
-    "throttles": {
-        "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
-        "LOCATION": os.environ.get("DJANGO_THROTTLE_DIR")
-        or os.path.join(
-            tempfile.gettempdir(),
-            "mexican-train-throttles-" + hashlib.sha256(str(BASE_DIR).encode()).hexdigest()[:12],
-        ),
-    },
 }
 
 ROOT_URLCONF = "config.urls"

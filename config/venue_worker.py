@@ -51,8 +51,11 @@ CLIENT_TIMEOUT = float(os.environ.get("VENUE_CLIENT_TIMEOUT", "15"))
 BODY_BYTES_PER_SECOND = int(os.environ.get("VENUE_BODY_BYTES_PER_SECOND", str(20 * 1024)))
 
 # A phone's browser opens up to six connections to the server; a connection over this many from
-# one address in one worker is closed at once, so one laptop cannot take every thread.
+# one address in one worker is closed at once, so one laptop cannot take every thread. The venue
+# laptop's own browser (the desk, the projector, the organiser) comes from its loopback address
+# and is not counted: it is not on the network.
 MAX_CONNECTIONS_PER_ADDRESS = int(os.environ.get("VENUE_CONNECTIONS_PER_ADDRESS", "8"))
+THIS_LAPTOP = frozenset({"127.0.0.1", "::1"})
 
 
 # How many requests of one worker run the app (Django) at once. The threads are there to wait on
@@ -371,10 +374,11 @@ class VenueWorker(ThreadWorker):
                 raise
             return
         address = _address_of(client_addr)
-        if self._per_address[address] >= MAX_CONNECTIONS_PER_ADDRESS:
-            util.close(client_sock)  # before a thread is spent on it
-            return
-        self._per_address[address] += 1
+        if address not in THIS_LAPTOP:
+            if self._per_address[address] >= MAX_CONNECTIONS_PER_ADDRESS:
+                util.close(client_sock)  # before a thread is spent on it
+                return
+            self._per_address[address] += 1
         self.nr_conns += 1
         client_sock.setblocking(True)
         conn = TimedConn(
@@ -389,9 +393,10 @@ class VenueWorker(ThreadWorker):
     def _connection_closed(self, conn):
         # Closed on the main thread (finish_request, the keep-alive and pending culls).
         address = _address_of(conn.client)
-        self._per_address[address] -= 1
-        if self._per_address[address] <= 0:
-            del self._per_address[address]
+        if address in self._per_address:
+            self._per_address[address] -= 1
+            if self._per_address[address] <= 0:
+                del self._per_address[address]
 
 
 def _address_of(client_addr) -> str:

@@ -11,6 +11,7 @@ server, so each mode refuses the same requests.
 from __future__ import annotations
 
 from django.conf import settings
+from django.contrib.auth.views import redirect_to_login
 from django.http import HttpResponse
 
 # A table save, the code form, a login: a few fields each.
@@ -21,6 +22,8 @@ ORGANISER_FORM_BYTES = 1024 * 1024
 UPLOAD_WRAPPING_BYTES = 64 * 1024
 UPLOAD_PATH_ENDINGS = ("/players/import/", "/scores/upload/")
 ORGANISER_PREFIXES = ("/organiser/", "/admin/")
+# Organiser addresses anyone may post to: the admin's login form.
+OPEN_ORGANISER_PATHS = ("/admin/login/",)
 
 TOO_LARGE_TEXT = (
     "This is larger than anything the app takes ({limit}), so it was not read and nothing "
@@ -28,9 +31,13 @@ TOO_LARGE_TEXT = (
 )
 
 
+def for_organisers_only(path: str) -> bool:
+    return path.startswith(ORGANISER_PREFIXES) and path not in OPEN_ORGANISER_PATHS
+
+
 def body_limit(path: str, upload_max_bytes: int) -> int:
     """The most bytes a request's body to ``path`` may carry."""
-    if path.startswith(ORGANISER_PREFIXES):
+    if for_organisers_only(path):
         if path.endswith(UPLOAD_PATH_ENDINGS):
             return upload_max_bytes + UPLOAD_WRAPPING_BYTES
         return ORGANISER_FORM_BYTES
@@ -90,12 +97,9 @@ class UploadsNeedALoginMiddleware:
     def __call__(self, request):
         if (
             is_multipart(request.META)
-            and request.path.startswith(ORGANISER_PREFIXES)
+            and for_organisers_only(request.path_info)
             and not request.user.is_authenticated
         ):
-            return HttpResponse(
-                "Log in as an organiser to upload a file. Nothing was read or stored.",
-                status=403,
-                content_type="text/plain; charset=utf-8",
-            )
+            # Where the page's own login check would send them, but before the form is read.
+            return redirect_to_login(request.get_full_path())
         return self.get_response(request)

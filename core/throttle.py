@@ -1,22 +1,44 @@
-"""Count attempts per client in the shared "throttles" cache and refuse once there were too many.
+"""Count attempts per client in the database and refuse once there were too many.
 
-That cache keeps its counts in files, so every server process adds to the same count. The one
-place for throttling: logins per address (core/login.py) and wrong table codes use it alike.
+Each throttle's count for a client is one row (core.models.ThrottleCount) holding the count and
+the end of its window: every server process adds to the same row, each add under the row's lock
+(PostgreSQL) or the database's one writer (SQLite), so parallel requests lose no count; the
+window ends when it was set to, however many attempts arrive in it; only rows whose window has
+ended are ever deleted. The one place for throttling: logins per address (core/login.py) and
+wrong table codes use it alike.
 """
 
 from __future__ import annotations
 
+import ipaddress
 import math
 import time
 from dataclasses import dataclass
 
-from django.core.cache import caches
+from django.db import IntegrityError, transaction
 
 from core.client_address import client_address
+from core.models import ThrottleCount
 
 
 def _now() -> float:
     return time.time()
+
+
+def client_key(client: str | None) -> str:
+    """The client a count belongs to: an IPv6 address by its /64 (one household or phone is
+    given a whole /64 and can pick any address in it), an IPv4 one as it is."""
+    if not client:
+        return "unknown"
+    try:
+        address = ipaddress.ip_address(client)
+    except ValueError:
+        return client
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.ipv4_mapped is not None:
+            return str(address.ipv4_mapped)
+        return str(ipaddress.ip_network(f"{address}/64", strict=False))
+    return str(address)
 
 
 @dataclass(frozen=True)
@@ -26,10 +48,15 @@ class Throttle:
     window_seconds: int
 
     def _key(self, client: str | None) -> str:
-        return f"throttle:{self.name}:{client or 'unknown'}"
+        return f"{self.name}:{client_key(client)}"
+
+    def _live_row(self, client: str | None) -> ThrottleCount | None:
+        row = ThrottleCount.objects.filter(key=self._key(client)).first()
+        return row if row is not None and row.ends_at > _now() else None
 
     def count(self, client: str | None) -> int:
-        return int(caches["throttles"].get(self._key(client), 0))
+        row = self._live_row(client)
+        return row.count if row is not None else 0
 
     def blocked(self, client: str | None) -> bool:
         return self.count(client) >= self.limit
@@ -37,31 +64,31 @@ class Throttle:
     def hit(self, client: str | None) -> int:
         """Count one attempt and return the count so far. The window starts at the first
         attempt and is not extended."""
-        cache = caches["throttles"]
-        key = self._key(client)
-        if self._start_window(key):
-            return 1
-        try:
-            return int(cache.incr(key))
-        except ValueError:  # the window ran out between add() and incr(): start a new one
-            self._start_window(key)
-            return 1
-
-    def _start_window(self, key: str) -> bool:
-        """Start a window at 1 unless one is running; its end is kept beside it, so the wait
-        can be told in the time left rather than the window's whole length."""
-        cache = caches["throttles"]
-        if not cache.add(key, 1, timeout=self.window_seconds):
-            return False
-        cache.set(f"{key}:ends", _now() + self.window_seconds, timeout=self.window_seconds)
-        return True
+        key, now = self._key(client), _now()
+        with transaction.atomic():
+            row = ThrottleCount.objects.select_for_update().filter(key=key).first()
+            if row is None:
+                try:
+                    with transaction.atomic():
+                        ThrottleCount.objects.create(
+                            key=key, count=1, ends_at=now + self.window_seconds
+                        )
+                except IntegrityError:  # another request started it first: count in its row
+                    row = ThrottleCount.objects.select_for_update().get(key=key)
+                else:
+                    ThrottleCount.objects.filter(ends_at__lte=now).delete()  # ended windows
+                    return 1
+            if row.ends_at <= now:
+                row.count, row.ends_at = 1, now + self.window_seconds
+            else:
+                row.count += 1
+            row.save(update_fields=["count", "ends_at"])
+            return row.count
 
     def seconds_left(self, client: str | None) -> int:
         """Seconds until this client's window ends (0 when none is running)."""
-        ends = caches["throttles"].get(f"{self._key(client)}:ends")
-        if ends is None:
-            return 0 if self.count(client) == 0 else self.window_seconds
-        return max(0, math.ceil(float(ends) - _now()))
+        row = self._live_row(client)
+        return 0 if row is None else max(0, math.ceil(row.ends_at - _now()))
 
     def wait_words(self, client: str | None) -> str:
         """The wait left, in whole minutes rounded up: "4 minutes", "1 minute"."""
@@ -69,4 +96,4 @@ class Throttle:
         return f"{minutes} minute" if minutes == 1 else f"{minutes} minutes"
 
 
-__all__ = ["Throttle", "client_address"]
+__all__ = ["Throttle", "client_address", "client_key"]

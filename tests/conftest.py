@@ -1,4 +1,3 @@
-import contextlib
 import os
 import shutil
 
@@ -21,24 +20,6 @@ hypothesis_settings.register_profile("dev", deadline=None)
 hypothesis_settings.load_profile("ci" if os.environ.get("CI") else "dev")
 
 
-def pytest_configure(config):
-    """Under pytest-xdist each worker counts throttled attempts in a folder of its own: the
-    throttles' cache is files shared by every process, and one worker's test must not clear or
-    add to another's count. The servers a test starts inherit the folder through the
-    environment. (Each worker's test database is its own already: its name has the pid.)"""
-    worker = os.environ.get("PYTEST_XDIST_WORKER")
-    if not worker:
-        return
-    from django.conf import settings
-    from django.core.cache import caches
-
-    throttles = settings.CACHES["throttles"]
-    throttles["LOCATION"] = f"{throttles['LOCATION']}-{worker}"
-    os.environ["DJANGO_THROTTLE_DIR"] = throttles["LOCATION"]
-    with contextlib.suppress(AttributeError):  # not opened yet: it will open the new folder
-        del caches["throttles"]
-
-
 def pytest_collection_modifyitems(config, items):
     """In CI the browser tests must run: a missing Chromium fails the run instead of skipping."""
     if shutil.which(CHROMIUM) or os.path.exists(CHROMIUM):
@@ -59,14 +40,11 @@ def pytest_collection_modifyitems(config, items):
 def login_throttle(request, settings):
     """django-axes counts failed logins and core/login.py counts logins per address; only tests
     marked `axes` exercise them, so a test that logs in is not turned away because of another
-    test's wrong passwords or logins. The table-code throttle's count starts empty too."""
-    from django.core.cache import caches
-
+    test's wrong passwords or logins. (Every throttle counts in the database, which each test
+    starts empty.)"""
     on = request.node.get_closest_marker("axes") is not None
     settings.AXES_ENABLED = on
     settings.LOGIN_THROTTLE_ENABLED = on
-    # Every throttle counts in one shared cache: each test starts with no count.
-    caches["throttles"].clear()
 
 
 def _uses_database(request) -> bool:

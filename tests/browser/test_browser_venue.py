@@ -4,7 +4,6 @@ save whose answer was lost, and the connect page's QR codes. Only loopback addre
 import re
 
 import pytest
-from django.core.cache import caches
 from playwright.sync_api import expect
 from readback import decode_qr
 from scoring_factories import T1, seated_day
@@ -16,13 +15,6 @@ from tournaments.models import TABLE_CODE_ALPHABET
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 NOT_SENT = "Not sent yet: will send when the Wi-Fi is back"
-
-
-@pytest.fixture(autouse=True)
-def empty_cache():
-    caches["throttles"].clear()
-    yield
-    caches["throttles"].clear()
 
 
 def fill_game_one(page):

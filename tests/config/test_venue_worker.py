@@ -238,10 +238,10 @@ def _accepting(worker, listener) -> bool:
     return any(key.fileobj is listener for key in worker.poller.get_map().values())
 
 
-def _taken_connection(worker, listener):
+def _taken_connection(worker, listener, source="127.0.0.1"):
     import time
 
-    client = socket.create_connection(listener.getsockname())
+    client = socket.create_connection(listener.getsockname(), source_address=(source, 0))
     for _ in range(500):
         worker.accept(listener)  # nothing yet: it returns, as on another worker's win
         if worker.tpool.connections:
@@ -463,10 +463,10 @@ def test_one_address_gets_only_so_many_connections_in_a_worker(monkeypatch):
     try:
         taken = []
         for _ in range(8):
-            client, conn = _taken_connection(worker, listener)
+            client, conn = _taken_connection(worker, listener, "127.0.0.2")
             clients.append(client)
             taken.append(conn)
-        over = socket.create_connection(listener.getsockname())
+        over = socket.create_connection(listener.getsockname(), source_address=("127.0.0.2", 0))
         clients.append(over)
         for _ in range(100):
             worker.accept(listener)
@@ -477,9 +477,14 @@ def test_one_address_gets_only_so_many_connections_in_a_worker(monkeypatch):
         assert worker.nr_conns == 8
 
         taken.pop().close()
-        client, _conn = _taken_connection(worker, listener)
+        client, _conn = _taken_connection(worker, listener, "127.0.0.2")
         clients.append(client)
-        assert worker._per_address["127.0.0.1"] == 8
+        assert worker._per_address["127.0.0.2"] == 8
+        # The laptop's own browser is not counted: the desk and projector run on it.
+        for _ in range(10):
+            client, _conn = _taken_connection(worker, listener, "127.0.0.1")
+            clients.append(client)
+        assert "127.0.0.1" not in worker._per_address
     finally:
         for client in clients:
             client.close()

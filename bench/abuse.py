@@ -17,6 +17,9 @@ abuses, one PASS/FAIL line each (two for the third):
    waits for more than one import (the slowest at most the slowest import plus the slowest
    quiet save).
 
+4 to 7 (bench/abuse_counts.py): what a table link lets one client store, the login lock's
+window, wrong table codes sent at once, and a lock that a crowd of other addresses cannot free.
+
 Every loop is bounded in count and in time. Every target compares figures measured in this run,
 never a number of seconds: on a shared machine the figures themselves are noisy.
 """
@@ -38,6 +41,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.abuse_counts import counting_lines  # noqa: E402
 from bench.http_load import (  # noqa: E402
     HTTP_TIMEOUT,
     Browser,
@@ -412,6 +416,7 @@ def main() -> int:
             huge_usernames(port, work / "bench.sqlite3"),
             login_flood(port, first_table),
             *big_import(port, organiser, tables, games),
+            *counting_lines(port, first_table, work / "bench.sqlite3", database_bytes),
         ]
     finally:
         if server is not None:

@@ -72,6 +72,7 @@ MIDDLEWARE = [
     "core.security_headers.SecurityHeadersMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    "core.session_sweep.ExpiredSessionSweepMiddleware",
     "django.middleware.common.CommonMiddleware",
     # Before the CSRF check and everything else a login costs (core/login.py).
     "core.login.LoginThrottleMiddleware",
@@ -197,6 +198,9 @@ STORAGES = {
         else "whitenoise.storage.CompressedManifestStaticFilesStorage"
     },
 }
+
+# How often each server process deletes expired sessions (core/session_sweep.py); 0: never.
+SESSION_SWEEP_SECONDS = int(os.environ.get("SESSION_SWEEP_SECONDS", 60 * 60))
 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "organiser:home"

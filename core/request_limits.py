@@ -18,7 +18,10 @@ from django.http import HttpResponse
 SMALL_FORM_BYTES = 16 * 1024
 # A logged-in organiser's forms: a check-in of 2,000 players is about 60 KB.
 ORGANISER_FORM_BYTES = 1024 * 1024
-# A file's multipart wrapping (boundaries, the other fields) on top of the file itself.
+# An upload page takes a file up to twice the largest accepted, so that one a little too big is
+# answered by the form, saying its size and the limit; only a larger one is refused unread. On
+# top: the multipart wrapping (boundaries, the other fields).
+UPLOAD_ROOM = 2
 UPLOAD_WRAPPING_BYTES = 64 * 1024
 UPLOAD_PATH_ENDINGS = ("/players/import/", "/scores/upload/")
 ORGANISER_PREFIXES = ("/organiser/", "/admin/")
@@ -27,7 +30,7 @@ OPEN_ORGANISER_PATHS = ("/admin/login/",)
 
 TOO_LARGE_TEXT = (
     "This is larger than anything the app takes ({limit}), so it was not read and nothing "
-    "was stored. A spreadsheet must be under {upload}."
+    "was stored. A spreadsheet must be under {upload}: go back and choose a smaller file."
 )
 
 
@@ -39,7 +42,7 @@ def body_limit(path: str, upload_max_bytes: int) -> int:
     """The most bytes a request's body to ``path`` may carry."""
     if for_organisers_only(path):
         if path.endswith(UPLOAD_PATH_ENDINGS):
-            return upload_max_bytes + UPLOAD_WRAPPING_BYTES
+            return UPLOAD_ROOM * upload_max_bytes + UPLOAD_WRAPPING_BYTES
         return ORGANISER_FORM_BYTES
     return SMALL_FORM_BYTES
 

@@ -64,26 +64,48 @@ class Throttle:
     def hit(self, client: str | None) -> int:
         """Count one attempt and return the count so far. The window starts at the first
         attempt and is not extended."""
-        key, now = self._key(client), _now()
+        return self._add(client, 1)[1]
+
+    def take(self, client: str | None) -> bool:
+        """Count one attempt if the client is under the limit, and say whether it was: a check
+        that has to be paid for before it is made (a table code), so that requests in parallel
+        get no more checks than the limit between them."""
+        before, after = self._add(client, 1, cap=self.limit)
+        return after > before
+
+    def give_back(self, client: str | None) -> None:
+        """Take back an attempt counted by ``take`` that turned out not to count (the code was
+        right)."""
+        self._add(client, -1)
+
+    def _add(self, client: str | None, amount: int, cap: int | None = None) -> tuple[int, int]:
+        """Add ``amount`` to this client's count under its row's lock, unless the count has
+        reached ``cap``; the count before and after."""
+        now = _now()
         with transaction.atomic():
-            row = ThrottleCount.objects.select_for_update().filter(key=key).first()
-            if row is None:
-                try:
-                    with transaction.atomic():
-                        ThrottleCount.objects.create(
-                            key=key, count=1, ends_at=now + self.window_seconds
-                        )
-                except IntegrityError:  # another request started it first: count in its row
-                    row = ThrottleCount.objects.select_for_update().get(key=key)
-                else:
-                    ThrottleCount.objects.filter(ends_at__lte=now).delete()  # ended windows
-                    return 1
-            if row.ends_at <= now:
-                row.count, row.ends_at = 1, now + self.window_seconds
-            else:
-                row.count += 1
-            row.save(update_fields=["count", "ends_at"])
-            return row.count
+            row = self._locked_row(self._key(client), now)
+            before = row.count
+            if cap is None or before < cap:
+                row.count = max(0, before + amount)
+                row.save(update_fields=["count", "ends_at"])
+            return before, row.count
+
+    def _locked_row(self, key: str, now: float) -> ThrottleCount:
+        """The key's row, locked for this transaction, its window started anew if it ended."""
+        row = ThrottleCount.objects.select_for_update().filter(key=key).first()
+        if row is None:
+            try:
+                with transaction.atomic():
+                    return ThrottleCount.objects.create(
+                        key=key, count=0, ends_at=now + self.window_seconds
+                    )
+            except IntegrityError:  # another request started it first: count in its row
+                row = ThrottleCount.objects.select_for_update().get(key=key)
+            finally:
+                ThrottleCount.objects.filter(ends_at__lte=now).delete()  # ended windows only
+        if row.ends_at <= now:
+            row.count, row.ends_at = 0, now + self.window_seconds
+        return row
 
     def seconds_left(self, client: str | None) -> int:
         """Seconds until this client's window ends (0 when none is running)."""

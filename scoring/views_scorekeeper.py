@@ -60,7 +60,9 @@ def enter_code(request):
     status = 200
     if request.method == "POST":
         client = client_address(request)
-        if WRONG_CODES.blocked(client):
+        # A well-formed code is paid for before it is looked up, so that phones guessing in
+        # parallel get no more lookups than the limit; a right code is given back.
+        if WRONG_CODES.blocked(client) or (form.is_valid() and not WRONG_CODES.take(client)):
             form.errors.clear()
             form.add_error(
                 None,
@@ -72,11 +74,11 @@ def enter_code(request):
         elif form.is_valid():
             table = table_by_code(form.cleaned_data["code"])
             if table is not None:
+                WRONG_CODES.give_back(client)
                 return redirect("scorekeeper:table", token=table.link_token)
-            form.add_error("code", "No open table has this code. Check the card on your table.")
             # Only a code that could exist counts toward the wait: a slip of the thumb (a
             # letter codes never use, one too few) tells a guesser nothing.
-            WRONG_CODES.hit(client)
+            form.add_error("code", "No open table has this code. Check the card on your table.")
             status = 400
         else:
             status = 400

@@ -115,8 +115,8 @@ def may_see_season(user, season) -> bool:
         )
     )
     if not events:
-        # A new season, before its first event: whoever may create events may fill it.
-        return user.has_perm("tournaments.create_tournament")
+        # A new season, before its first event: only whoever made it (superusers above).
+        return season.created_by_id is not None and season.created_by_id == user.pk
     return staffed == events
 
 

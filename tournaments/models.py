@@ -472,6 +472,15 @@ class Season(models.Model):
         "event in the season is public too).",
     )
     created_at = models.DateTimeField(auto_now_add=True)
+    # Until its first event is added, a season is seen and changed only by whoever made it (and
+    # superusers): an empty season has no events whose staff could say whose it is.
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
 
     class Meta:
         ordering = ["-created_at", "name"]

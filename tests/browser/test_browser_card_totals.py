@@ -10,7 +10,7 @@ from test_browser_accessibility import (  # noqa: F401 (fixtures)
     browser_context_args,
     violations,
 )
-from test_browser_venue import NOT_SENT, empty_cache, fill_game_one  # noqa: F401 (a fixture)
+from test_browser_venue import NOT_SENT, fill_game_one
 
 from scoring.models import SheetState
 

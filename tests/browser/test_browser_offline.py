@@ -8,7 +8,7 @@ from playwright.sync_api import expect
 from scoring_factories import seated_day
 from test_browser_accessibility import NARROW, PHONE_TAGS, violations
 from test_browser_scoring import PHONE
-from test_browser_venue import assert_game_one_stored_once, empty_cache, fill_game_one  # noqa: F401
+from test_browser_venue import assert_game_one_stored_once, fill_game_one
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

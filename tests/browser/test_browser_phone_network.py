@@ -8,7 +8,7 @@ import pytest
 from playwright.sync_api import expect
 from scoring_factories import T1, seated_day
 from test_browser_scoring import PHONE
-from test_browser_venue import NOT_SENT, empty_cache, fill_game_one  # noqa: F401 (a fixture)
+from test_browser_venue import NOT_SENT, fill_game_one
 
 from scoring.models import LIVE_STATES, GameSheet, TableSubmission
 

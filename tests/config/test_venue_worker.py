@@ -391,7 +391,7 @@ class _Unreadable:
     [
         ("/table/abc/", 300 * 1024 * 1024, "413"),
         ("/table/abc/", 17 * 1024, "413"),
-        ("/organiser/t/x/players/import/", 6 * 1024 * 1024, "413"),
+        ("/organiser/t/x/players/import/", 11 * 1024 * 1024, "413"),
         ("/organiser/t/x/players/", 2 * 1024 * 1024, "413"),
     ],
 )

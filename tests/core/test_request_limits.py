@@ -27,8 +27,8 @@ MB = 1024 * 1024
         ("/t/spring/players/import/", SMALL_FORM_BYTES),  # public: no uploads
         ("/organiser/t/spring/check-in/", ORGANISER_FORM_BYTES),
         ("/admin/auth/user/1/change/", ORGANISER_FORM_BYTES),
-        ("/organiser/t/spring/players/import/", 5 * MB + UPLOAD_WRAPPING_BYTES),
-        ("/organiser/t/spring/scores/upload/", 5 * MB + UPLOAD_WRAPPING_BYTES),
+        ("/organiser/t/spring/players/import/", 10 * MB + UPLOAD_WRAPPING_BYTES),
+        ("/organiser/t/spring/scores/upload/", 10 * MB + UPLOAD_WRAPPING_BYTES),
     ],
 )
 def test_each_address_takes_a_body_as_large_as_its_largest_form(path, limit):
@@ -46,7 +46,7 @@ def _never_parse(*_args, **_kwargs):
         ("/table/abc/", 300 * MB),
         ("/table/abc/", SMALL_FORM_BYTES + 1),
         ("/accounts/login/", 4 * MB),
-        ("/organiser/t/spring/players/import/", 6 * MB),
+        ("/organiser/t/spring/players/import/", 11 * MB),
     ],
 )
 def test_a_declared_length_over_the_limit_is_answered_413_unread(path, length, monkeypatch):

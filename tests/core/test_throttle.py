@@ -77,7 +77,7 @@ def test_parallel_attempts_are_each_counted():
         try:
             start.wait(10)
             counts.append(CODES.hit("10.0.0.9"))
-        except Exception as error:  # noqa: BLE001 (reported below)
+        except Exception as error:  # reported below
             failures.append(repr(error))
         finally:
             connections.close_all()
@@ -113,3 +113,37 @@ def test_every_address_in_one_ipv6_64_shares_one_count(clock):
         CODES.hit(f"2001:db8:1:2::{n + 1:x}")
     assert CODES.blocked("2001:db8:1:2:abcd::9")
     assert not CODES.blocked("2001:db8:1:3::1")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_checks_paid_for_in_parallel_are_never_more_than_the_limit():
+    start = threading.Barrier(24)
+    taken = []
+
+    def attempt():
+        from django.db import connections
+
+        try:
+            start.wait(10)
+            taken.append(CODES.take("10.0.0.10"))
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=attempt) for _ in range(24)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(30)
+    assert taken.count(True) == 10 and taken.count(False) == 14
+    assert CODES.count("10.0.0.10") == 10  # a refused check adds nothing
+
+
+@pytest.mark.django_db
+def test_a_check_that_did_not_count_is_given_back(clock):
+    for _ in range(9):
+        assert CODES.take("10.0.0.11")
+    assert CODES.take("10.0.0.11")  # the tenth: a right code, given back
+    CODES.give_back("10.0.0.11")
+    assert CODES.count("10.0.0.11") == 9 and not CODES.blocked("10.0.0.11")
+    assert CODES.take("10.0.0.11")
+    assert not CODES.take("10.0.0.11")

@@ -22,7 +22,7 @@ from types import SimpleNamespace
 
 import pytest
 from django.conf import settings as django_settings
-from django.core.files.uploadedfile import TemporaryUploadedFile
+from django.core.files.uploadedfile import SimpleUploadedFile, TemporaryUploadedFile
 from django.test import Client
 from django.urls import reverse
 from hypothesis import HealthCheck, given, settings, strategies as st
@@ -880,37 +880,45 @@ def never_read(monkeypatch):
     monkeypatch.setattr(TemporaryUploadedFile, "read", property(refuse), raising=False)
 
 
-def test_a_50_mb_upload_is_refused_by_its_size_without_being_read(world, never_read):
+def test_a_file_a_little_too_big_is_refused_by_the_form_with_its_size(world):
     limit = django_settings.UPLOAD_MAX_BYTES / 1_048_576
     client = Client()
     client.force_login(world.boss)
     before = snapshot(*TOUCHABLE)
-    response = client.post(
+    for url, banner in (
+        (
+            reverse("organiser:upload_workbook", args=[world.tournament.slug]),
+            "Upload a score workbook",
+        ),
+        (reverse("organiser:import_players", args=[world.tournament.slug]), "Import players"),
+    ):
+        seven = SimpleUploadedFile("big.xlsx", b"\0" * (7 * 1024 * 1024))
+        response = client.post(url, {"file": seven, "reason": ""})
+        assert_refused(
+            response,
+            before,
+            f"The file is 7.0 MB; the largest file accepted is {limit:.1f} MB.",
+            banner=banner,
+        )
+
+
+def test_a_50_mb_upload_is_refused_by_its_size_without_being_read(world, never_read):
+    client = Client()
+    client.force_login(world.boss)
+    before = snapshot(*TOUCHABLE)
+    for url in (
         reverse("organiser:upload_workbook", args=[world.tournament.slug]),
-        {"file": fifty_megabytes(), "reason": ""},
-    )
-    assert_refused(
-        response,
-        before,
-        f"The file is 50.0 MB; the largest file accepted is {limit:.1f} MB.",
-        banner="Upload a score workbook",
-    )
-    response = client.post(
         reverse("organiser:import_players", args=[world.tournament.slug]),
-        {"file": fifty_megabytes()},
-    )
-    assert_refused(
-        response,
-        before,
-        f"The file is 50.0 MB; the largest file accepted is {limit:.1f} MB.",
-        banner="Import players",
-    )
-    # A 50 MB body that is not a file upload: Django refuses it before any view runs.
+    ):
+        response = client.post(url, {"file": fifty_megabytes(), "reason": ""})
+        assert response.status_code == 413
+        assert "nothing was stored" in response.content.decode()
+    # A 50 MB body that is not a file upload: refused from its length before any view runs.
     response = Client().post(
         reverse("scorekeeper:table", args=[world.tables[0].link_token]),
         {"score-1": "1" * (50 * 1024 * 1024)},
     )
-    assert response.status_code == 400
+    assert response.status_code == 413
     assert snapshot(*TOUCHABLE) == before
 
 

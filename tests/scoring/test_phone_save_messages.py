@@ -133,10 +133,14 @@ def test_a_refused_save_keeps_only_the_forms_own_fields_in_a_short_session(clien
     url = link(w.tables[0])
     bob = f"score-{w.entries['Bob Roe'].pk}"
     for n in range(10):
-        junk = {f"junk-{n}-{i}": "x" * 400_000 for i in range(10)}
+        junk = {f"junk-{n}-{i}": "x" * 1000 for i in range(10)}  # under the body limit
         # Bob's score is no number: refused, and what was typed is kept for the page.
         client.post(url, {**phone_post(w), bob: "y" * 4000, **junk})
     stored = Session.objects.get()
+    # Ten 4 MB posts are refused from their length alone (core/request_limits.py).
+    huge = {f"junk-{i}": "x" * 400_000 for i in range(10)}
+    assert client.post(url, {**phone_post(w), **huge}).status_code == 413
+    assert Session.objects.get().session_data == stored.session_data
     assert len(stored.session_data) < 4000
     kept = client.session["scoring.pending_entry"]["data"]
     assert not any(name.startswith("junk") for name in kept)

@@ -5,6 +5,7 @@ from scoring_factories import staff
 from season_factories import club_session, people, season_of
 
 from tournaments.models import Season, StaffRole, Tournament
+from tournaments.selectors import seasons_for
 
 pytestmark = pytest.mark.django_db
 
@@ -116,7 +117,8 @@ def test_refused_season_form_changes_nothing(organiser_client, season):
         "/organiser/seasons/new/", {"name": "Again", "slug": "spring", "best_of": ""}
     )
     assert page.status_code == 200
-    assert "already taken by another season" in page.content.decode()
+    assert "cannot be used for a new season" in page.content.decode()
+    assert "another season" not in page.content.decode()
     assert list(Season.objects.values()) == before
     # Every mistake at once: a blank name, a short name with spaces, best of 0.
     page = organiser_client.post(
@@ -165,3 +167,54 @@ def test_the_organiser_home_lists_the_season_once_under_its_own_heading(organise
     assert "<title>My tournaments · Mexican Train</title>" in page
     assert page.count("<h2>Seasons</h2>") == 1
     assert page.count(f">{season.name}</a>") == 1
+
+
+def _event_creator(make_user, username):
+    from django.contrib.auth.models import Permission
+
+    user = make_user(username)
+    user.user_permissions.add(Permission.objects.get(codename="create_tournament"))
+    return user
+
+
+def test_an_empty_season_is_only_its_makers_until_its_first_event(client, make_user):
+    """Another organiser who may create events can neither see nor fill someone else's empty
+    season (it used to be anyone's who could create events), and cannot learn its name."""
+    maker = _event_creator(make_user, "maker")
+    other = _event_creator(make_user, "other")
+    client.force_login(maker)
+    made = client.post("/organiser/seasons/new/", {"name": "Secret", "slug": "secret-2027"})
+    assert made.status_code == 302
+    season = Season.objects.get(slug="secret-2027")
+    assert season.created_by == maker
+    assert client.get("/organiser/season/secret-2027/events/").status_code == 200
+    assert [s.slug for s in seasons_for(maker)] == ["secret-2027"]
+
+    people_ = people("Zed Roy")
+    club_session("others-night", [["Zed Roy"]], people_)
+    StaffRole.objects.create(
+        tournament=Tournament.objects.get(slug="others-night"), user=other, role=StaffRole.ORGANISER
+    )
+    client.force_login(other)
+    assert seasons_for(other) == []
+    assert client.get("/organiser/season/secret-2027/").status_code == 404
+    assert client.get("/organiser/season/secret-2027/events/").status_code == 404
+    taken = client.post("/organiser/season/secret-2027/events/", {"event": "others-night"})
+    assert taken.status_code == 404
+    assert not season.season_events.exists()
+    # Trying the name on "New season" does not say a season of that name exists elsewhere.
+    probe = client.post("/organiser/seasons/new/", {"name": "Mine", "slug": "secret-2027"})
+    text = probe.content.decode()
+    assert probe.status_code == 200 and "cannot be used for a new season" in text
+    assert "another season" not in text and "Secret" not in text
+    assert list(Season.objects.values_list("slug", flat=True)) == ["secret-2027"]
+
+
+def test_a_superuser_sees_every_empty_season(organiser_client, make_user):
+    from tournaments.services.seasons import create_season
+
+    create_season(slug="made-by-command", name="From the command line")
+    maker = _event_creator(make_user, "maker")
+    create_season(slug="made-by-maker", name="Maker's", created_by=maker)
+    for slug in ("made-by-command", "made-by-maker"):
+        assert organiser_client.get(f"/organiser/season/{slug}/events/").status_code == 200

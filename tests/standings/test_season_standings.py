@@ -204,7 +204,7 @@ def test_command_creates_adds_and_prints(tmp_path):
         (["add", "other", "w1"], "already in the season Fall"),
         (["add", "fall", "w2", "--position", "5"], "the position must be 1 to 3"),
         (["remove", "fall", "w2"], 'Fall has no event with the slug "w2"'),
-        (["create", "fall", "--name", "Again"], "already taken by another season"),
+        (["create", "fall", "--name", "Again"], "cannot be used for a new season"),
         (["create", "bad slug", "--name", "X"], "cannot be part of a web address"),
         (["create", "new", "--name", "  "], "Give the season a name"),
         (["create", "new", "--name", "X", "--best-of", "0"], "Best of 0 sessions"),

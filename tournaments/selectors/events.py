@@ -96,18 +96,17 @@ def events_free_for_a_season(user) -> list[Tournament]:
 
 def seasons_for(user) -> list[Season]:
     """The seasons whose staff pages ``user`` may open (see ``access.may_see_season``): every
-    season for a superuser; else those with events, every one of which they staff. Two
-    queries."""
+    season for a superuser; else those with events, every one of which they staff, and the
+    empty ones they made. Two queries."""
     seasons = list(Season.objects.prefetch_related("season_events").order_by("name"))
     if getattr(user, "is_superuser", False):
         return seasons
     staffed = set(StaffRole.objects.filter(user=user).values_list("tournament_id", flat=True))
-    return [
-        season
-        for season in seasons
-        if (events := {place.tournament_id for place in season.season_events.all()})
-        and events <= staffed
-    ]
+    def sees(season: Season) -> bool:
+        events = {place.tournament_id for place in season.season_events.all()}
+        return events <= staffed if events else season.created_by_id == user.pk
+
+    return [season for season in seasons if sees(season)]
 
 
 def public_seasons():

@@ -37,14 +37,18 @@ def create_season(
     best_of: int | None = None,
     avoid_earlier_pairings: bool = True,
     public_pages: bool = False,
+    created_by=None,
 ) -> Season:
+    """A new season; ``created_by`` alone (and superusers) sees it until its first event is
+    added (None: superusers only, as for one made on the command line)."""
     name = " ".join((name or "").split())
     problem = slug_problem(slug)
     if problem:
         raise ServiceError(problem.replace("the event", "the season"), field="slug")
     if Season.objects.filter(slug=slug).exists():
+        # Not "taken by another season": a private season's name is nobody else's to learn.
         raise ServiceError(
-            f'The short name "{slug}" is already taken by another season; choose another.',
+            f'The short name "{slug}" cannot be used for a new season; choose another.',
             field="slug",
         )
     if not name:
@@ -56,6 +60,7 @@ def create_season(
         best_of=best_of,
         avoid_earlier_pairings=avoid_earlier_pairings,
         public_pages=public_pages,
+        created_by=created_by,
     )
 
 

@@ -1,7 +1,8 @@
 """Organiser pages that make a season and choose its events (standings.seasons ranks them).
 
-A season is created by whoever may create events; its events are added and removed by a
-superuser or an organiser of every event in it, from among the events they organise."""
+A season is created by whoever may create events, and is theirs (and superusers') alone until
+its first event is added; its events are added and removed by a superuser or an organiser of
+every event in it, from among the events they organise."""
 
 from django import forms
 from django.contrib import messages
@@ -61,7 +62,7 @@ def season_new(request):
     form = SeasonForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
-            season = season_services.create_season(**form.cleaned_data)
+            season = season_services.create_season(**form.cleaned_data, created_by=request.user)
         except ServiceError as error:
             form_error(form, error)
         else:

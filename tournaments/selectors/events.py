@@ -102,6 +102,7 @@ def seasons_for(user) -> list[Season]:
     if getattr(user, "is_superuser", False):
         return seasons
     staffed = set(StaffRole.objects.filter(user=user).values_list("tournament_id", flat=True))
+
     def sees(season: Season) -> bool:
         events = {place.tournament_id for place in season.season_events.all()}
         return events <= staffed if events else season.created_by_id == user.pk

@@ -11,7 +11,6 @@ server, so each mode refuses the same requests.
 from __future__ import annotations
 
 from django.conf import settings
-from django.contrib.auth.views import redirect_to_login
 from django.http import HttpResponse
 
 # A table save, the code form, a login: a few fields each.
@@ -103,6 +102,9 @@ class UploadsNeedALoginMiddleware:
             and for_organisers_only(request.path_info)
             and not request.user.is_authenticated
         ):
+            # Here, not at the top: the venue worker imports this module before Django is set up.
+            from django.contrib.auth.views import redirect_to_login
+
             # Where the page's own login check would send them, but before the form is read.
             return redirect_to_login(request.get_full_path())
         return self.get_response(request)

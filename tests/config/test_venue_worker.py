@@ -491,3 +491,21 @@ def test_one_address_gets_only_so_many_connections_in_a_worker(monkeypatch):
         worker.method_queue.close()
         worker.tmp.close()
         listener.close()
+
+
+def test_the_worker_module_loads_before_django_is_set_up():
+    """gunicorn's master imports the worker class before any app is loaded: a module that
+    reaches Django's models at import time stops `make venue` from starting."""
+    import subprocess
+    import sys
+
+    env = {"PATH": "/usr/bin:/bin", "DJANGO_SETTINGS_MODULE": "config.settings"}
+    loaded = subprocess.run(
+        [sys.executable, "-c", "import config.venue_worker"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert loaded.returncode == 0, loaded.stderr

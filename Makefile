@@ -14,7 +14,7 @@ VENUE_PORT ?= 8000
 VENUE_ENV = DJANGO_DEBUG=0 DJANGO_VENUE_MODE=1 DJANGO_PORT=$(VENUE_PORT) \
 	DJANGO_SECRET_KEY="$$(cat var/secret_key)"
 
-.PHONY: run venue test lint install install-dev migrate bench simulate soak clean
+.PHONY: run organiser venue test lint install install-dev migrate bench simulate soak clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -36,16 +36,27 @@ install-dev: $(VENV)/.installed-dev
 migrate: install
 	$(BIN)/python manage.py migrate --noinput
 
-run: migrate
-	$(BIN)/python manage.py load_demo
+# The demo has a database of its own, so its published login never reaches the venue's database
+# (db.sqlite3, or DATABASE_URL), which `make venue` and `make organiser` use.
+DEMO_DATABASE_URL ?= sqlite:///$(CURDIR)/demo.sqlite3
+RUN_ENV = DATABASE_URL="$(DEMO_DATABASE_URL)"
+
+run: install
+	$(RUN_ENV) $(BIN)/python manage.py migrate --noinput
+	$(RUN_ENV) $(BIN)/python manage.py load_demo
 	@echo "Open http://$(HOST):$(PORT)/ - organiser login: organiser / mexican-train-demo (demo only)"
-	$(BIN)/python manage.py runserver $(HOST):$(PORT)
+	$(RUN_ENV) $(BIN)/python manage.py runserver $(HOST):$(PORT)
+
+# A fresh clone's first step for a real event: install, migrate, and ask for the login.
+organiser: migrate
+	$(BIN)/python manage.py createsuperuser
 
 venue: migrate
 	@mkdir -p var
 	@test -s var/secret_key || (umask 077 && $(BIN)/python -c \
 		'import secrets; print(secrets.token_urlsafe(50))' > var/secret_key)
 	@$(VENUE_ENV) $(BIN)/python manage.py collectstatic --noinput --verbosity 0
+	@$(VENUE_ENV) $(BIN)/python manage.py check_no_demo_login $(if $(ALLOW_DEMO),--allow-demo)
 	@$(VENUE_ENV) $(BIN)/python manage.py clearsessions
 	$(VENUE_ENV) $(BIN)/python -m gunicorn -c config/gunicorn_venue.py config.wsgi
 

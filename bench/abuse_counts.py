@@ -2,13 +2,14 @@
 client store, and whether the throttles count right. Each client sends from a loopback address
 of its own, as phones on the Wi-Fi do, since the throttles count per address.
 
-4. Session growth: ten table saves of 4 MB, then 50 refused saves each from a new session and
-   each carrying 15 KB of made-up fields: the database grows by under 1 MB.
+4. Session growth: ten table saves of 4 MB, then 50 refused saves from the table's phone, each in
+   a new session and each carrying 15 KB of made-up fields: the database grows by under 1 MB.
 5. The login window: 11 logins from one address in a second (the 11th turned away), then one
    every few seconds: the first let through again comes 60 s after the first attempt (at most
    61.5 s), not after the attempts stop.
 6. Parallel wrong codes: 30 well-formed wrong table codes from one address at once, against a
-   limit of 10: exactly 10 looked up (answered 400), the other 20 answered 429.
+   limit of 10: exactly 10 looked up (answered 400), the other 20 answered 429 (or closed by the
+   venue server's cap on connections from one address).
 7. No lock freed: an address locked by 10 wrong codes, then 500 other addresses each typing one:
    the first is still locked.
 """
@@ -47,14 +48,16 @@ def session_growth(port: int, table_path: str, database_bytes) -> bool:
         token = inputs(phone.get(table_path).body).get("csrfmiddlewaretoken", "")
         answer = _status(phone, table_path, {"csrfmiddlewaretoken": token, "x": "y" * SAVE_BODY})
         answers[answer] = answers.get(answer, 0) + 1
-    for n in range(JUNK_SESSIONS):
-        phone = Browser(port, f"127.0.3.{2 + n}")
+    phone = Browser(port, "127.0.3.2")  # the table's own phone: another would be refused
+    for _ in range(JUNK_SESSIONS):
+        phone.cookies.pop("sessionid", None)  # a new session each time, as a script would
         fields = inputs(phone.get(table_path).body)
         junk = {f"junk-{k}-{secrets.token_hex(4)}": "j" * 1000 for k in range(14)}
         answer = _status(phone, table_path, {**fields, "engine": "99", **junk})
         answers[answer] = answers.get(answer, 0) + 1
     growth = database_bytes() - before
-    ok = growth < GROWTH_LIMIT
+    # Each refused save answered as the page answers one (back to the page, its numbers kept).
+    ok = growth < GROWTH_LIMIT and answers.get("302") == JUNK_SESSIONS
     print(
         f"4. 10 table saves of 4 MB and {JUNK_SESSIONS} refused ones with 15 KB of made-up "
         f"fields (answers {answers}): the database grew by {growth:,} bytes",
@@ -80,7 +83,8 @@ def login_window(port: int) -> bool:
     let_through = None
     while time.monotonic() - first < LOGIN_WINDOW + 10:
         late = time.monotonic() - first
-        time.sleep(0.5 if late > LOGIN_WINDOW - 3 else 10)
+        # Every 10 s, and every half second from 3 s before the window's end.
+        time.sleep(max(0.5, min(10.0, LOGIN_WINDOW - 3 - late)))
         at = time.monotonic() - first
         if _login(port, source) != 429:
             let_through = at
@@ -120,10 +124,14 @@ def parallel_codes(port: int) -> bool:
     for thread in threads:
         thread.join(60)
     looked_up, refused = answers.count("400"), answers.count("429")
-    ok = looked_up == CODE_LIMIT and refused == PARALLEL_CODES - CODE_LIMIT
+    # More connections at once than the venue server takes from one address: those over its
+    # cap are closed unanswered, and are not looked up either.
+    cut_off = sum(answer.startswith("cut off") for answer in answers)
+    ok = looked_up == CODE_LIMIT and refused + cut_off == PARALLEL_CODES - CODE_LIMIT
     print(
         f"6. {PARALLEL_CODES} wrong codes at once from one address: {looked_up} looked up "
-        f"(400), {refused} refused (429), others {len(answers) - looked_up - refused}",
+        f"(400), {refused} refused (429), {cut_off} cut off by the connections-per-address cap, "
+        f"others {sorted(set(answers) - {'400', '429'})}",
         flush=True,
     )
     print(f"{'PASS' if ok else 'FAIL'} no count lost: exactly {CODE_LIMIT} codes looked up")
@@ -152,7 +160,7 @@ def no_lock_freed(port: int) -> bool:
 def counting_lines(port: int, table_path: str, db_file: Path, database_bytes) -> list[bool]:
     return [
         session_growth(port, table_path, lambda: database_bytes(db_file)),
+        login_window(port),
         parallel_codes(port),
         no_lock_freed(port),
-        login_window(port),
     ]

@@ -36,6 +36,7 @@ from scoring.presenters import (
     review_scores,
 )
 from scoring.schedule import day_games
+from scoring.second_eyes import confirmed_by_whoever_entered
 from scoring.score_sheets_pdf import score_sheets_pdf, table_link
 from scoring.selectors import (
     current_day,
@@ -134,6 +135,10 @@ def scores_day(request, tournament, day):
             "days": tournament_days(tournament),
             "can_manage": can_manage(request),
             "address": link_address(request),
+            "self_confirmed": [
+                (one, review(table=one.table, game=one.game))
+                for one in (confirmed_by_whoever_entered(day) if can_manage(request) else [])
+            ],
         },
     )
 

@@ -235,3 +235,30 @@ def test_a_grid_cell_is_drawn_with_every_value_escaped():
     empty = grid_cell({"game": game, "state": "empty", "time": ""}, 7, lambda number: "unused")
     assert empty["html"] == '<td class="cell-empty"><span class="badge empty">empty</span></td>'
     assert "review_url" not in empty
+
+
+def test_the_organiser_sees_games_one_login_both_keyed_and_confirmed(
+    world, django_assert_num_queries
+):
+    from scoring.second_eyes import SelfConfirmed, confirmed_by_whoever_entered
+
+    # A card keyed at the desk with nothing from the table's phone: confirmed at once by its typist.
+    services.save_card(
+        world.tables[0],
+        [services.GameInput(world.games[1], typed(world, 1, T1, out="Ann Lee"), 0)],
+        {},
+        world.desk,
+    )
+    # A phone's entry confirmed by the desk: two people, not listed.
+    phone_enters(world, 1, 1, T2, "Flo Ng")
+    services.confirm_game(world.tables[1], world.games[1], 1, world.desk)
+    with django_assert_num_queries(1):
+        listed = confirmed_by_whoever_entered(world.day)
+    assert listed == [SelfConfirmed(table=1, game=1, username=world.desk.username)]
+    url = reverse("organiser:scores_day", args=[world.tournament.slug, 1])
+    page = text_of(client_for(world.boss).get(url))
+    assert "Confirmed by the person who keyed them" in page
+    assert f"Table 1, game 1 (by {world.desk.username})" in page
+    assert "Table 2, game 1" not in page
+    # The desk's own view of the grid does not carry the organiser's list.
+    assert "Confirmed by the person who keyed them" not in text_of(client_for(world.desk).get(url))

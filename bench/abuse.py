@@ -17,6 +17,9 @@ abuses, one PASS/FAIL line each (two for the third):
    waits for more than one import (the slowest at most the slowest import plus the slowest
    quiet save).
 
+8. A workbook of 2.3 million cells in its first row (43 MB unpacked), imported: refused within
+   3x the time of one with 1,001 cells there (its cells are counted before the row is parsed).
+
 4 to 7 (bench/abuse_counts.py): what a table link lets one client store, the login lock's
 window, wrong table codes sent at once, and a lock that a crowd of other addresses cannot free.
 
@@ -72,6 +75,7 @@ IMPORT_RATIO = 3.0
 SAVE_RATIO = 3.0
 PHASE_SECONDS = 120  # no phase runs longer than this, whatever happens
 NEXT_EVENT = "next-event"
+WIDE_CELLS = 2_300_000  # the probe's 2.3 MB workbook: 47 MB of cells, all in row 1
 
 
 def multipart_post(
@@ -256,15 +260,67 @@ def player_csv(rows: int) -> bytes:
     return ("\r\n".join(lines) + "\r\n").encode()
 
 
-def import_times(organiser: Browser, path: str, token: str, files: list[bytes]) -> list[list]:
+def import_times(
+    organiser: Browser, path: str, token: str, files: list[bytes], name: str = "players.csv"
+) -> list[list]:
     """Each file posted to the import, turn about, IMPORT_TURNS times: the answers, (status,
     body, ms), by file."""
     answers: list[list] = [[] for _ in files]
     for _ in range(IMPORT_TURNS):
         for content, into in zip(files, answers, strict=True):
             fields = {"csrfmiddlewaretoken": token}
-            into.append(multipart_post(organiser, path, fields, "players.csv", content))
+            into.append(multipart_post(organiser, path, fields, name, content))
     return answers
+
+
+def wide_workbook(cells: int) -> bytes:
+    """A player-list workbook whose first row holds ``cells`` cells, each a little different."""
+    import io
+    import zipfile
+
+    from openpyxl import Workbook
+
+    plain = io.BytesIO()
+    Workbook().save(plain)
+    # Packed about 20 times, as the probe's was: under the upload limit and the zip check's ratio.
+    row = "".join(f'<c r="A1" s="{n * 7919 % 997}"/>' for n in range(cells))
+    sheet = (
+        '<?xml version="1.0"?><worksheet xmlns="http://schemas.openxmlformats.org/'
+        f'spreadsheetml/2006/main"><sheetData><row r="1">{row}</row></sheetData></worksheet>'
+    ).encode()
+    source = zipfile.ZipFile(io.BytesIO(plain.getvalue()))
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as target:
+        for member in source.infolist():
+            body = sheet if member.filename == "xl/worksheets/sheet1.xml" else source.read(member)
+            target.writestr(member.filename, body)
+    return out.getvalue()
+
+
+def wide_row_import(organiser: Browser) -> bool:
+    """8. A workbook of WIDE_CELLS cells in its first row, against one of a few cells: both
+    refused, the wide one within IMPORT_RATIO times the other's time."""
+    path = f"/organiser/t/{NEXT_EVENT}/players/import/"
+    token = inputs(organiser.get(path).body)["csrfmiddlewaretoken"]
+    wide, narrow = wide_workbook(WIDE_CELLS), wide_workbook(1_001)
+    answers = import_times(organiser, path, token, [wide, narrow], name="players.xlsx")
+    refused = all(
+        s == 200 and "more than 1,000 cells" in body for turns in answers for s, body, _ in turns
+    )
+    wide_ms, narrow_ms = (statistics.median(ms for _, _, ms in turns) for turns in answers)
+    ratio = wide_ms / narrow_ms
+    print(
+        f"8. a {len(wide) / 1024 / 1024:.1f} MB workbook of {WIDE_CELLS:,} cells in row 1: "
+        f"{'refused' if refused else 'NOT refused'} in {wide_ms:.0f} ms, one of 1,001 cells in "
+        f"{narrow_ms:.0f} ms (medians of {IMPORT_TURNS}, turn about): ratio {ratio:.2f}",
+        flush=True,
+    )
+    ok = refused and ratio <= IMPORT_RATIO
+    print(
+        f"{'PASS' if ok else 'FAIL'} a row of {WIDE_CELLS:,} cells refused within "
+        f"{IMPORT_RATIO:g}x the time of a row of 1,001"
+    )
+    return ok
 
 
 def big_import(port: int, organiser: Browser, tables: dict, games: int) -> list[bool]:
@@ -418,6 +474,7 @@ def main() -> int:
             # Before the import's rounds, which save every game: a refused save needs one open.
             *counting_lines(port, first_table, work / "bench.sqlite3", database_bytes),
             *big_import(port, organiser, tables, games),
+            wide_row_import(organiser),
         ]
     finally:
         if server is not None:

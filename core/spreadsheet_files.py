@@ -7,7 +7,11 @@ openpyxl can unpack afterwards. openpyxl parses the XML through defusedxml when 
 """
 
 import io
+import time
 import zipfile
+import zlib
+from collections.abc import Iterable, Iterator
+from xml.parsers import expat
 
 # Excel saves a password-protected workbook (and the old .xls format) as an OLE compound file.
 OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
@@ -20,6 +24,17 @@ MAX_PACK_RATIO = 100  # real workbooks pack 5 to 20 times; a bomb packs thousand
 # A sheet can claim a million rows in a few kilobytes. Every reader stops after the header and
 # this many rows, far more than any event's player list or score workbook holds.
 MAX_SHEET_ROWS = 20_000
+# Cells are counted before openpyxl reads a sheet (it parses a whole row before any of it can be
+# checked): a row of 2.3 million empty cells fits in a 2.3 MB file and kept a worker 30 s.
+MAX_ROW_CELLS = 1_000
+MAX_CELLS = 1_000_000
+# However a file is built, reading it stops after this long, for the server's sake.
+READ_SECONDS = 20.0
+TOO_MANY_CELLS = (
+    "A row of this file has more than {max_row:,} cells, or the file more than {max_all:,}: "
+    "far more than {holds} holds, so it was not read."
+)
+TOO_SLOW = "This file took too long to read (over {seconds:g} seconds), so it was not read."
 
 
 class UnreadableFile(ValueError):
@@ -62,6 +77,7 @@ def open_xlsx(data: bytes, *, not_a_workbook: str, holds: str, max_unpacked: int
         )
     if "xl/workbook.xml" not in {member.filename for member in members}:
         raise UnreadableFile(not_a_workbook)
+    _count_cells(data, members, holds=holds, not_a_workbook=not_a_workbook)
     import openpyxl
 
     try:
@@ -70,3 +86,71 @@ def open_xlsx(data: bytes, *, not_a_workbook: str, holds: str, max_unpacked: int
         # openpyxl raises many kinds of error for a damaged or foreign file; to the person
         # uploading it they all mean the same thing.
         raise UnreadableFile(not_a_workbook) from None
+
+
+class _TooManyCells(Exception):
+    pass
+
+
+class _CellCounter:
+    """Counts the cells of a worksheet's XML as it streams through expat, stopping the parse at
+    the first row over MAX_ROW_CELLS or the sheet over MAX_CELLS. A document type (where
+    entities live) stops it too: a worksheet has none."""
+
+    def __init__(self, counted_before: int):
+        self.total = counted_before
+        self.in_row = 0
+
+    def start(self, name: str, _attributes) -> None:
+        local = name.rsplit(" ", 1)[-1]  # "namespace local" with the separator below
+        if local == "row":
+            self.in_row = 0
+        elif local == "c":
+            self.in_row += 1
+            self.total += 1
+            if self.in_row > MAX_ROW_CELLS or self.total > MAX_CELLS:
+                raise _TooManyCells
+
+    @staticmethod
+    def refuse_doctype(*_args) -> None:
+        raise _TooManyCells
+
+
+def _count_cells(data: bytes, members, *, holds: str, not_a_workbook: str) -> None:
+    counted = 0
+    started = time.monotonic()
+    with zipfile.ZipFile(io.BytesIO(data)) as archive:
+        for member in members:
+            if not (
+                member.filename.startswith("xl/worksheets/") and member.filename.endswith(".xml")
+            ):
+                continue
+            counter = _CellCounter(counted)
+            parser = expat.ParserCreate(namespace_separator=" ")
+            parser.StartElementHandler = counter.start
+            parser.StartDoctypeDeclHandler = counter.refuse_doctype
+            try:
+                with archive.open(member) as sheet:
+                    while chunk := sheet.read(64 * 1024):
+                        parser.Parse(chunk, False)
+                        if time.monotonic() - started > READ_SECONDS:
+                            raise UnreadableFile(TOO_SLOW.format(seconds=READ_SECONDS))
+                    parser.Parse(b"", True)
+            except UnreadableFile:
+                raise
+            except _TooManyCells:
+                raise UnreadableFile(
+                    TOO_MANY_CELLS.format(max_row=MAX_ROW_CELLS, max_all=MAX_CELLS, holds=holds)
+                ) from None
+            except (expat.ExpatError, zipfile.BadZipFile, zlib.error, OSError, ValueError):
+                raise UnreadableFile(not_a_workbook) from None
+            counted = counter.total
+
+
+def within_time(rows: Iterable, seconds: float = READ_SECONDS) -> Iterator:
+    """``rows`` as they come, refused with UnreadableFile once reading them takes too long."""
+    started = time.monotonic()
+    for row in rows:
+        if time.monotonic() - started > seconds:
+            raise UnreadableFile(TOO_SLOW.format(seconds=seconds))
+        yield row

@@ -36,8 +36,8 @@ from scoring.presenters import (
     review_scores,
 )
 from scoring.schedule import day_games
-from scoring.second_eyes import confirmed_by_whoever_entered
 from scoring.score_sheets_pdf import score_sheets_pdf, table_link
+from scoring.second_eyes import confirmed_by_whoever_entered
 from scoring.selectors import (
     current_day,
     day_for,

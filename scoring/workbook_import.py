@@ -23,7 +23,13 @@ from django.conf import settings
 
 from core.cells import is_blank
 from core.errors import ServiceError
-from core.spreadsheet_files import MAX_SHEET_ROWS, UnreadableFile, open_xlsx, refuse_if_too_big
+from core.spreadsheet_files import (
+    MAX_SHEET_ROWS,
+    UnreadableFile,
+    open_xlsx,
+    refuse_if_too_big,
+    within_time,
+)
 from domain.sheet_checks import TypedSheet, parse_whole_number
 from scoring import submit
 from scoring.presenters import current_sheet_of
@@ -101,6 +107,8 @@ def read_rows(data: bytes) -> list[tuple[int, tuple]]:
         return _sheet_rows(wb.worksheets[0])
     except WorkbookRefused:
         raise
+    except UnreadableFile as refusal:
+        raise WorkbookRefused([str(refusal)]) from None
     except Exception:
         # Read-only mode parses the sheet while iterating: a damaged sheet (cut-off XML, a
         # number cell holding text, a bad cell reference) fails here, not in load_workbook.
@@ -113,7 +121,8 @@ def _sheet_rows(ws) -> list[tuple[int, tuple]]:
     rows = []
     header = None
     width = len(HEADER)
-    for number, values in enumerate(ws.iter_rows(values_only=True, max_col=width), start=1):
+    rows_read = within_time(ws.iter_rows(values_only=True, max_col=width))
+    for number, values in enumerate(rows_read, start=1):
         if number > MAX_SHEET_ROWS + 1:
             raise WorkbookRefused(
                 [f"The sheet has more than {MAX_SHEET_ROWS:,} rows: is it the right file?"]

@@ -22,7 +22,13 @@ from dataclasses import dataclass, field
 from django.db.models import CharField
 
 from core.search import search_key
-from core.spreadsheet_files import MAX_SHEET_ROWS, UnreadableFile, open_xlsx, refuse_if_too_big
+from core.spreadsheet_files import (
+    MAX_SHEET_ROWS,
+    UnreadableFile,
+    open_xlsx,
+    refuse_if_too_big,
+    within_time,
+)
 from domain.seating.pairs import table_sizes
 from tournaments.models import Entry, Player
 
@@ -142,12 +148,14 @@ def _read_xlsx(data: bytes) -> list[list[str]]:
         if sheet is None:
             raise ImportFileError(NOT_A_SPREADSHEET)
         rows: list[list[str]] = []
-        for row in sheet.iter_rows(values_only=True, max_col=MAX_COLUMNS):
+        for row in within_time(sheet.iter_rows(values_only=True, max_col=MAX_COLUMNS)):
             if len(rows) > MAX_SHEET_ROWS:
                 raise ImportFileError(TOO_MANY_ROWS)
             rows.append([_cell_text(value) for value in row])
     except ImportFileError:
         raise
+    except UnreadableFile as refusal:
+        raise ImportFileError(str(refusal)) from refusal
     except Exception as error:
         raise ImportFileError(NOT_A_SPREADSHEET) from error
     finally:

@@ -1169,3 +1169,46 @@ def test_a_player_zip_bomb_is_refused_without_unpacking(event):
     )
     response = upload_players(client, tournament, lying_zip_bomb(), "players.xlsx")
     assert_refused(response, before, NOT_A_SPREADSHEET, banner="Nothing was imported")
+
+
+def wide_first_row(cells: int = 5_000) -> bytes:
+    """A small workbook whose first row holds ``cells`` cells (a 2.3 MB file held 2.3 million,
+    all parsed before the header could be checked)."""
+    import zipfile
+
+    plain = io.BytesIO()
+    Workbook().save(plain)
+    row = "".join(f'<c r="A1" s="{n * 7919 % 100_003}"/>' for n in range(cells))
+    sheet = (
+        '<?xml version="1.0"?><worksheet xmlns="http://schemas.openxmlformats.org/'
+        f'spreadsheetml/2006/main"><sheetData><row r="1">{row}</row></sheetData></worksheet>'
+    ).encode()
+    source = zipfile.ZipFile(io.BytesIO(plain.getvalue()))
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as target:
+        for member in source.infolist():
+            body = sheet if member.filename == "xl/worksheets/sheet1.xml" else source.read(member)
+            target.writestr(member.filename, body)
+    return out.getvalue()
+
+
+def test_a_row_of_thousands_of_cells_is_refused_before_it_is_parsed(world, event, monkeypatch):
+    import openpyxl
+
+    monkeypatch.setattr(openpyxl, "load_workbook", lambda *a, **k: pytest.fail("parsed"))
+    before = snapshot(*TOUCHABLE)
+    response = upload_scores(world, wide_first_row())
+    assert_refused(
+        response,
+        before,
+        "A row of this file has more than 1,000 cells",
+        banner="Nothing was imported.",
+    )
+    tournament, client = event
+    response = upload_players(client, tournament, wide_first_row(), "players.xlsx")
+    assert_refused(
+        response,
+        before,
+        "far more than a player list holds, so it was not read.",
+        banner="Nothing was imported",
+    )

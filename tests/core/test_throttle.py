@@ -82,11 +82,12 @@ def test_parallel_attempts_are_each_counted():
         finally:
             connections.close_all()
 
-    threads = [threading.Thread(target=attempt) for _ in range(16)]
+    threads = [threading.Thread(target=attempt, daemon=True) for _ in range(16)]
     for thread in threads:
         thread.start()
     for thread in threads:
         thread.join(30)
+    assert not any(thread.is_alive() for thread in threads)
     assert not failures
     assert sorted(counts) == list(range(1, 17))  # each count seen once: none lost
     assert CODES.count("10.0.0.9") == 16
@@ -129,11 +130,12 @@ def test_checks_paid_for_in_parallel_are_never_more_than_the_limit():
         finally:
             connections.close_all()
 
-    threads = [threading.Thread(target=attempt) for _ in range(24)]
+    threads = [threading.Thread(target=attempt, daemon=True) for _ in range(24)]
     for thread in threads:
         thread.start()
     for thread in threads:
         thread.join(30)
+    assert not any(thread.is_alive() for thread in threads)
     assert taken.count(True) == 10 and taken.count(False) == 14
     assert CODES.count("10.0.0.10") == 10  # a refused check adds nothing
 

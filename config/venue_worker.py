@@ -47,7 +47,8 @@ CLIENT_TIMEOUT = float(os.environ.get("VENUE_CLIENT_TIMEOUT", "15"))
 
 # A request's headers and a small body must arrive within CLIENT_TIMEOUT of its first byte; a
 # larger body gets a second more for every BODY_BYTES_PER_SECOND it declares (a 5 MB
-# spreadsheet from a laptop on weak Wi-Fi: about four minutes), never more.
+# spreadsheet from a laptop on weak Wi-Fi: about four minutes). The largest body an address
+# takes (core/request_limits.py) bounds it.
 BODY_BYTES_PER_SECOND = int(os.environ.get("VENUE_BODY_BYTES_PER_SECOND", str(20 * 1024)))
 
 # A phone's browser opens up to six connections to the server; a connection over this many from
@@ -166,6 +167,7 @@ class AppSlots:
                 body = environ["wsgi.input"].read(length)
             except OSError:  # the phone stalled past the request's deadline, or went away
                 self._events.arrived()
+                self._events.refused()  # the rest of its body is not waited for
                 return _plain(
                     start_response,
                     "408 Request Timeout",

@@ -112,8 +112,16 @@ def test_a_body_is_read_before_the_app_is_taken_and_a_stalled_one_gets_408():
         def read(self, size=-1):
             raise TimeoutError("timed out")
 
+    from config.venue_worker import RequestEvents
+
+    refused = []
+
+    class Heard(RequestEvents):
+        def refused(self):
+            refused.append(True)
+
     statuses = []
-    slotted = AppSlots(app, 1)
+    slotted = AppSlots(app, 1, events=Heard())
     body = slotted(
         {"CONTENT_LENGTH": "5", "wsgi.input": io.BytesIO(b"hello")},
         lambda status, headers: statuses.append(status),
@@ -125,6 +133,7 @@ def test_a_body_is_read_before_the_app_is_taken_and_a_stalled_one_gets_408():
         lambda status, headers: statuses.append(status),
     )
     assert statuses == ["200 OK", "408 Request Timeout"] and seen == [b"hello"]
+    assert refused == [True]  # its connection is closed, the rest of its body not waited for
     # The stalled request never took the slot: the next one runs at once.
     assert list(slotted({"wsgi.input": io.BytesIO()}, lambda *args: None)) == [b"ok"]
 

@@ -18,3 +18,17 @@ def axe_script():
             pytest.fail(message)
         pytest.skip(message)
     return str(script)
+
+
+@pytest.fixture(autouse=True)
+def routes_let_go(request):
+    """A test that holds a request in a route handler (an answer that never comes) would leave
+    the context's close waiting on it for ever, and the whole run with it: every route is let
+    go, its held requests dropped, before the page and its context close."""
+    if "page" not in request.fixturenames:
+        yield
+        return
+    page = request.getfixturevalue("page")
+    yield
+    page.context.unroute_all(behavior="ignoreErrors")
+    page.unroute_all(behavior="ignoreErrors")

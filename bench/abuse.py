@@ -408,6 +408,8 @@ def environment(work: Path) -> dict:
         "DJANGO_DEBUG": "0",
         "DJANGO_SECRET_KEY": secrets.token_urlsafe(50),
         "DJANGO_VENUE_MODE": "1",
+        # make venue takes backups on its own; here they go with the rest of the run.
+        "DJANGO_BACKUP_DIR": str(work / "backups"),
         "DJANGO_ALLOWED_HOSTS": "127.0.0.1",
     }
 

@@ -171,6 +171,8 @@ def _environment(db: str, work: Path) -> dict:
         "DJANGO_DEBUG": "0",
         "DJANGO_SECRET_KEY": secrets.token_urlsafe(50),
         "DJANGO_VENUE_MODE": "1",
+        # make venue takes backups on its own; here they go with the rest of the run.
+        "DJANGO_BACKUP_DIR": str(work / "backups"),
         "DJANGO_ALLOWED_HOSTS": "127.0.0.1",
     }
     env.pop("AXES_ENABLED", None)  # the login throttle stays on, as at a real event

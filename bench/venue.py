@@ -496,6 +496,8 @@ def main() -> int:
         "DJANGO_DEBUG": "0",
         "DJANGO_SECRET_KEY": secrets.token_urlsafe(50),
         "DJANGO_VENUE_MODE": "1",
+        # make venue takes backups on its own; here they go with the rest of the run.
+        "DJANGO_BACKUP_DIR": str(work / "backups"),
         "DJANGO_ALLOWED_HOSTS": "127.0.0.1",
         "DJANGO_BASE_URL": f"http://127.0.0.1:{port}",
         "DJANGO_PORT": str(port),

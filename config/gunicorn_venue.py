@@ -9,7 +9,9 @@ whichever worker frees first (bench/entry_load.py compares it with 3 sync worker
 """
 
 import os
+import subprocess
 import sys
+from pathlib import Path
 
 bind = f"{os.environ.get('VENUE_HOST', '0.0.0.0')}:{os.environ.get('DJANGO_PORT', '8000')}"  # noqa: S104 (the venue serves phones on the LAN)
 worker_class = "config.venue_worker.VenueWorker"
@@ -30,8 +32,35 @@ errorlog = "-"
 control_socket_disable = True
 
 
+# The backups taken on their own (scoring/backup_watch.py): a process beside the server,
+# started once it listens and stopped after its workers, so the last backup holds the last save.
+_backup_watch: subprocess.Popen | None = None
+_MANAGE = Path(__file__).resolve().parent.parent / "manage.py"
+
+
+def _start_backup_watch() -> None:
+    global _backup_watch
+    # A session of its own: Ctrl+C in the terminal reaches the server, which stops its workers
+    # and only then this process (on_exit), never both at once.
+    _backup_watch = subprocess.Popen(  # noqa: S603 (this interpreter and manage.py, no input)
+        [sys.executable, str(_MANAGE), "backup_watch"], start_new_session=True
+    )
+
+
+def on_exit(server):
+    if _backup_watch is None or _backup_watch.poll() is not None:
+        return
+    _backup_watch.terminate()
+    try:
+        _backup_watch.wait(timeout=120)
+    except subprocess.TimeoutExpired:
+        server.log.warning("The last backup did not finish within two minutes; stopped it.")
+        _backup_watch.kill()
+
+
 def when_ready(server):
-    """Say where phones should go, once the server is listening."""
+    """Say where phones should go, once the server is listening, and start the backups."""
+    _start_backup_watch()
     sys.path.insert(0, os.getcwd())
     from core.venue import detect_lan_address
 

@@ -8,6 +8,9 @@ DJANGO_VENUE_MODE   1 lets phones log in over plain HTTP on a local network (see
 DJANGO_TRUSTED_PROXIES how many reverse proxies stand in front of the app (default 0; see README).
 DJANGO_BASE_URL     the address every table link and QR code uses, e.g. http://192.168.1.20:8000;
                     in venue mode it defaults to this laptop's detected LAN address and DJANGO_PORT.
+DJANGO_AUTO_BACKUPS 1 (the default in venue mode) for backups on their own and the warnings.
+DJANGO_BACKUP_DIR   where backups go (default: backups/ in the project folder).
+DJANGO_BACKUP_COPY_DIR a second folder (a USB stick) each automatic backup is copied to.
 """
 
 import os
@@ -134,6 +137,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "scoring.context_processors.backup_warnings",
             ],
         },
     },
@@ -200,6 +204,11 @@ STORAGES = {
 }
 
 # How often each server process deletes expired sessions (core/session_sweep.py); 0: never.
+# Backups on their own (scoring/backup_watch.py), at the venue where nobody else takes them.
+AUTO_BACKUPS = env_flag("DJANGO_AUTO_BACKUPS", VENUE_MODE)
+BACKUP_DIR = Path(os.environ.get("DJANGO_BACKUP_DIR") or BASE_DIR / "backups")
+BACKUP_COPY_DIR = os.environ.get("DJANGO_BACKUP_COPY_DIR", "").strip()
+
 SESSION_SWEEP_SECONDS = int(os.environ.get("SESSION_SWEEP_SECONDS", 60 * 60))
 
 LOGIN_URL = "login"

@@ -1,9 +1,12 @@
 """Consistent copies of the database while the server runs, and bringing one back."""
 
 import os
+import re
 import shutil
 import sqlite3
 import subprocess
+from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 
 from django.contrib.sessions.models import Session
@@ -13,6 +16,89 @@ from django.utils import timezone
 
 class BackupError(Exception):
     pass
+
+
+# Why a backup was written, as its file name ends; a backup taken by hand has no ending.
+AUTOMATIC_REASONS = {
+    "auto": "scores changed (every 15 minutes)",
+    "day-close": "a day was closed",
+    "shutdown": "the server stopped",
+}
+_NAME = re.compile(
+    r"^mexican-train-(?P<stamp>\d{8}-\d{6}-\d{6})(?:-(?P<reason>[a-z-]+))?\.(?:sqlite3|pgdump)$"
+)
+_STAMP = "%Y%m%d-%H%M%S-%f"
+
+
+@dataclass(frozen=True)
+class BackupFile:
+    path: Path
+    taken_at: datetime
+    reason: str | None  # one of AUTOMATIC_REASONS, or None for a backup taken by hand
+
+    @property
+    def automatic(self) -> bool:
+        return self.reason is not None
+
+    @property
+    def why(self) -> str:
+        return AUTOMATIC_REASONS.get(self.reason or "", "taken by hand")
+
+
+def backup_file(path: Path) -> BackupFile | None:
+    """The backup a file name describes, or None for any other file (a half-written copy, a
+    note, a file of another program)."""
+    match = _NAME.match(path.name)
+    if match is None or (match["reason"] and match["reason"] not in AUTOMATIC_REASONS):
+        return None
+    # The stamp is local time, as the organiser reads it in the file list.
+    taken_at = timezone.make_aware(datetime.strptime(match["stamp"], _STAMP))  # noqa: DTZ007
+    return BackupFile(path, taken_at, match["reason"])
+
+
+def backups_in(directory: str | Path) -> list[BackupFile]:
+    """The backups in a folder, newest first; none when the folder is missing."""
+    try:
+        entries = list(os.scandir(directory))
+    except (FileNotFoundError, NotADirectoryError):
+        return []
+    found = [backup_file(Path(entry.path)) for entry in entries if entry.is_file()]
+    return sorted((b for b in found if b is not None), key=lambda b: b.taken_at, reverse=True)
+
+
+def prune(directory: str | Path, keep: int) -> list[Path]:
+    """Delete all but the newest ``keep`` automatic backups in a folder, and return what was
+    deleted. Backups taken by hand are never deleted: someone chose to keep them."""
+    automatic = [b for b in backups_in(directory) if b.automatic]
+    removed = []
+    for old in automatic[keep:]:
+        old.path.unlink(missing_ok=True)
+        removed.append(old.path)
+    return removed
+
+
+def copy_backup(source: Path, directory: str | Path) -> Path:
+    """Copy a backup into another folder that must already exist (a USB stick's folder: one
+    made here when the stick is not plugged in would be on the laptop's own disk, a copy that
+    looks safe and is not). Written under a temporary name and renamed, so a stick pulled out
+    mid-copy never leaves a file that looks like a whole backup."""
+    directory = Path(directory)
+    if not directory.is_dir():
+        raise BackupError(f"The second backup folder {directory} is missing.")
+    target = directory / source.name
+    partial = directory / f".{source.name}.partial"
+    partial.unlink(missing_ok=True)
+    _private_file(partial)
+    try:
+        with source.open("rb") as reading, partial.open("wb") as writing:
+            shutil.copyfileobj(reading, writing, 1024 * 1024)
+            writing.flush()
+            os.fsync(writing.fileno())
+        os.replace(partial, target)
+    except OSError as error:
+        partial.unlink(missing_ok=True)
+        raise BackupError(f"Copying to {directory} failed: {error.strerror or error}") from error
+    return target
 
 
 def _database():
@@ -85,27 +171,44 @@ def _private_file(path: Path) -> None:
     os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
 
 
-def backup(directory: str | Path) -> Path:
-    """Write a timestamped copy into directory and return its path.
+def backup(directory: str | Path, reason: str | None = None) -> Path:
+    """Write a timestamped copy into directory and return its path; ``reason`` (one of
+    AUTOMATIC_REASONS) marks a backup the app took on its own.
 
     SQLite uses the online backup API, which copies a consistent snapshot even while
-    scorekeepers are saving; PostgreSQL uses pg_dump, which reads inside one snapshot.
+    scorekeepers are saving; PostgreSQL uses pg_dump, which reads inside one snapshot. The copy
+    is written under a temporary name and renamed when whole: a laptop that dies mid-backup
+    leaves no file that looks like one.
     """
+    if reason is not None and reason not in AUTOMATIC_REASONS:
+        raise BackupError(f"Unknown backup reason {reason!r}.")
     directory = Path(directory)
     directory.mkdir(mode=0o700, parents=True, exist_ok=True)
-    stamp = timezone.localtime().strftime("%Y%m%d-%H%M%S-%f")
+    stamp = timezone.localtime().strftime(_STAMP)
     db = _database()
-    if _is_sqlite():
-        target = directory / f"mexican-train-{stamp}.sqlite3"
-        _private_file(target)
-        _sqlite_copy(Path(db["NAME"]).resolve().as_uri(), str(target))
-        return target
-    target = directory / f"mexican-train-{stamp}.pgdump"
-    _private_file(target)
-    _run(
-        ["pg_dump", "-Fc", "--no-owner", "-f", str(target), *_pg_args(db), str(db["NAME"])],
-        _pg_env(db),
-    )
+    suffix = ".sqlite3" if _is_sqlite() else ".pgdump"
+    target = directory / f"mexican-train-{stamp}{f'-{reason}' if reason else ''}{suffix}"
+    partial = directory / f".{target.name}.partial"
+    _private_file(partial)
+    try:
+        if _is_sqlite():
+            _sqlite_copy(Path(db["NAME"]).resolve().as_uri(), str(partial))
+        else:
+            _run(
+                [
+                    "pg_dump",
+                    "-Fc",
+                    "--no-owner",
+                    "-f",
+                    str(partial),
+                    *_pg_args(db),
+                    str(db["NAME"]),
+                ],
+                _pg_env(db),
+            )
+        os.replace(partial, target)
+    finally:
+        partial.unlink(missing_ok=True)
     return target
 
 

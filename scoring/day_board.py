@@ -1,9 +1,9 @@
 """The organiser's day board: every table of a day as a tile coloured by its progress.
 
 A picture of the room rather than a grid of numbers: which tables are done, which have games
-waiting for the desk, which are still playing, which have not started. Three queries whatever the
-size of the day (the tables with their player counts, the live sheets, the games marked not
-played).
+waiting for the desk, which are still playing, which have not started, and which have gone quiet
+(scoring.table_pace). Four queries whatever the size of the day (the tables with their player
+counts, the live sheets, the games marked not played, the event's first entries).
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from django.db.models import Count, Max
 
 from scoring.models import SheetState
 from scoring.progress import FINISHED, NOT_PLAYED, game_states
+from scoring.table_pace import QuietTable, quiet_tables
 from tournaments.models import Day, Table
 
 # A tile's state, in the order the legend lists them; the page colours them by these names.
@@ -35,6 +36,7 @@ class Tile:
     players: int
     games: list[str]  # per game of the day: "empty", "entered", "confirmed" or NOT_PLAYED
     last_entry: object = None  # when the table's last sheet was entered
+    quiet: QuietTable | None = None  # its next game is overdue: the desk walks over
 
     @property
     def confirmed(self) -> int:
@@ -97,9 +99,17 @@ class DayBoard:
         return [(state, words, self.count(state)) for state, words in LEGEND]
 
     @property
+    def quiet(self) -> list[Tile]:
+        return [tile for tile in self.tiles if tile.quiet is not None]
+
+    @property
     def version(self) -> str:
-        """Changes whenever a tile does: what the refresh script compares."""
-        return ";".join(f"{t.number}:{''.join(PIP[g] for g in t.games)}" for t in self.tiles)
+        """Changes whenever a tile does, and when a table goes quiet: what the refresh script
+        compares."""
+        return ";".join(
+            f"{t.number}:{''.join(PIP[g] for g in t.games)}{'q' if t.quiet else ''}"
+            for t in self.tiles
+        )
 
 
 def day_board(day: Day) -> DayBoard:
@@ -111,8 +121,11 @@ def day_board(day: Day) -> DayBoard:
         .values_list("pk", "number", "players", "last_entry")
     )
     states = game_states([day.pk], [pk for pk, *_ in tables])
+    cells = {
+        pk: [states[pk].get(game, "empty") for game in range(1, games + 1)] for pk, *_ in tables
+    }
+    quiet = quiet_tables(day, {pk: row.count("empty") for pk, row in cells.items()})
     board = DayBoard(day, games)
     for pk, number, players, last_entry in tables:
-        cells = [states[pk].get(game, "empty") for game in range(1, games + 1)]
-        board.tiles.append(Tile(number, players, cells, last_entry))
+        board.tiles.append(Tile(number, players, cells[pk], last_entry, quiet.get(pk)))
     return board

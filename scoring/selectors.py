@@ -27,6 +27,7 @@ from scoring.models import (
 )
 from scoring.progress import FINISHED, NOT_PLAYED
 from scoring.schedule import game_numbered
+from scoring.table_pace import quiet_tables
 from tournaments.models import Day, Entry, Seat, Table
 
 
@@ -337,8 +338,9 @@ def current_day(tournament) -> Day | None:
 
 
 def day_grid(day: Day, games: list[Game] | None = None) -> dict:
-    """Tables down, games across: empty, entered, confirmed or not played, with times. 3
-    queries, and one more for the games when they are not given."""
+    """Tables down, games across: empty, entered, confirmed or not played, with times, and the
+    tables gone quiet (scoring.table_pace). 4 queries, and one more for the games when they are
+    not given."""
     if games is None:
         games = list(Game.objects.filter(day=day).order_by("number"))
     tables = list(
@@ -383,9 +385,13 @@ def day_grid(day: Day, games: list[Game] | None = None) -> dict:
                 "waiting": sum(c["state"] == SheetState.ENTERED for c in cells),
             }
         )
+    left = {row["table"].pk: sum(c["state"] == "empty" for c in row["cells"]) for row in rows}
+    quiet = quiet_tables(day, left)
+    for row in rows:
+        row["quiet"] = quiet.get(row["table"].pk)
     # What to do next comes first: the tables with games waiting for the desk, in table order.
     rows.sort(key=lambda row: (row["waiting"] == 0, row["table"].number))
-    return {"day": day, "games": games, "rows": rows, "counts": counts}
+    return {"day": day, "games": games, "rows": rows, "counts": counts, "quiet": quiet}
 
 
 def next_table_waiting(day: Day, after: int) -> int | None:

@@ -65,6 +65,10 @@ class Tile:
         return STATE_WORDS[self.state]
 
     @property
+    def css_class(self) -> str:
+        return f"tile tile-{self.state}" + (" tile-quiet" if self.quiet else "")
+
+    @property
     def counts(self) -> str:
         """ "5/6 confirmed · 1 not played · 1 to confirm": the tile's games in figures. Never
         "waiting": in the standings that means a game not played yet."""

@@ -24,7 +24,8 @@ What is built, and why each is repeat-free:
   a session is the cosets of one 2-dimensional subspace of GF(q)^m, and two sessions share no
   pair when their subspaces meet only in 0. The planes of GF(q)^m cannot all be split that way
   for odd ``m``, so a small search picks as many pairwise disjoint ones as it can (9 for 32 at
-  tables of 4, the most there are); the planner seats the sessions beyond them.
+  tables of 4, the most there are); the planner seats the sessions beyond them. Up to 243
+  points only (see ``_SPREAD_POINTS``).
 
 GF(q) is built here: elements are the integers ``0 .. q-1`` read as polynomials over GF(p) in
 base ``p``, multiplied modulo the first monic irreducible polynomial of degree ``m``.
@@ -34,10 +35,12 @@ from __future__ import annotations
 
 from functools import cache
 from itertools import product
+from typing import TypeVar
 
 __all__ = ["Design", "design_name", "prime_power", "resolvable_design"]
 
 Design = list[list[list[int]]]  # design[class][table] = points
+_T = TypeVar("_T")
 
 
 def prime_power(q: int) -> tuple[int, int] | None:
@@ -187,17 +190,17 @@ def _plane(q: int) -> Design:
     return classes
 
 
-def _affine_space(q: int, d: int) -> Design:
-    """The parallel classes of lines of AG(d, q), one per direction (see the module doc)."""
+def _affine_space(q: int, d: int, most: int | None = None) -> Design:
+    """The parallel classes of lines of AG(d, q), one per direction (see the module doc); with
+    ``most``, only the first ``most`` and the last (see :func:`_first_and_last`)."""
     field = _field(q)
     add, mul = field.add, field.mul
     points = list(product(range(q), repeat=d))
     index = {pt: i for i, pt in enumerate(points)}
     classes: Design = []
-    for v in points:
-        lead = next((c for c in v if c), 0)
-        if lead != 1:  # one direction per projective point: first non-zero coordinate 1
-            continue
+    # one direction per projective point: its first non-zero coordinate 1
+    directions = [v for v in points if next((c for c in v if c), 0) == 1]
+    for v in _first_and_last(directions, most):
         seen = [False] * len(points)
         lines = []
         for x in points:
@@ -253,10 +256,11 @@ def _pack(
     return None
 
 
-def _round_robin(n: int) -> Design:
-    """Tables of two: the circle method (player n-1 fixed, the others rotate)."""
+def _round_robin(n: int, most: int | None = None) -> Design:
+    """Tables of two: the circle method (player n-1 fixed, the others rotate); with ``most``,
+    only the first ``most`` rounds and the last (see :func:`_first_and_last`)."""
     classes: Design = []
-    for r in range(n - 1):
+    for r in _first_and_last(list(range(n - 1)), most):
         tables = [[r, n - 1]]
         for i in range(1, n // 2):
             tables.append(sorted(((r + i) % (n - 1), (r - i) % (n - 1))))
@@ -265,6 +269,10 @@ def _round_robin(n: int) -> Design:
 
 
 _SPREAD_NODES = 20_000  # steps of the partial-spread search (a few milliseconds here)
+# Partial spreads of more points than this are not built: listing the planes takes time growing
+# with the square of the points (0.5 s for 243 at tables of 9, 3.5 s for 512 at tables of 4,
+# 80 s for 2,048), and so large a field is seated well session by session anyway.
+_SPREAD_POINTS = 243
 
 
 def _planes(q: int, m: int) -> list[list[int]]:
@@ -341,17 +349,27 @@ def _spread_order(n: int, table_size: int) -> tuple[int, int] | None:
     while rest % q == 0:
         rest //= q
         m += 1
-    return (q, m) if rest == 1 and m % 2 == 1 and m >= 3 and n <= 4096 else None
+    return (q, m) if rest == 1 and m % 2 == 1 and m >= 3 and n <= _SPREAD_POINTS else None
 
 
-def resolvable_design(n: int, table_size: int) -> Design | None:
+def _first_and_last(items: list[_T], most: int | None) -> list[_T]:
+    """The first ``most`` of ``items`` and the last one (all of them when that is all, or
+    ``most`` is None): a planner uses the first classes of a design, and the last for a short
+    field, and building every class for thousands of points takes seconds."""
+    if most is None or len(items) <= most + 1:
+        return items
+    return [*items[: max(most, 0)], items[-1]]
+
+
+def resolvable_design(n: int, table_size: int, most: int | None = None) -> Design | None:
     """Sessions of ``n`` points at tables of exactly ``table_size`` with no pair meeting twice,
-    as many as the constructions above give, or None when none applies."""
+    as many as the constructions above give, or None when none applies. With ``most``, a long
+    round robin or affine space is cut to its first ``most`` classes and its last."""
     g = table_size
     if g < 2 or n % g or n <= g:
         return None
     if g == 2:
-        return _round_robin(n)
+        return _round_robin(n, most)
     if g == 3 and n == 15:
         return _schoolgirls()
     d, rest = 0, n
@@ -367,7 +385,7 @@ def resolvable_design(n: int, table_size: int) -> Design | None:
     if d == 2:
         return _plane(g)
     if prime_power(g) is not None and g**d <= 4096:
-        return _affine_space(g, d)
+        return _affine_space(g, d, most)
     return None
 
 

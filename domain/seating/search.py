@@ -237,6 +237,11 @@ class TabuSearch:
     def load(self, tabs: Sequence[Sequence[int]]) -> None:
         """Set the schedule (``tabs[s][p]``: the table of player ``p`` in session ``s``)."""
         n, k = self.n, self.k
+        # Let the last schedule's state go before the new one is built: with many sessions it is
+        # the bulk of the search's memory, and holding both would double it.
+        self.conf, self.bad, self.meetings = [], [], None
+        if self.d > 1:
+            self.weights = []
         self.tab = [list(ts) for ts in tabs]
         self.members, self.pos = [], []
         for ts in self.tab:

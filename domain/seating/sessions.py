@@ -48,10 +48,27 @@ from domain.seating.bounds import repeat_lower_bound, schedule_lower_bound
 from domain.seating.day import SeatingResult, seat_field
 from domain.seating.designs import design_name, resolvable_design
 from domain.seating.field import SeatingField, SeatingOptions
-from domain.seating.pairs import History, count_repeat_pairs
+from domain.seating.pairs import (
+    History,
+    SeatingError,
+    count_repeat_pairs,
+    meeting_pairs,
+    repeat_pairs_at,
+    table_pairs,
+    table_sizes,
+)
 from domain.seating.search import Problem, TabuSearch, Tuning
 
-__all__ = ["SessionPlan", "plan_sessions", "replan_session", "schedule_repeats"]
+__all__ = [
+    "PLAN_SIZE_LIMIT",
+    "SessionPlan",
+    "most_sessions",
+    "plan_sessions",
+    "plan_size",
+    "plan_size_refusal",
+    "replan_session",
+    "schedule_repeats",
+]
 
 Tables = list[list[int]]
 Schedule = list[list[int]]  # schedule[s][p]: the table of player number p in session s
@@ -75,12 +92,63 @@ def schedule_repeats(
     sessions: Sequence[Sequence[Sequence[int]]], history: History = ()
 ) -> list[int]:
     """Repeat pairs of each session against the history and the sessions before it."""
-    earlier: list[Sequence[Sequence[int]]] = list(history)
+    met = meeting_pairs(history)  # grows session by session: no session is read twice
     repeats = []
     for tables in sessions:
-        repeats.append(count_repeat_pairs(list(tables), earlier))
-        earlier.append(tables)
+        repeats.append(sum(len(repeat_pairs_at(table, met)) for table in tables))
+        met.update(pair for table in tables for pair in table_pairs(table))
     return repeats
+
+
+# ---------------------------------------------------------------------------
+# How large a plan may be
+# ---------------------------------------------------------------------------
+
+# The most a plan may hold (see plan_size): 30 days of 470 players at tables of 7, 5 days of
+# 2,000. The search's figures are built before its clock starts, about 50 bytes each: at this
+# size that takes 1 to 3.5 s, and the whole plan ends within its time limit in under 230 MB
+# (2,000 players over 30 days, 28 million, took 15 s and 1.7 GB before its search began).
+PLAN_SIZE_LIMIT = 3_500_000
+
+
+def plan_size(players: int, max_table_size: int, sessions: int, earlier: int = 0) -> int:
+    """What the schedule search holds for ``sessions`` sessions of ``players`` after ``earlier``
+    sessions: for every session and player, a figure for each table and for each partner met
+    (in the earlier sessions or the other planned ones, at most everyone)."""
+    sizes = table_sizes(players, max_table_size)
+    if not sizes or sessions <= 0:
+        return 0
+    partners = min(players - 1, (sessions + earlier) * (sizes[0] - 1))
+    return sessions * players * (len(sizes) + partners)
+
+
+def most_sessions(players: int, max_table_size: int, sessions: int, earlier: int = 0) -> int:
+    """The most of ``sessions`` sessions still to seat that can be planned together once those
+    before them are seated one by one (0 when not even one can)."""
+    for together in range(max(sessions, 0), 0, -1):
+        size = plan_size(players, max_table_size, together, earlier + sessions - together)
+        if size <= PLAN_SIZE_LIMIT:
+            return together
+    return 0
+
+
+def plan_size_refusal(players: int, max_table_size: int, sessions: int, earlier: int = 0) -> str:
+    """Why a plan of ``sessions`` days of ``players`` (after ``earlier`` days) is too large to
+    make here, in the organiser's words, or "" when it is not."""
+    if plan_size(players, max_table_size, sessions, earlier) <= PLAN_SIZE_LIMIT:
+        return ""
+    most = most_sessions(players, max_table_size, sessions, earlier)
+    too_large = (
+        f"A plan of {sessions} days for {players:,} players at tables of up to "
+        f"{max_table_size} is too large to make here"
+    )
+    own = "a day seated on its own still avoids pairs who met on earlier days"
+    if most <= 1:
+        return f"{too_large}: seat each day on its own instead ({own})."
+    return (
+        f"{too_large}: at most {most} days can be planned together for so many players. Seat "
+        f"each day on its own until {most} are left, then plan those ({own})."
+    )
 
 
 # ---------------------------------------------------------------------------
@@ -106,13 +174,18 @@ def plan_sessions(
     ``history`` holds the sessions already played (or seated), oldest first; ``pinned`` (player
     id -> 1-based table) and ``keep_apart`` hold in every session; ``clubs`` spreads the clubs in
     the first session when there is no history. Raises
-    :class:`~domain.seating.pairs.SeatingError` when the constraints cannot be met.
+    :class:`~domain.seating.pairs.SeatingError` when the constraints cannot be met, or when the
+    plan is too large to make (:func:`plan_size_refusal`: its loading, before the time limit
+    counts, would take too long and too much memory).
     ``max_evals`` caps the search work (deterministic from ``seed``); ``time_limit`` (seconds, 10
     unless given) bounds the whole plan as a safety net.
     """
     start = time.perf_counter()
     field = SeatingField.of(players, max_table_size, options)
     sessions = max(sessions, 0)
+    refusal = plan_size_refusal(len(field.ids), max_table_size, sessions, len(field.history))
+    if refusal:
+        raise SeatingError(refusal)
     time_limit = options.get("time_limit", 10.0)
     baseline = _session_by_session(field, sessions, seed, time_limit)
     bound = _bound_for(field, sessions)
@@ -233,7 +306,8 @@ def _cheapest(search: TabuSearch, starts: list[tuple[str, Schedule]]) -> tuple[s
         if best is None or search.cost < best[0]:
             best = (search.cost, method, tabs)
     assert best is not None
-    search.load(best[2])
+    if best[2] is not starts[-1][1]:  # the last one loaded is loaded already
+        search.load(best[2])
     return best[1], best[2]
 
 
@@ -262,7 +336,8 @@ def _construction_start(
     sizes = problem.sizes
     g, k = sizes[0], len(sizes)
     short = g * k - problem.n  # tables of g - 1 (table_sizes puts them last)
-    design = resolvable_design(g * k, g)
+    # the sessions used, a spare class and the last (for a short field) are all it reads
+    design = resolvable_design(g * k, g, most=problem.sessions + 1)
     if design is None or (short and len(design) < 2):
         return None
     # A short field: leave out the points of one line of a class not used, so that in every

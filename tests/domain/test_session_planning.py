@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import time
 
 import pytest
 from hypothesis import given, settings, strategies as st
@@ -11,7 +12,15 @@ from domain.seating.bounds import repeat_lower_bound, schedule_lower_bound
 from domain.seating.day import seat
 from domain.seating.designs import resolvable_design
 from domain.seating.pairs import SeatingError, count_repeat_pairs, meeting_conflicts, table_sizes
-from domain.seating.sessions import plan_sessions, replan_session, schedule_repeats
+from domain.seating.sessions import (
+    PLAN_SIZE_LIMIT,
+    most_sessions,
+    plan_sessions,
+    plan_size,
+    plan_size_refusal,
+    replan_session,
+    schedule_repeats,
+)
 
 
 def assert_valid_session(tables, ids, max_table_size, pinned=None, keep_apart=()):
@@ -285,3 +294,66 @@ def test_never_worse_than_seating_one_session_at_a_time():
     plan = plan_sessions(ids, 4, 6, seed=0, pinned=pinned, keep_apart=apart, max_evals=200_000)
     assert_valid_plan(plan, ids, 4, 6, pinned=pinned, keep_apart=apart)
     assert plan.total_repeats <= one_by_one
+
+
+# ---------------------------------------------------------------------------
+# How large a plan may be (the search's figures are built before its clock starts)
+# ---------------------------------------------------------------------------
+
+
+def test_plan_size_counts_tables_and_partners_per_session_and_player():
+    # 2,000 at tables of 7: 286 tables; 30 sessions of 6 partners each, the history's too
+    assert plan_size(2000, 7, 30) == 30 * 2000 * (286 + 180)
+    assert plan_size(2000, 7, 29, earlier=1) == 29 * 2000 * (286 + 180)
+    assert plan_size(20, 4, 30) == 30 * 20 * (5 + 19)  # partners: at most everyone else
+    assert plan_size(0, 7, 30) == plan_size(20, 4, 0) == 0
+
+
+def test_a_plan_within_the_limit_is_not_refused():
+    assert plan_size(470, 7, 30) <= PLAN_SIZE_LIMIT  # 470 players over 30 days still plan
+    assert plan_size_refusal(470, 7, 30) == ""
+    assert plan_size_refusal(200, 7, 30, earlier=30) == ""
+    assert most_sessions(470, 7, 30) == 30
+
+
+def test_a_plan_over_the_limit_is_refused_with_the_days_that_can_be_planned():
+    assert plan_size(2000, 7, 30) > PLAN_SIZE_LIMIT
+    most = most_sessions(2000, 7, 30)
+    # after seating the others one by one, their meetings count too: what is left fits
+    assert plan_size(2000, 7, most, earlier=30 - most) <= PLAN_SIZE_LIMIT
+    assert plan_size(2000, 7, most + 1, earlier=30 - most - 1) > PLAN_SIZE_LIMIT
+    assert plan_size_refusal(2000, 7, 30) == (
+        "A plan of 30 days for 2,000 players at tables of up to 7 is too large to make here: "
+        f"at most {most} days can be planned together for so many players. Seat each day on "
+        f"its own until {most} are left, then plan those (a day seated on its own still "
+        "avoids pairs who met on earlier days)."
+    )
+
+
+def test_a_field_too_large_to_plan_even_two_days_is_told_to_seat_each_day():
+    assert most_sessions(3000, 2, 3) == 0
+    refusal = plan_size_refusal(3000, 2, 3)
+    assert refusal.startswith("A plan of 3 days for 3,000 players at tables of up to 2 is too")
+    assert "seat each day on its own instead" in refusal
+    assert most_sessions(2000, 7, 30, earlier=100) <= 1
+    assert "seat each day on its own instead" in plan_size_refusal(2000, 7, 30, earlier=100)
+
+
+def test_plan_sessions_refuses_a_plan_over_the_limit_before_loading_it():
+    started = time.perf_counter()
+    with pytest.raises(SeatingError, match="too large to make here"):
+        plan_sessions(range(1, 2001), 7, 30, seed=1, time_limit=1.0)
+    assert time.perf_counter() - started < 1.0  # it took 15 s and 1.7 GB before
+
+
+@pytest.mark.parametrize(("points", "size"), [(200, 2), (10, 2), (343, 7), (81, 3), (27, 3)])
+def test_a_design_cut_short_keeps_its_first_classes_and_its_last(points, size):
+    full = resolvable_design(points, size)
+    assert full is not None
+    cut = resolvable_design(points, size, most=5)
+    assert cut == (full[:5] + full[-1:] if len(full) > 6 else full)
+
+
+def test_large_partial_spreads_are_not_built():
+    assert resolvable_design(2048, 4) is None  # took 77 s; seated session by session instead
+    assert resolvable_design(243, 9) is not None

@@ -55,6 +55,9 @@ class PlanView:
     gone: list[str]  # their names (or "player #id" for an entry that no longer exists)
     new: list[str]
     reshuffle_off: bool  # switched off since: seating keeps the day before's tables instead
+    # False when the planned days seat too many players to show their tables (see seating_plan)
+    tables_shown: bool = True
+    planned_seats: int = 0  # seats over the days still planned
 
     @property
     def total_repeats(self) -> int:
@@ -81,10 +84,12 @@ class PlanView:
         return next((d for d in self.days if d.day.number == number and d.is_planned), None)
 
 
-def seating_plan(tournament) -> PlanView | None:
+def seating_plan(tournament, *, seats_shown: int | None = None) -> PlanView | None:
     """The event's seating plan as the organiser sees it, measured against the event as it is
     now: which planned days are still planned, their tables (players who left marked), each
-    day's repeats with the days before as they now stand, and who changed since. Six queries."""
+    day's repeats with the days before as they now stand, and who changed since. Six queries.
+
+    Past ``seats_shown`` seats over the days still planned, no tables (``tables_shown``)."""
     plan = SeatingPlan.objects.filter(tournament=tournament).first()
     if plan is None:
         return None
@@ -107,10 +112,12 @@ def seating_plan(tournament) -> PlanView | None:
         sizes=table_sizes(len(playing), tournament.rules.max_table_size),
         pins={p: e.pinned_table for p, e in entries.items() if e.pinned_table and p in playing},
     )
+    planned_seats = _planned_seats(days)
+    shown = seats_shown is None or planned_seats <= seats_shown
     views: list[PlanDayView] = []
     earlier = list(history)
     for day in days:
-        view, tables = _plan_day_view(day, seated, entries, playing_now, earlier, apart)
+        view, tables = _plan_day_view(day, seated, entries, playing_now, earlier, apart, shown)
         views.append(view)
         if tables:
             earlier.append(tables)
@@ -134,6 +141,17 @@ def seating_plan(tournament) -> PlanView | None:
         gone=[name(pk) for pk in changes.gone],
         new=[name(pk) for pk in changes.new],
         reshuffle_off=not tournament.rules.reshuffle_each_day,
+        tables_shown=shown,
+        planned_seats=planned_seats,
+    )
+
+
+def _planned_seats(days) -> int:
+    """Seats over the days still planned (a planned day not seated since)."""
+    return sum(
+        len(day.planned.entry_ids)
+        for day in days
+        if day.seated_at is None and getattr(day, "planned", None) is not None
     )
 
 
@@ -144,8 +162,9 @@ class _PlayingNow:
     pins: dict[int, int]
 
 
-def _plan_day_view(day, seated, entries, now: _PlayingNow, earlier, apart):
-    """One day of the plan, and its tables as they now stand (for the days after it)."""
+def _plan_day_view(day, seated, entries, now: _PlayingNow, earlier, apart, shown=True):
+    """One day of the plan, and its tables as they now stand (for the days after it); the
+    view's tables only when ``shown``."""
     playing = set(now.ids)
     planned = getattr(day, "planned", None)
     if day.seated_at is not None:
@@ -159,7 +178,7 @@ def _plan_day_view(day, seated, entries, now: _PlayingNow, earlier, apart):
     view = PlanDayView(
         day=day,
         state=PLANNED,
-        tables=_planned_tables(planned, entries, playing, earlier, apart),
+        tables=_planned_tables(planned, entries, playing, earlier, apart) if shown else [],
         repeats=running_repeats(earlier, [tables])[0],
         planned_repeats=planned.repeat_pairs,
         lower_bound=repeat_lower_bound(now.ids, now.sizes, earlier, now.pins) if now.ids else 0,

@@ -30,11 +30,16 @@ from tournaments.selectors import tournament_days
 from tournaments.services import late as late_service, planning, seating as seating_service
 from tournaments.views.common import day_or_404
 
+# The seating page shows a plan's tables while the days still planned seat at most this many
+# players in all (about 450 bytes of page each, so under 1 MB); a larger plan's tables are shown
+# day by day, on each day's own page (2,000 players planned over 30 days made 26 MB here).
+INDEX_PLAN_SEATS = 2_000
+
 
 @desk_view
 def seating_index(request, tournament):
     days = with_day_status(selectors.seating_days(tournament))
-    plan = selectors.seating_plan(tournament)
+    plan = selectors.seating_plan(tournament, seats_shown=INDEX_PLAN_SEATS)
     for day in days:
         day.plan_view = plan.day(day.number) if plan else None
     to_plan, refusal = planning.days_to_plan(days, tournament.rules)

@@ -1,8 +1,6 @@
 """A plan too large to make is refused before it is loaded, and a plan too large for one page
 is shown day by day: the planner's loading and the seating page stay bounded for a huge event."""
 
-import time
-
 import pytest
 from django.utils import timezone
 from scoring_factories import organiser_url as url
@@ -37,10 +35,8 @@ def big_event(make_tournament, organiser, players: int, days: int, slug="big"):
 
 def test_a_plan_too_large_to_make_is_refused_and_nothing_is_stored(make_tournament, organiser):
     tournament = big_event(make_tournament, organiser, players=600, days=30)
-    started = time.perf_counter()
     with pytest.raises(ServiceError) as refused:
         plan_remaining_days(tournament, seed=1)
-    assert time.perf_counter() - started < 2.0
     assert str(refused.value).startswith(
         "A plan of 30 days for 600 players at tables of up to 7 is too large to make here: "
         "at most 21 days can be planned together for so many players."
@@ -57,6 +53,18 @@ def test_the_plan_page_says_why_nothing_was_planned(make_tournament, organiser, 
     assert "Nothing was planned: A plan of 30 days for 600 players" in page
     assert "Seat each day on its own until 21 are left, then plan those" in page
     assert not SeatingPlan.objects.exists()
+
+
+def test_the_seating_page_says_a_plan_is_too_large_before_it_is_asked_for(
+    make_tournament, organiser, organiser_client
+):
+    tournament = big_event(make_tournament, organiser, players=600, days=30)
+    page = organiser_client.get(url(tournament, "seating/")).content.decode()
+    assert "A plan of 30 days for 600 players at tables of up to 7 is too large" in page
+    assert 'action="/organiser/t/big/seating/plan/"' not in page
+    small = big_event(make_tournament, organiser, players=60, days=3, slug="small")
+    page = organiser_client.get(url(small, "seating/")).content.decode()
+    assert 'action="/organiser/t/small/seating/plan/"' in page
 
 
 def store_plan(tournament, days: int) -> None:

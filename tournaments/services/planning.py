@@ -14,7 +14,7 @@ from django.utils import timezone
 from core.errors import ServiceError
 from domain.seating.bounds import repeat_lower_bound
 from domain.seating.pairs import SeatingError, table_sizes
-from domain.seating.sessions import SessionPlan, plan_sessions
+from domain.seating.sessions import SessionPlan, plan_sessions, plan_size_refusal
 from tournaments.access import account_of
 from tournaments.models import Day, Entry, PlannedDay, SeatingPlan, Tournament
 from tournaments.selectors import keep_apart_ids, seating_history
@@ -54,10 +54,12 @@ def _plan_time_limit() -> float:
     return float(getattr(settings, "SEATING_PLAN_TIME_LIMIT", 10.0))
 
 
-def days_to_plan(days: list[Day], rules) -> tuple[list[Day], str]:
+def days_to_plan(days: list[Day], rules, players: int | None = None) -> tuple[list[Day], str]:
     """(the days a plan would seat, "") or ([], why there is nothing to plan): every day not
     seated yet, which must all come after the seated ones, while reshuffling is on. ``days``
-    in order."""
+    in order. Given how many ``players`` would be seated, a plan too large to make is refused
+    here too, so the page says so before the organiser asks (the planner checks it again, with
+    the season's earlier events counted)."""
     if not rules.reshuffle_each_day:
         return [], (
             "Reshuffling is off for this event: every day keeps the day before's tables, so "
@@ -73,6 +75,11 @@ def days_to_plan(days: list[Day], rules) -> tuple[list[Day], str]:
             f"Day {seated_after[0]} is seated but day {first} is not. A plan seats the days in "
             f"order: seat day {first} on its own first, or clear day {seated_after[0]}'s seating."
         )
+    if players:
+        seated = sum(1 for d in days if d.seated_at is not None)
+        too_large = plan_size_refusal(players, rules.max_table_size, len(remaining), seated)
+        if too_large:
+            return [], too_large
     return remaining, ""
 
 

@@ -42,14 +42,15 @@ def seating_index(request, tournament):
     plan = selectors.seating_plan(tournament, seats_shown=INDEX_PLAN_SEATS)
     for day in days:
         day.plan_view = plan.day(day.number) if plan else None
-    to_plan, refusal = planning.days_to_plan(days, tournament.rules)
+    to_seat = len(selectors.players_to_seat(tournament))
+    to_plan, refusal = planning.days_to_plan(days, tournament.rules, players=to_seat)
     return render(
         request,
         "tournaments/seating_index.html",
         {
             "tournament": tournament,
             "days": days,
-            "to_seat": len(selectors.players_to_seat(tournament)),
+            "to_seat": to_seat,
             "plan": plan,
             "can_plan": can_manage(request),
             "to_plan": to_plan,

@@ -67,6 +67,11 @@ class Server:
         }
 
     def start(self) -> None:
+        """Start the server, or leave it be when it is running: a second one on the same port
+        would wait to bind while the first went on serving, and a later kill() would stop
+        the second only."""
+        if self.process is not None and self.process.poll() is None:
+            return
         with open(self.log_path, "ab") as log:
             self.process = subprocess.Popen(
                 [

@@ -7,6 +7,7 @@ and never writes.
 
 from __future__ import annotations
 
+import hashlib
 from urllib.parse import urlencode
 
 from django.conf import settings
@@ -15,6 +16,7 @@ from django.shortcuts import render
 from django.urls import reverse
 
 from core.reports import FileFormat, report_response
+from standings.forms import hidden_finish_form
 from standings.race import race_chart
 from standings.read import (
     DEFAULT_VIEW_NOTE,
@@ -24,6 +26,7 @@ from standings.read import (
     last_changed,
     requested_standings,
     short_legend,
+    staff_note,
 )
 from standings.report import standings_report
 from standings.tables import ClubTable, standings_table
@@ -32,16 +35,19 @@ PER_PAGE = 100
 REFRESH_SECONDS = 30
 
 
-def standings_or_400(request, tournament) -> Standings | HttpResponse:
-    """The standings at the cut the query string asks for, or a plain 400 saying what is wrong."""
+def standings_or_400(request, tournament, *, public: bool) -> Standings | HttpResponse:
+    """The standings at the cut the query string asks for (``public``: never past a hidden
+    finish), or a plain 400 saying what is wrong."""
     try:
-        return requested_standings(tournament, request.GET)
+        return requested_standings(tournament, request.GET, public=public)
     except CutError as error:
         return HttpResponseBadRequest(str(error), content_type="text/plain; charset=utf-8")
 
 
-def standings_download(request, tournament, file_format: FileFormat) -> HttpResponse:
-    result = standings_or_400(request, tournament)
+def standings_download(
+    request, tournament, file_format: FileFormat, *, public: bool
+) -> HttpResponse:
+    result = standings_or_400(request, tournament, public=public)
     if isinstance(result, HttpResponse):
         return result
     return report_response(standings_report(result), file_format)
@@ -108,19 +114,28 @@ def _every_game_url(request) -> str:
 
 def _version(changed, result) -> str:
     """What the refresh script compares: a new score, a new state or new tie-breaks (which may
-    change at any time) change it."""
+    change at any time) change it. Behind a hidden finish the time of the last save would tell
+    that a hidden game was saved, so the version is the shown totals instead."""
     stamp = changed.isoformat() if changed else ""
+    if result.hidden_from:
+        shown = [(row.record.entry_id, row.total, row.record.games_played) for row in result.rows]
+        stamp = hashlib.sha256(repr(shown).encode()).hexdigest()[:16]
     return f"{stamp}|{result.status_line}|{' '.join(result.tournament.rules.tie_breaks)}"
 
 
+def shown_last_change(tournament, result: Standings):
+    """When the scores last changed, as a page may say it: not behind a hidden finish."""
+    return None if result.hidden_from else last_changed(tournament)
+
+
 def standings_page(request, tournament, *, namespace: str, can_publish: bool) -> HttpResponse:
-    """The page in the URL namespace given: its download links stay in that namespace."""
-    result = standings_or_400(request, tournament)
+    """The page in the URL namespace given: its download links stay in that namespace, and
+    the public one never shows past a hidden finish."""
+    result = standings_or_400(request, tournament, public=namespace == "public")
     if isinstance(result, HttpResponse):
         return result
     query = request.GET.get("q", "").strip()
     picked, pick_error = picked_players(request, result)
-    changed = last_changed(tournament)
     all_columns = request.GET.get("columns") == "all"
     show_all = request.GET.get("per_page") == "all"
     cut_query = urlencode(result.cut.as_params())
@@ -158,9 +173,11 @@ def standings_page(request, tournament, *, namespace: str, can_publish: bool) ->
             "race_chart": race_chart(result, picked),
             "picked": picked,
             "pick_error": pick_error,
-            "last_changed": changed,
+            "last_changed": shown_last_change(tournament, result),
+            "staff_note": staff_note(tournament) if namespace == "organiser" else "",
+            "hidden_finish": hidden_finish_form(tournament) if can_publish else None,
             "refresh_seconds": getattr(settings, "STANDINGS_REFRESH_SECONDS", REFRESH_SECONDS),
-            "version": _version(changed, result),
+            "version": _version(last_changed(tournament), result),
             "all_columns": all_columns,
             "columns_url": _with_params(request, columns=None if all_columns else "all"),
             "cut_params": [

@@ -245,6 +245,8 @@ def render_standings_pdf(
         story.append(Paragraph(markup(result.status_line), styles["warning"]))
     elif result.state == COMPLETE:
         story.append(Paragraph(markup(result.status_line), styles["complete"]))
+    if result.hidden_note:
+        story.append(Paragraph(markup(result.hidden_note), styles["warning"]))
     story.append(
         Paragraph(
             markup(f"{marks_legend(result)} Totals count confirmed games only."),

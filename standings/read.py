@@ -14,9 +14,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
 from django.db import connections
-from django.db.models import Max
+from django.db.models import Max, Q
 
 from core.sql import table_names
+from domain import hidden_finish
+from domain.hidden_finish import first_hidden, public_cut, public_note
 from domain.ranking import (
     ClubRow,
     PlayerRecord,
@@ -129,6 +131,10 @@ class Standings:
     unseated_days: tuple[int, ...] = field(default=())  # days in scope with no tables yet
     # The cut is the mid-day default (``default_cut``), not one the viewer asked for.
     default_view: bool = False
+    # Public pages only, while a finish is hidden: the first game they may not see, and what
+    # they say about it.
+    hidden_from: tuple[int, int] | None = None
+    hidden_note: str = ""
 
     @property
     def to_confirm(self) -> int:
@@ -243,15 +249,41 @@ def rank_label(row: RankedRow) -> str:
     return f"{TIE_MARK}{row.rank}" if row.tied else str(row.rank)
 
 
-def requested_standings(tournament: Tournament, params: Mapping[str, object]) -> Standings:
+def requested_standings(
+    tournament: Tournament, params: Mapping[str, object], *, public: bool = False
+) -> Standings:
     """The standings at the cut asked for; with none asked for (neither parameter given, not
-    even blank), the mid-day default view. Raises CutError for a cut the event does not have."""
+    even blank), the mid-day default view. Raises CutError for a cut the event does not have.
+    ``public``: as public pages and the projector show them, never past a hidden finish."""
     if "after_day" in params or "after_game" in params:
-        return standings(tournament, parse_cut(tournament.rules, params))
-    cut = default_cut(tournament)
-    if cut is None:
-        return standings(tournament)
-    return replace(standings(tournament, cut), default_view=True)
+        cut, default_view = parse_cut(tournament.rules, params), False
+    else:
+        default = default_cut(tournament)
+        cut, default_view = default or Cut(), default is not None
+    if not public:
+        return replace(standings(tournament, cut), default_view=default_view)
+    return public_standings(tournament, cut, default_view=default_view)
+
+
+def public_standings(tournament: Tournament, cut: Cut = Cut(), *, default_view=False) -> Standings:
+    """The standings at ``cut``, or at the hidden finish when that comes first: what anyone
+    without a staff login may see (``domain.hidden_finish``)."""
+    rules, finish = tournament.rules, tournament.hidden_finish
+    day, game = public_cut(cut.day, cut.game, finish, rules.days, rules.games_per_day)
+    shown = Cut(day=day, game=game)
+    note = public_note(finish, rules.days, rules.games_per_day)
+    return replace(
+        standings(tournament, shown),
+        default_view=default_view and shown == cut,
+        hidden_from=first_hidden(finish, rules.games_per_day) if finish and note else None,
+        hidden_note=note,
+    )
+
+
+def staff_note(tournament: Tournament) -> str:
+    """What staff see while the public standings stop at a hidden finish; "" when none."""
+    rules = tournament.rules
+    return hidden_finish.staff_note(tournament.hidden_finish, rules.days, rules.games_per_day)
 
 
 def standings(tournament: Tournament, cut: Cut = Cut()) -> Standings:
@@ -556,8 +588,9 @@ def sql_rows(sql: str, params) -> list[tuple]:
 # --- Reads for the extra Excel sheets: one query each, whatever the size of the event. ---
 
 
-def score_rows(tournament: Tournament) -> list[tuple]:
-    """Every player's score on every live sheet (entered or confirmed), in play order.
+def score_rows(tournament: Tournament, hidden_from: tuple[int, int] | None = None) -> list[tuple]:
+    """Every player's score on every live sheet (entered or confirmed), in play order; with
+    ``hidden_from`` (day, game), only those of the games before it.
 
     (day, table, game, engine used, player number, name, points, went out, state label).
     """
@@ -583,6 +616,12 @@ def score_rows(tournament: Tournament) -> list[tuple]:
             "sheet__state",
         )
     )
+    if hidden_from is not None:
+        day, game = hidden_from
+        rows = rows.filter(
+            Q(sheet__table__day__number__lt=day)
+            | Q(sheet__table__day__number=day, sheet__game__number__lt=game)
+        )
     return [
         (day, table, game, engine, number, name, points, went_out == entry, states[state])
         for day, table, game, engine, number, name, points, went_out, entry, state in rows

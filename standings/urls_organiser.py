@@ -20,4 +20,9 @@ urlpatterns = [
     path(
         T + "standings/public/", views_organiser.public_pages_toggle, name="standings_public_pages"
     ),
+    path(
+        T + "standings/hidden-finish/",
+        views_organiser.hidden_finish,
+        name="standings_hidden_finish",
+    ),
 ]

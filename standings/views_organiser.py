@@ -6,10 +6,14 @@ and off. The day board (tables as tiles) and score entry for the desk are in ``s
 
 from django.contrib import messages
 from django.shortcuts import redirect
+from django.urls import reverse
 from django.views.decorators.http import require_POST, require_safe
 
+from core.errors import ServiceError
 from core.reports import PDF, XLSX
+from standings.forms import HiddenFinishForm
 from standings.page import standings_download, standings_page
+from standings.read import staff_note
 from standings.seasons.page import season_download, season_page, season_player_page
 from tournaments.access import (
     desk_view,
@@ -19,7 +23,7 @@ from tournaments.access import (
     season_staff_view,
 )
 from tournaments.models import StaffRole
-from tournaments.services.events import set_public_pages
+from tournaments.services.events import set_hidden_finish, set_public_pages
 from tournaments.services.seasons import set_season_public
 
 
@@ -33,13 +37,13 @@ def standings(request, tournament):
 @desk_view
 @require_safe
 def standings_pdf(request, tournament):
-    return standings_download(request, tournament, PDF)
+    return standings_download(request, tournament, PDF, public=False)
 
 
 @desk_view
 @require_safe
 def standings_xlsx(request, tournament):
-    return standings_download(request, tournament, XLSX)
+    return standings_download(request, tournament, XLSX, public=False)
 
 
 @organiser_view
@@ -54,6 +58,34 @@ def public_pages_toggle(request, tournament):
         else "Public pages are off: only staff can see standings.",
     )
     return redirect("organiser:standings", tournament.slug)
+
+
+@organiser_view
+@require_POST
+def hidden_finish(request, tournament):
+    """Hide the public standings after a game, or reveal them (the "reveal" button)."""
+    back = f"{reverse('organiser:standings', args=[tournament.slug])}#hidden-finish"
+    if request.POST.get("reveal"):
+        changed = set_hidden_finish(tournament, None, None, by=request.user)
+        messages.success(request, REVEALED if changed else "Nothing was hidden.")
+        return redirect(back)
+    form = HiddenFinishForm(tournament.rules, request.POST)
+    if not form.is_valid():
+        messages.error(request, f"Nothing changed. {form.first_error()}")
+        return redirect(back)
+    try:
+        changed = set_hidden_finish(
+            tournament, form.cleaned_data["day"], form.cleaned_data["game"], by=request.user
+        )
+    except ServiceError as error:
+        messages.error(request, f"Nothing changed. {error}")
+        return redirect(back)
+    note = staff_note(tournament)
+    messages.success(request, note if changed else f"Nothing changed. {note}")
+    return redirect(back)
+
+
+REVEALED = "The standings are revealed: public pages and the projector show every game again."
 
 
 # --- Seasons ---------------------------------------------------------------------------------

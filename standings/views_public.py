@@ -22,15 +22,19 @@ from standings.columns import (
     html_header,
     player_columns,
 )
-from standings.page import standings_download, standings_or_400, standings_page
+from standings.page import (
+    shown_last_change,
+    standings_download,
+    standings_or_400,
+    standings_page,
+)
 from standings.player_story import player_story
 from standings.race import race_chart
 from standings.read import (
     Standings,
-    last_changed,
     marks_legend,
+    public_standings,
     rank_label,
-    standings as full_standings,
 )
 from standings.seasons.page import season_download, season_page, season_player_page
 from standings.tables import NOBODY_RANKED
@@ -50,7 +54,7 @@ def standings(request, tournament):
 @public_view
 def player(request, tournament, number):
     """One player's event: their table each day, each game, their rank as it went."""
-    result = full_standings(tournament)
+    result = public_standings(tournament)
     story = player_story(result, number)
     if story is None:
         raise Http404("No player with that number in this event.")
@@ -69,12 +73,12 @@ def player(request, tournament, number):
 
 @public_view
 def standings_pdf(request, tournament):
-    return standings_download(request, tournament, PDF)
+    return standings_download(request, tournament, PDF, public=True)
 
 
 @public_view
 def standings_xlsx(request, tournament):
-    return standings_download(request, tournament, XLSX)
+    return standings_download(request, tournament, XLSX, public=True)
 
 
 def _int_param(request, name: str, default: int, low: int, high: int) -> int:
@@ -115,7 +119,7 @@ def _screens(result: Standings, pages: Paginator) -> list[str]:
 @public_view
 def projector(request, tournament):
     """A wall board: one screen at a time (players, clubs, the race), moving on by itself."""
-    result = standings_or_400(request, tournament)
+    result = standings_or_400(request, tournament, public=True)
     if isinstance(result, HttpResponse):
         return result
     rows = _int_param(request, "rows", PROJECTOR_ROWS, 5, 40)
@@ -150,7 +154,7 @@ def projector(request, tournament):
             "screen": screen,
             "screens": len(cycle),
             "seconds": seconds,
-            "last_changed": last_changed(tournament),
+            "last_changed": shown_last_change(tournament, result),
             "legend": marks_legend(result, brief=True),
             "next_url": screen_url(screen % len(cycle) + 1),
             "previous_url": screen_url((screen - 2) % len(cycle) + 1),

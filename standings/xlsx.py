@@ -29,7 +29,8 @@ MIN_WIDTH, MAX_WIDTH = 6, 45
 def standings_workbook(result: Standings) -> bytes:
     """The whole workbook: the standings given, plus two queries for scores and seating."""
     tournament = result.tournament
-    return build_workbook(result, score_rows(tournament), seating_rows(tournament))
+    scores = score_rows(tournament, result.hidden_from)
+    return build_workbook(result, scores, seating_rows(tournament))
 
 
 def standings_sheet_rows(result: Standings) -> tuple[list[str], list[list]]:
@@ -92,6 +93,8 @@ def _rule_rows(result: Standings) -> list[list]:
         ["Venue", tournament.venue],
         ["Standings", f"{result.title} ({result.status_line})"],
     ]
+    if result.hidden_note:
+        rows.append(["Hidden finish", result.hidden_note])
     # The rules page's labels and words, never the stored values ([[2, 7, 12]], not_ranked);
     # a plain count stays a number the spreadsheet can use.
     for row in rule_rows(rules, tournament.preset):

@@ -24,6 +24,7 @@ from tournaments.models import Entry, KeepApart, Player, Seat, StaffRole, Table,
 from tournaments.services.events import create_tournament
 from tournaments.services.late import seat_late_player, seat_substitute
 from tournaments.services.registration import register_player, withdraw_entry
+from tournaments.services.rules import change_rules
 
 DEFAULT_TABLES = (("Ann Lee", "Bob Roe", "Cy Doe", "Di Fox"), ("Ed Poe", "Flo Ng", "Gus Ray"))
 
@@ -275,3 +276,23 @@ def three_tied_for_second(w):
         stored_sheet(w.tables[1], w.games[number], points, out=e[out])
     set_public_pages(w.tournament, True)
     return fresh(w.tournament)
+
+
+def two_days_that_turn_round(slug="cup"):
+    """Seven players over two days of three games, every game confirmed, reseated on day 2;
+    day 2's last two games turn the order round (Ann Lee leads after game 1 of day 2, Gus Ray
+    at the end)."""
+    t = create_tournament(slug=slug, name=slug.title(), preset_key="club-session")
+    change_rules(t, {"days": 2, "games_per_day": 3}, by=COMMAND_LINE)
+    t = fresh(t)
+    entries = add_entries(t, [name for names in DEFAULT_TABLES for name in names])
+    for day in t.days.all():
+        groups = [entries[:4], entries[4:]] if day.number == 1 else [entries[3:], entries[:3]]
+        games, tables = seat_tables(day, groups)
+        for number, game in games.items():
+            for table in tables:
+                seated = [s.entry for s in table.seats.select_related("entry")]
+                late = day.number == 2 and number > 1
+                points = {e: 10 * (8 - e.number) if late else e.number + number for e in seated}
+                stored_sheet(table, game, points, out=seated[0])
+    return fresh(t)

@@ -152,8 +152,13 @@ def _command(tournament: Tournament, *args: str) -> Shown:
     return Shown(heading, lines[1], totals, games, " ".join(lines), ranks)
 
 
+# What anyone without a staff login sees: never past a hidden finish.
+PUBLIC_OUTPUTS = frozenset({"public page", "projector", "pdf", "workbook", "public command"})
+
+
 def every_output(tournament: Tournament, organiser_client: Client) -> dict[str, Shown]:
-    """What each standings output shows now, by output name. The public pages must be on."""
+    """What each standings output shows now, by output name (those in PUBLIC_OUTPUTS as the
+    public sees them). The public pages must be on."""
     slug = tournament.slug
     public = Client()
     workbook, _ = _workbook(public, slug)
@@ -164,6 +169,7 @@ def every_output(tournament: Tournament, organiser_client: Client) -> dict[str, 
         "pdf": _pdf(public, slug),
         "workbook": workbook,
         "command": _command(tournament),
+        "public command": _command(tournament, "--public"),
     }
 
 

@@ -6,6 +6,7 @@ from django.db import models
 from django.db.models import F, Q
 
 from domain import rules as rule_checks
+from domain.hidden_finish import HiddenFinish
 from domain.rules import SETS, hand_sizes_problems, rule_problems, set_label
 from domain.tie_breaks import TIE_BREAK_KEYS, tie_break_choices
 from tournaments import hooks
@@ -174,14 +175,30 @@ class Tournament(models.Model):
     public_pages = models.BooleanField(
         default=True, help_text="Show standings and 'find your table' to anyone with the address."
     )
+    # A hidden finish (domain.hidden_finish): public standings stop after this game of this
+    # day (no game: the whole day) until the organiser reveals them.
+    hidden_after_day = models.PositiveSmallIntegerField(null=True, blank=True)
+    hidden_after_game = models.PositiveSmallIntegerField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["-start_date", "name"]
         permissions = [("create_tournament", "Can create tournaments")]
+        constraints = [
+            models.CheckConstraint(
+                name="hidden_game_needs_a_day",
+                condition=Q(hidden_after_game__isnull=True) | Q(hidden_after_day__isnull=False),
+            )
+        ]
 
     def __str__(self):
         return self.name
+
+    @property
+    def hidden_finish(self) -> HiddenFinish | None:
+        if self.hidden_after_day is None:
+            return None
+        return HiddenFinish(self.hidden_after_day, self.hidden_after_game)
 
 
 class RuleSet(RuleFields):

@@ -13,6 +13,7 @@ from django.utils import timezone
 
 from core.formats import date_and_time, time_of_day, when_left
 from core.search import matches, search_key
+from domain import hidden_finish
 from domain.rules import RULE_FIELDS, RULE_LABELS, STANDINGS_SETTINGS, format_rule
 from domain.seating.plan_following import pairs_again, schedule_line
 from tournaments.models import Entry, StaffRole
@@ -300,12 +301,19 @@ def setting_history_rows(changes) -> list[SettingChangeRow]:
         SettingChangeRow(
             date_and_time(change.changed_at),
             change.changed_by_label,
-            RULE_LABELS.get(change.setting, change.setting),
-            format_rule(change.setting, change.before),
-            format_rule(change.setting, change.after),
+            {**RULE_LABELS, hidden_finish.SETTING: hidden_finish.LABEL}.get(
+                change.setting, change.setting
+            ),
+            *(_setting_value(change.setting, value) for value in (change.before, change.after)),
         )
         for change in changes
     ]
+
+
+def _setting_value(setting: str, value) -> str:
+    if setting == hidden_finish.SETTING:
+        return hidden_finish.history_label(value)
+    return format_rule(setting, value)
 
 
 def rule_change_notes(change) -> list[tuple[str, str]]:

@@ -31,7 +31,7 @@ class Cell(NamedTuple):
 def visible_standings(request, season, *, public: bool) -> SeasonStandings:
     """The season's standings, or 404 on a public page of a season that is not public (to
     anyone who may not see its staff pages)."""
-    result = season_standings(season)
+    result = season_standings(season, public=public)
     if public and not result.is_public and not may_see_season(request.user, season):
         raise Http404("No such season.")
     return result

@@ -22,6 +22,7 @@ import datetime
 from dataclasses import dataclass, field
 
 from core.sql import table_names
+from domain.hidden_finish import day_shown_whole
 from domain.ranking import (
     PlayerRecord,
     apply_substitute_rule,
@@ -68,6 +69,17 @@ class SeasonStandings:
     rows: list[SeasonRow]
     # player id -> session index -> the entry that played it (for the player's page)
     entries: dict[int, dict[int, int]] = field(default_factory=dict)
+    # Public views: sessions an event's hidden finish keeps back ("Spring open, day 2").
+    hidden_sessions: tuple[str, ...] = ()
+
+    @property
+    def hidden_note(self) -> str:
+        if not self.hidden_sessions:
+            return ""
+        return (
+            "Not counted here yet, while their standings are hidden until the prizes are "
+            f"announced: {', '.join(self.hidden_sessions)}."
+        )
 
     @property
     def rule(self) -> str:
@@ -85,7 +97,15 @@ class SeasonStandings:
     @property
     def status_line(self) -> str:
         """ "Provisional: 5 games still to play or confirm (Week 4)", or "Every game so far is
-        confirmed". Not "waiting": on the Scores pages that means entered, for the desk."""
+        confirmed", then the sessions a public view leaves out. Not "waiting": on the Scores
+        pages that means entered, for the desk."""
+        line = self._progress_line
+        return f"{line}. {self.hidden_note}" if self.hidden_note else line
+
+    @property
+    def _progress_line(self) -> str:
+        if not self.sessions and self.hidden_sessions:
+            return "No session shown yet"
         if not self.sessions:
             return "No session seated yet"
         if not self.waiting:
@@ -124,13 +144,14 @@ def season_events(season: Season) -> list[Tournament]:
     return [place.tournament for place in places.order_by("position")]
 
 
-def season_standings(season: Season) -> SeasonStandings:
+def season_standings(season: Season, *, public: bool = False) -> SeasonStandings:
     """Four queries; one more when an event allows substitutes, two more when one counts a
-    game not played as the player's average."""
+    game not played as the player's average. ``public``: without the days an event's hidden
+    finish keeps from public pages, in whole or in part (a season counts whole days)."""
     events = season_events(season)
-    sessions = _sessions(events)
+    sessions, hidden = _sessions(events, public=public)
     if not sessions:
-        return SeasonStandings(season=season, events=events, sessions=[], rows=[])
+        return SeasonStandings(season, events, [], [], hidden_sessions=hidden)
     # The event standings' shape, {column: (tables, confirmed, day id, not played)}, with the
     # season's sessions as its columns: the scores query reads only the day ids, and the rules
     # only place a cut within a day, which a season never has.
@@ -147,13 +168,14 @@ def season_standings(season: Season) -> SeasonStandings:
         player_id = entries[entry_id][2]
         for result in session_results:
             by_player.setdefault(player_id, {})[result.session] = entry_id
-    return SeasonStandings(season, events, sessions, rows, by_player)
+    return SeasonStandings(season, events, sessions, rows, by_player, hidden)
 
 
-def _sessions(events: list[Tournament]) -> list[SeasonSession]:
-    """Every seated day of the season's events, in season order. One query."""
+def _sessions(events: list[Tournament], *, public: bool) -> tuple[list[SeasonSession], tuple]:
+    """Every seated day of the season's events, in season order, and the labels of those left
+    out of a public view by a hidden finish. One query."""
     if not events:
-        return []
+        return [], ()
     ids = [e.pk for e in events]
     table, sheet, game, unplayed, day = table_names(Table, GameSheet, Game, UnplayedGame, Day)
     rows = sql_rows(
@@ -172,6 +194,13 @@ def _sessions(events: list[Tournament]) -> list[SeasonSession]:
     order = {pk: i for i, pk in enumerate(ids)}
     by_id = {e.pk: e for e in events}
     seated = sorted((r for r in rows if r[4]), key=lambda r: (order[r[0]], r[1]))
+    hidden: tuple[str, ...] = ()
+    if public:
+        shown = [r for r in seated if _shown_whole(by_id[r[0]], r[1])]
+        hidden = tuple(
+            SeasonSession(0, by_id[r[0]], r[1], r[2], None).label for r in seated if r not in shown
+        )
+        seated = shown
     return [
         SeasonSession(
             i,
@@ -182,7 +211,11 @@ def _sessions(events: list[Tournament]) -> list[SeasonSession]:
             max(0, tables * by_id[tid].rules.games_per_day - settled),
         )
         for i, (tid, number, day_id, date, tables, settled) in enumerate(seated)
-    ]
+    ], hidden
+
+
+def _shown_whole(event: Tournament, day: int) -> bool:
+    return day_shown_whole(event.hidden_finish, day, event.rules.games_per_day)
 
 
 def _as_date(value) -> datetime.date | None:

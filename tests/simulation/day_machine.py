@@ -9,16 +9,18 @@ drawn before someone else saved, a second phone on the table, a link that died w
 reopened); the desk keying a paper card (games that match are confirmed, those that differ wait
 unless the desk says the paper card is right); confirm; "Wrong"; game not played and its undo;
 the organiser's correction with and without a reason; closing and reopening a day; withdrawal
-and its undo; a late walk-in; a substitute; switching the tie-breaks. Scores come from
+and its undo; a late walk-in; a substitute; switching the tie-breaks; hiding the finish after
+a game and revealing it. Scores come from
 ``game_simulator``, so every game typed is one a table could have played.
 
 What it checks after every step: the score history (every version stored, its state, engine,
 who went out, each score) is exactly the model's; the not-played marks are; each live sheet has
 a score for exactly the players who play that game; the standings read (totals, games, short
 marks, ranks, the "after game N" title, games to play and to confirm) equals the model's,
-recomputed from the confirmed record; the day board's confirmed / waiting / not played counts;
-and a refused action said why and changed nothing in the database. At the end of each example
-(teardown) every standings output (page, public page, projector, PDF, workbook, command line)
+recomputed from the confirmed record, for staff and, never past a hidden finish, for the
+public; the day board's confirmed / waiting / not played counts; and a refused action said
+why and changed nothing in the database. At the end of each example (teardown) every
+standings output (page, public page, projector, PDF, workbook, command line, its --public)
 shows the model's totals, ranks and title, and each table's phone page the players at the table
 and their hand size.
 
@@ -73,8 +75,9 @@ from tournaments.models import (
     StaffRole,
     StandingsSettingChange as SettingChange,
     Table,
+    Tournament,
 )
-from tournaments.services.events import create_tournament, set_public_pages
+from tournaments.services.events import create_tournament, set_hidden_finish, set_public_pages
 from tournaments.services.late import late_join_walk_in, substitute_walk_in
 from tournaments.services.registration import reinstate_entry, set_checked_in, withdraw_entry
 from tournaments.services.rules import change_rules
@@ -95,6 +98,7 @@ WATCHED = (
     Day,
     RuleSet,
     SettingChange,
+    Tournament,
 )
 TIE_BREAK_CHOICES = ((), ("most_outs",), ("lowest_worst_game",), ("most_outs", "lowest_worst_game"))
 
@@ -107,6 +111,7 @@ class Tally:
     days_played: int = 0  # days on which any sheet was typed
     steps: int = 0
     refused: int = 0
+    held_back: int = 0  # steps after which the public saw less than the staff
     actions: Counter = field(default_factory=Counter)
 
 
@@ -752,6 +757,28 @@ class SimulatedDays(RuleBasedStateMachine):
             self.model.tie_breaks = choice
         self.t = fresh(self.t)
 
+    @rule(
+        day=st.sampled_from([1, 2]),
+        game=st.sampled_from([None, *range(1, GAMES + 1)]),
+        reveal=st.booleans(),
+        by_desk=st.booleans(),
+    )
+    def hidden_finish(self, day, game, reveal, by_desk):
+        """The organiser hides the public standings after a game, or reveals them; the end of
+        the event hides nothing and is refused, and so is the desk."""
+        user = self.desk["desk1"] if by_desk else self.organiser
+        if reveal:
+            day = game = None
+        at_the_end = day == 2 and game in (None, GAMES)
+        done = self.attempt(
+            "hidden finish",
+            lambda: set_hidden_finish(self.t, day, game, by=user),
+            expect_refusal=by_desk or at_the_end,
+        )
+        if done is not None:
+            self.model.hidden = None if day is None else (day, game)
+        self.t = fresh(self.t)
+
     # ------------------------------------------------------------------------------
     # After every step
     # ------------------------------------------------------------------------------
@@ -821,8 +848,14 @@ class SimulatedDays(RuleBasedStateMachine):
     def standings_are_the_model(self):
         if not hasattr(self, "model"):
             return
-        want = self.model.standings()
-        got = requested_standings(self.t, {})
+        staff = self.model.standings()
+        public = self.model.standings(public=True)
+        self.standings_agree(requested_standings(self.t, {}), staff)
+        self.standings_agree(requested_standings(self.t, {}, public=True), public)
+        TALLY.held_back += public.title != staff.title
+
+    @staticmethod
+    def standings_agree(got, want):
         assert got.title == want.title
         rows = {
             row.record.name: (
@@ -871,12 +904,12 @@ class SimulatedDays(RuleBasedStateMachine):
     # ------------------------------------------------------------------------------
 
     def check_every_output(self):
-        from standings_outputs import every_output
+        from standings_outputs import PUBLIC_OUTPUTS, every_output
 
-        want = self.model.standings()
         client = Client()
         client.force_login(self.organiser)
         for name, shown in every_output(fresh(self.t), client).items():
+            want = self.model.standings(public=name in PUBLIC_OUTPUTS)
             assert shown.heading == want.title, (name, shown.heading)
             if shown.totals:
                 # The workbook keeps totals as numbers, with a note for a short one.

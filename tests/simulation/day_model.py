@@ -134,6 +134,8 @@ class Model:
     days: dict[int, DayM]
     entries: dict[int, EntryM] = field(default_factory=dict)
     tie_breaks: tuple[str, ...] = ()
+    # The hidden finish: public standings stop after (day, game), game None for the whole day.
+    hidden: tuple[int, int | None] | None = None
 
     @property
     def started(self) -> bool:
@@ -165,8 +167,21 @@ class Model:
         return (day.number - 1, None) if day.number > 1 else (None, None)
 
     # --- the standings ---------------------------------------------------------------
-    def standings(self) -> StandingsM:
+    def public_cut(self, cut_day, cut_game) -> tuple[int | None, int | None]:
+        """The earlier of the cut and the hidden finish, in play order."""
+        if self.hidden is None:
+            return cut_day, cut_game
+        days, games = max(self.days), self.games_per_day
+        asked = (cut_day or days, cut_game or games)
+        hidden = (self.hidden[0], self.hidden[1] or games)
+        if asked <= hidden:
+            return cut_day, cut_game
+        return hidden[0], None if hidden[1] == games else hidden[1]
+
+    def standings(self, *, public: bool = False) -> StandingsM:
         cut_day, cut_game = self.default_cut()
+        if public:
+            cut_day, cut_game = self.public_cut(cut_day, cut_game)
         last = cut_day if cut_day is not None else max(self.days)
 
         def counts(day: int, game: int) -> bool:

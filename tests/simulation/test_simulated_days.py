@@ -45,7 +45,8 @@ def test_simulated_days(settings, capsys):
             print(
                 f"\nsimulated days: {TALLY.events} events of 2 days, {TALLY.days_played} days "
                 f"with games typed, {TALLY.steps} steps "
-                f"({TALLY.refused} refused as expected), {failures} invariant failures, "
+                f"({TALLY.refused} refused as expected, {TALLY.held_back} with the public "
+                f"held at a hidden finish), {failures} invariant failures, "
                 f"{time.monotonic() - started:.1f} s"
             )
             print("  steps: " + ", ".join(f"{k} {v}" for k, v in sorted(TALLY.actions.items())))

@@ -1,4 +1,5 @@
-"""Writes for an event as a whole: creating it, its settings, opening its public pages."""
+"""Writes for an event as a whole: creating it, its settings, opening its public pages and
+hiding their finish."""
 
 import datetime
 import re
@@ -7,8 +8,22 @@ from django.db import transaction
 from django.utils.text import slugify
 
 from core.errors import ServiceError
+from domain.hidden_finish import (
+    SETTING as HIDDEN_FINISH,
+    HiddenFinish,
+    finish_problem,
+    stored_value,
+)
 from domain.rules import rule_problems
-from tournaments.models import Day, RulePreset, RuleSet, StaffRole, Tournament
+from tournaments.access import account_of, role_in
+from tournaments.models import (
+    Day,
+    RulePreset,
+    RuleSet,
+    StaffRole,
+    StandingsSettingChange,
+    Tournament,
+)
 from tournaments.services.rules import RuleProblems, proposed_rules
 
 
@@ -130,3 +145,38 @@ def set_public_pages(tournament: Tournament, on: bool) -> None:
     """Open or close the public standings, projector and "find your table" pages."""
     Tournament.objects.filter(pk=tournament.pk).update(public_pages=on)
     tournament.public_pages = on
+
+
+@transaction.atomic
+def set_hidden_finish(tournament: Tournament, day: int | None, game: int | None, *, by) -> bool:
+    """Hide the public standings after game ``game`` of day ``day`` (no game: the whole day),
+    or show them to the end again with ``day=None`` (the reveal). Organisers only; each change
+    goes in the standings settings' history. True when something changed."""
+    if role_in(by, tournament) != StaffRole.ORGANISER:
+        raise ServiceError("Only an organiser can hide or reveal the standings.")
+    locked = Tournament.objects.select_for_update().select_related("rules").get(pk=tournament.pk)
+    finish = None
+    if day is not None:
+        rules = locked.rules
+        problem = finish_problem(day, game, rules.days, rules.games_per_day)
+        if problem:
+            raise ServiceError(problem[1], field=problem[0])
+        finish = HiddenFinish(day, game)
+    before = locked.hidden_finish
+    if before == finish:
+        return False
+    Tournament.objects.filter(pk=tournament.pk).update(
+        hidden_after_day=finish.day if finish else None,
+        hidden_after_game=finish.game if finish else None,
+    )
+    StandingsSettingChange.objects.create(
+        tournament=tournament,
+        setting=HIDDEN_FINISH,
+        before=stored_value(before),
+        after=stored_value(finish),
+        changed_by=account_of(by),
+        changed_by_label=by.get_username(),
+    )
+    tournament.hidden_after_day = finish.day if finish else None
+    tournament.hidden_after_game = finish.game if finish else None
+    return True

@@ -1,5 +1,5 @@
-"""python manage.py standings SLUG [--after-day N] [--after-game K | --every-game] [--pdf FILE]
-[--xlsx FILE]
+"""python manage.py standings SLUG [--after-day N] [--after-game K | --every-game] [--public]
+[--pdf FILE] [--xlsx FILE]
 
 With no cut asked for it prints what the page opens on (``requested_standings``): mid-day, the
 standings after the last game every table has finished.
@@ -11,7 +11,13 @@ from django.core.management.base import BaseCommand, CommandError
 
 from core.reports import PDF, XLSX
 from standings.columns import Output, aligned_text, player_columns
-from standings.read import DEFAULT_VIEW_NOTE, CutError, marks_legend, requested_standings
+from standings.read import (
+    DEFAULT_VIEW_NOTE,
+    CutError,
+    marks_legend,
+    requested_standings,
+    staff_note,
+)
 from standings.report import standings_report
 from tournaments.models import Tournament
 
@@ -31,13 +37,18 @@ class Command(BaseCommand):
             help="Count every confirmed game, not only those every table has finished.",
         )
         parser.add_argument(
+            "--public",
+            action="store_true",
+            help="What public pages and the projector show: never past a hidden finish.",
+        )
+        parser.add_argument(
             "--pdf", type=Path, metavar="FILE", help="Write the standings PDF here."
         )
         parser.add_argument(
             "--xlsx", type=Path, metavar="FILE", help="Write the Excel workbook here."
         )
 
-    def handle(self, *args, slug, after_day, after_game, every_game, pdf, xlsx, **options):
+    def handle(self, *args, slug, after_day, after_game, every_game, public, pdf, xlsx, **options):
         tournament = Tournament.objects.select_related("rules").filter(slug=slug).first()
         if tournament is None:
             raise CommandError(f'There is no tournament with the slug "{slug}".')
@@ -46,12 +57,16 @@ class Command(BaseCommand):
         if every_game:
             params = {"after_day": "", "after_game": ""} | params
         try:
-            result = requested_standings(tournament, params)
+            result = requested_standings(tournament, params, public=public)
         except CutError as error:
             raise CommandError(str(error)) from None
 
         self.stdout.write(f"{tournament.name}: {result.title}")
         self.stdout.write(result.status_line)
+        if result.hidden_note:
+            self.stdout.write(result.hidden_note)
+        elif tournament.hidden_finish and not public:
+            self.stdout.write(f"{staff_note(tournament)} (--public)")
         if result.default_view:
             self.stdout.write(DEFAULT_VIEW_NOTE.format(cut=result.cut_label) + " (--every-game)")
         self.stdout.write(format_table(result))

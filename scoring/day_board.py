@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from django.db.models import Count, Max
 
+from scoring.desk_calls import OpenCall, calls_by_table, open_calls
 from scoring.models import SheetState
 from scoring.progress import FINISHED, NOT_PLAYED, game_states
 from scoring.table_pace import QuietTable, quiet_tables
@@ -37,6 +38,7 @@ class Tile:
     games: list[str]  # per game of the day: "empty", "entered", "confirmed" or NOT_PLAYED
     last_entry: object = None  # when the table's last sheet was entered
     quiet: QuietTable | None = None  # its next game is overdue: the desk walks over
+    calls: list[OpenCall] = field(default_factory=list)  # it called the desk, not answered yet
 
     @property
     def confirmed(self) -> int:
@@ -66,7 +68,8 @@ class Tile:
 
     @property
     def css_class(self) -> str:
-        return f"tile tile-{self.state}" + (" tile-quiet" if self.quiet else "")
+        marks = (" tile-quiet" if self.quiet else "") + (" tile-calling" if self.calls else "")
+        return f"tile tile-{self.state}{marks}"
 
     @property
     def counts(self) -> str:
@@ -107,11 +110,17 @@ class DayBoard:
         return [tile for tile in self.tiles if tile.quiet is not None]
 
     @property
+    def calls(self) -> list[OpenCall]:
+        """Every call waiting for the desk, oldest first."""
+        return sorted((c for tile in self.tiles for c in tile.calls), key=lambda c: c.called_at)
+
+    @property
     def version(self) -> str:
-        """Changes whenever a tile does, and when a table goes quiet: what the refresh script
-        compares."""
+        """Changes whenever a tile does, when a table goes quiet, and when a call comes, is
+        answered or grows a minute older: what the refresh script compares."""
         return ";".join(
             f"{t.number}:{''.join(PIP[g] for g in t.games)}{'q' if t.quiet else ''}"
+            + "".join(f"c{call.pk}.{call.minutes}" for call in t.calls)
             for t in self.tiles
         )
 
@@ -129,7 +138,9 @@ def day_board(day: Day) -> DayBoard:
         pk: [states[pk].get(game, "empty") for game in range(1, games + 1)] for pk, *_ in tables
     }
     quiet = quiet_tables(day, {pk: row.count("empty") for pk, row in cells.items()})
+    calls = calls_by_table(open_calls(day))
     board = DayBoard(day, games)
     for pk, number, players, last_entry in tables:
-        board.tiles.append(Tile(number, players, cells[pk], last_entry, quiet.get(pk)))
+        tile = Tile(number, players, cells[pk], last_entry, quiet.get(pk), calls.get(pk, []))
+        board.tiles.append(tile)
     return board

@@ -4,6 +4,7 @@ from django.db import models
 from django.db.models import Q
 
 from core.formats import date_and_time
+from domain.desk_calls import REASON_KEYS
 from tournaments.models import Day, Entry, Table
 
 
@@ -257,3 +258,29 @@ class TableSubmission(models.Model):
 
     def __str__(self):
         return f"{self.table}, game {self.game.number}: submission {self.key}"
+
+
+class DeskCall(models.Model):
+    """A table asked the desk to come over (domain.desk_calls): open until the desk answers."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="desk_calls")
+    reason = models.CharField(max_length=10)
+    called_at = models.DateTimeField()
+    answered_at = models.DateTimeField(null=True, blank=True)
+    # None for the command line; the label says who either way.
+    answered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    answered_by_label = models.CharField(max_length=150, blank=True)
+
+    class Meta:
+        ordering = ["called_at", "pk"]
+        indexes = [models.Index(fields=["table", "answered_at"], name="desk_call_open")]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(reason__in=REASON_KEYS), name="desk_call_reason_known"
+            )
+        ]
+
+    def __str__(self):
+        return f"Table {self.table_id}: {self.reason} at {date_and_time(self.called_at)}"

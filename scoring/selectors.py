@@ -15,6 +15,7 @@ from django.utils import timezone
 from core.formats import time_of_day, when_left
 from domain.sheet_checks import SheetRules, engine_choices, planned_engines
 from scoring import table_reads
+from scoring.desk_calls import calls_by_table, open_calls
 from scoring.models import (
     LIVE_STATES,
     AuditEvent,
@@ -339,8 +340,8 @@ def current_day(tournament) -> Day | None:
 
 def day_grid(day: Day, games: list[Game] | None = None) -> dict:
     """Tables down, games across: empty, entered, confirmed or not played, with times, and the
-    tables gone quiet (scoring.table_pace). 4 queries, and one more for the games when they are
-    not given."""
+    tables gone quiet (scoring.table_pace) or calling the desk (scoring.desk_calls). 5 queries,
+    and one more for the games when they are not given."""
     if games is None:
         games = list(Game.objects.filter(day=day).order_by("number"))
     tables = list(
@@ -385,13 +386,22 @@ def day_grid(day: Day, games: list[Game] | None = None) -> dict:
                 "waiting": sum(c["state"] == SheetState.ENTERED for c in cells),
             }
         )
-    left = {row["table"].pk: sum(c["state"] == "empty" for c in row["cells"]) for row in rows}
-    quiet = quiet_tables(day, left)
-    for row in rows:
-        row["quiet"] = quiet.get(row["table"].pk)
+    quiet, calls = _tables_to_walk_to(day, rows)
     # What to do next comes first: the tables with games waiting for the desk, in table order.
     rows.sort(key=lambda row: (row["waiting"] == 0, row["table"].number))
-    return {"day": day, "games": games, "rows": rows, "counts": counts, "quiet": quiet}
+    grid = {"day": day, "games": games, "rows": rows, "counts": counts, "quiet": quiet}
+    return grid | {"calls": calls}
+
+
+def _tables_to_walk_to(day: Day, rows: list[dict]) -> tuple[dict, list]:
+    """Mark each row with the table's quietness and its calls to the desk; both, for the day."""
+    left = {row["table"].pk: sum(c["state"] == "empty" for c in row["cells"]) for row in rows}
+    quiet, calls = quiet_tables(day, left), open_calls(day)
+    calling = calls_by_table(calls)
+    for row in rows:
+        row["quiet"] = quiet.get(row["table"].pk)
+        row["calls"] = calling.get(row["table"].pk, [])
+    return quiet, calls
 
 
 def next_table_waiting(day: Day, after: int) -> int | None:

@@ -17,6 +17,7 @@ urlpatterns = [
     path(D + "score-sheets.pdf", views.score_sheets, name="score_sheets"),
     path(D + "close/", views.close_day, name="close_day"),
     path(D + "board/", views_board.day_board, name="day_board"),
+    path(D + "calls/<int:call>/answer/", views_board.answer_call, name="answer_call"),
     path(D + "reopen/", views.reopen_day, name="reopen_day"),
     path(D + "table-links/", views.table_links, name="table_links"),
     path(TABLE + "card/", views.score_card, name="score_card"),

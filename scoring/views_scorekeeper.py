@@ -10,10 +10,14 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_protect
+from django.views.decorators.http import require_POST
 
+from core.errors import ServiceError
 from core.security_headers import phone_keeps_a_copy
 from core.throttle import Throttle, client_address
+from domain.desk_calls import BUTTON, REASONS
 from scoring.card_totals import card_totals_check, running_totals
+from scoring.desk_calls import call_the_desk, table_open_calls
 from scoring.devices import remember_device, set_phone_cookie
 from scoring.models import SheetState, Source
 from scoring.presenters import (
@@ -218,11 +222,33 @@ def _table_page(request, token):
             # player or a substitute changes the table from one game to the next.
             "players_now": len(now := sheets.playing(game.number if game else len(sheets.games))),
             "hand_size": sheets.rules.hand_size(len(now)),
+            "calls": table_open_calls(table),
+            "reasons": REASONS,
         },
     )
     if changed:
         keep_saved_versions(response, table, saved)
     return response
+
+
+@require_POST
+@csrf_protect
+def call_desk(request, token):
+    """A button of "Call the desk": said on the table page drawn next, stored or refused."""
+    table = table_by_link(token)
+    if table is None:
+        return link_dead(request)
+    try:
+        call = call_the_desk(table, request.POST.get("reason", ""))
+    except ServiceError as refusal:
+        messages.warning(request, str(refusal))
+    else:
+        messages.success(
+            request,
+            f"The desk is called ({BUTTON[call.reason].lower()}). Someone will come to "
+            f"table {table.number}.",
+        )
+    return redirect(reverse("scorekeeper:table", kwargs={"token": token}) + "#call-desk")
 
 
 def _offered_form(request, token, table, games, sheets, game, notes):

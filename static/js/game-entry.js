@@ -598,3 +598,18 @@
     });
   });
 })();
+
+// "Call the desk" without Wi-Fi: the page says the call did not go, instead of the browser's
+// error page.
+(function () {
+  "use strict";
+  var calls = document.querySelector("form.call-buttons");
+  if (!calls) return;
+  var note = document.querySelector("[data-call-offline]");
+  calls.addEventListener("submit", function (event) {
+    if (navigator.onLine) return;
+    event.preventDefault();
+    if (note) note.hidden = false;
+  });
+  window.addEventListener("online", function () { if (note) note.hidden = true; });
+})();

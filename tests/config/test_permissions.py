@@ -22,6 +22,7 @@ DESK_POST_ONLY = {"anonymous": 302, "outsider": 404, "desk": 405, "organiser": 4
 PUBLIC_PAGE = {"anonymous": 200, "outsider": 200, "desk": 200, "organiser": 200}
 ANY_LOGIN = {"anonymous": 302, "outsider": 200, "desk": 200, "organiser": 200}
 SCOREKEEPER = {"anonymous": 200, "outsider": 200, "desk": 200, "organiser": 200}
+SCOREKEEPER_POST_ONLY = {"anonymous": 405, "outsider": 405, "desk": 405, "organiser": 405}
 
 EXPECTED = {
     "login": PUBLIC_PAGE,
@@ -39,6 +40,7 @@ EXPECTED = {
     "scorekeeper:table": SCOREKEEPER,
     # The table page's poll: the same private link, read-only.
     "scorekeeper:table_watch": SCOREKEEPER,
+    "scorekeeper:call_desk": SCOREKEEPER_POST_ONLY,
     "scorekeeper:enter_code": SCOREKEEPER,
     "organiser:home": ANY_LOGIN,
     "organiser:tournament": DESK_PAGE,
@@ -97,10 +99,12 @@ EXPECTED = {
     "organiser:review_game": DESK_PAGE,
     "organiser:correct_game": ORGANISER_PAGE,
     "organiser:day_board": DESK_PAGE,
+    "organiser:answer_call": DESK_POST_ONLY,
     "organiser:standings": DESK_PAGE,
     "organiser:standings_pdf": DESK_PAGE,
     "organiser:standings_xlsx": DESK_PAGE,
     "organiser:standings_public_pages": ORGANISER_POST_ONLY,
+    "organiser:standings_hidden_finish": ORGANISER_POST_ONLY,
     # Seasons: the fixture's season holds the demo event alone, so its staff are the season's.
     "organiser:season_new": {"anonymous": 302, "outsider": 403, "desk": 403, "organiser": 403},
     "organiser:season": DESK_PAGE,
@@ -175,6 +179,7 @@ def url_for(name, tournament, table):
         "other": 2,
         "token": table.link_token,
         "player_id": table.seats.first().entry.player_id,
+        "call": 1,
     }
     for params in (
         (),
@@ -185,6 +190,7 @@ def url_for(name, tournament, table):
         ("slug", "number", "other"),
         ("slug", "player_id"),
         ("slug", "day", "table"),
+        ("slug", "day", "call"),
         ("slug", "day", "table", "game"),
         ("token",),
     ):

@@ -615,15 +615,15 @@ def test_the_phone_page_reads_and_saves_in_a_fixed_number_of_queries(world, clie
         return [q["sql"].split()[0] for q in captured]
 
     # The link's table with its day and rules, the games, the seats, the sheets, the games
-    # marked not played.
-    assert len(queries("get", link(world.tables[0]))) == 5
+    # marked not played, the table's calls to the desk.
+    assert len(queries("get", link(world.tables[0]))) == 6
     # The link, the games, the seats the form is read against, then the table's lock, its
     # sheets and games not played read once under it, and 3 writes (the sheet, its scores, the
     # audit event).
     first = queries("post", link(world.tables[0]), phone_post(world))
     assert first.count("SELECT") == 6 and first.count("INSERT") == 3
     # Once a game is saved its scores come too: one query for the whole table.
-    assert len(queries("get", link(world.tables[0]))) == 6
+    assert len(queries("get", link(world.tables[0]))) == 7
     # A save reads no scores but those of the game it replaces: none for a new game.
     second = queries("post", link(world.tables[0]), phone_post(world, game=2))
     assert second.count("SELECT") == 6 and second.count("INSERT") == 3

@@ -360,7 +360,7 @@ def test_the_day_board_colours_each_table_by_its_progress(
         out=p["di"],
         state=SheetState.ENTERED,
     )
-    with django_assert_num_queries(4):  # tables, live sheets, not-played marks, first entries
+    with django_assert_num_queries(5):  # tables, sheets, not played, first entries, calls
         board = day_board(day)
     assert [(t.number, t.state, t.confirmed, t.waiting) for t in board.tiles] == [
         (1, "playing", 2, 0),

@@ -186,6 +186,8 @@ AUTH_PASSWORD_VALIDATORS = [
 
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = os.environ.get("DJANGO_TIME_ZONE", "America/New_York")
+# The money the fees are taken in, as the treasurer's page and workbook print it.
+CURRENCY_SYMBOL = os.environ.get("DJANGO_CURRENCY_SYMBOL", "$")
 USE_I18N = True
 # Our own date format (config/formats/en): one form for dates on pages, PDFs and workbooks.
 FORMAT_MODULE_PATH = ["config.formats"]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime
 
+from django.conf import settings
 from django.utils import formats, timezone
 
 AVERAGE_DECIMALS = 1
@@ -58,3 +59,10 @@ def when_left(left_after_game: int | None) -> str:
 def entered_so_far(last_game: int | None) -> str:
     """ "has entered up to game 3", or "has entered no game yet": never "up to game 0"."""
     return f"has entered up to game {last_game}" if last_game else "has entered no game yet"
+
+
+def money(value) -> str:
+    """ "$12.50": an amount of the event's money (settings.CURRENCY_SYMBOL), to the cent."""
+    symbol = getattr(settings, "CURRENCY_SYMBOL", "$")
+    sign = "-" if value < 0 else ""
+    return f"{sign}{symbol}{abs(value):,.2f}"

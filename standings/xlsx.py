@@ -10,20 +10,13 @@ from __future__ import annotations
 from io import BytesIO
 
 from openpyxl import Workbook
-from openpyxl.cell import WriteOnlyCell
-from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE, Cell
-from openpyxl.styles import Font, PatternFill
 
-from core.cells import keep_as_text, reads_as_formula
 from core.formats import long_date
 from core.spreadsheet_print import set_page_layout
+from core.spreadsheet_write import sheet_column_widths, write_sheet
 from standings.columns import CLUB_COLUMNS, Column, Output, club_lines, player_columns, value_table
 from standings.read import Standings, score_rows, seating_rows
 from tournaments.presenters import rule_rows
-
-HEADER_FONT = Font(bold=True)
-HEADER_FILL = PatternFill("solid", fgColor="DDE5EE")
-MIN_WIDTH, MAX_WIDTH = 6, 45
 
 
 def standings_workbook(result: Standings) -> bytes:
@@ -107,47 +100,3 @@ def _rule_rows(result: Standings) -> list[list]:
 def cell_formats(columns: list[Column]) -> dict[int, str]:
     """Column index -> number format, for the columns that print in a form of their own."""
     return {i: c.cell_format for i, c in enumerate(columns) if c.cell_format is not None}
-
-
-def write_sheet(sheet, header: list[str], rows: list[list], formats: dict[int, str]) -> None:
-    sheet.append([_header_cell(sheet, title) for title in header])
-    for row in rows:
-        # Empty text is no cell at all rather than an empty one: most players did not go out,
-        # so most of the Scores sheet's Out cells need not be written.
-        cells = [(_text_cell(sheet, v) if v else None) if isinstance(v, str) else v for v in row]
-        for i, number_format in formats.items():
-            cells[i] = _formatted_cell(sheet, cells[i], number_format)
-        sheet.append(cells)
-
-
-def _formatted_cell(sheet, value, number_format: str):
-    cell = WriteOnlyCell(sheet, value)
-    cell.number_format = number_format
-    return cell
-
-
-def _header_cell(sheet, title: str) -> Cell:
-    cell = WriteOnlyCell(sheet, title)
-    cell.font = HEADER_FONT
-    cell.fill = HEADER_FILL
-    return cell
-
-
-def _text_cell(sheet, value: str):
-    """Text as text: characters XML cannot hold are dropped, formula-like text is quoted."""
-    value = ILLEGAL_CHARACTERS_RE.sub("", value)
-    if not reads_as_formula(value):
-        return value
-    return keep_as_text(WriteOnlyCell(sheet, value))
-
-
-def sheet_column_widths(header: list[str], rows: list[list]) -> list[float]:
-    widths = [len(title) + 2 for title in header]
-    for row in rows:
-        for i, value in enumerate(row):
-            if value is None:
-                continue
-            length = len(value) if isinstance(value, str) else len(str(value))
-            if length + 2 > widths[i]:
-                widths[i] = length + 2
-    return [min(max(w, MIN_WIDTH), MAX_WIDTH) for w in widths]

@@ -1,11 +1,12 @@
 import secrets
+from decimal import Decimal
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import F, Q
 
-from domain import rules as rule_checks
+from domain import fees, rules as rule_checks
 from domain.hidden_finish import HiddenFinish
 from domain.rules import SETS, hand_sizes_problems, rule_problems, set_label
 from domain.tie_breaks import TIE_BREAK_KEYS, tie_break_choices
@@ -179,6 +180,12 @@ class Tournament(models.Model):
     # day (no game: the whole day) until the organiser reveals them.
     hidden_after_day = models.PositiveSmallIntegerField(null=True, blank=True)
     hidden_after_game = models.PositiveSmallIntegerField(null=True, blank=True)
+    # Fees (domain.fees): each entry owes entry_fee and day_fee for each day of the event;
+    # pot_percent of what is collected goes to prizes, split over places by pot_split.
+    entry_fee = models.DecimalField(max_digits=7, decimal_places=2, default=Decimal(0))
+    day_fee = models.DecimalField(max_digits=7, decimal_places=2, default=Decimal(0))
+    pot_percent = models.PositiveSmallIntegerField(default=0)
+    pot_split = models.JSONField(default=list, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -188,7 +195,13 @@ class Tournament(models.Model):
             models.CheckConstraint(
                 name="hidden_game_needs_a_day",
                 condition=Q(hidden_after_game__isnull=True) | Q(hidden_after_day__isnull=False),
-            )
+            ),
+            models.CheckConstraint(
+                name="fees_not_below_zero", condition=Q(entry_fee__gte=0, day_fee__gte=0)
+            ),
+            models.CheckConstraint(
+                name="pot_percent_at_most_100", condition=Q(pot_percent__lte=100)
+            ),
         ]
 
     def __str__(self):
@@ -310,6 +323,34 @@ class Entry(models.Model):
 
     def __str__(self):
         return f"#{self.number} {self.player.name}"
+
+
+class Payment(models.Model):
+    """Money taken for an entry's fee at check-in or later (domain.fees), or the fee waived."""
+
+    METHODS = list(fees.METHODS)
+
+    entry = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="payments")
+    amount = models.DecimalField(max_digits=7, decimal_places=2)
+    method = models.CharField(max_length=8, choices=METHODS)
+    paid_at = models.DateTimeField()
+    # None for the command line; the label says who either way.
+    taken_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    taken_by_label = models.CharField(max_length=150)
+
+    class Meta:
+        ordering = ["paid_at", "pk"]
+        constraints = [
+            models.CheckConstraint(name="payment_above_zero", condition=Q(amount__gt=0)),
+            models.CheckConstraint(
+                name="payment_method_known", condition=Q(method__in=fees.METHOD_KEYS)
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.amount} {self.method} for entry {self.entry_id}"
 
 
 class KeepApart(models.Model):

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from tournaments.views import check_in, events, players, seasons, seating, staff
+from tournaments.views import check_in, events, fees, players, seasons, seating, staff
 
 urlpatterns = [
     path("", events.home, name="home"),
@@ -49,6 +49,11 @@ urlpatterns = [
     ),
     path("t/<slug:slug>/check-in/", check_in.check_in, name="check_in"),
     path("t/<slug:slug>/check-in/<int:number>/", check_in.check_in_set, name="check_in_set"),
+    path("t/<slug:slug>/check-in/<int:number>/pay/", fees.take_payment, name="take_payment"),
+    path("t/<slug:slug>/check-in/<int:number>/pay/undo/", fees.undo_payment, name="undo_payment"),
+    path("t/<slug:slug>/treasurer/", fees.treasurer, name="treasurer"),
+    path("t/<slug:slug>/treasurer.xlsx", fees.treasurer_xlsx, name="treasurer_xlsx"),
+    path("t/<slug:slug>/treasurer/fees/", fees.set_fees, name="set_fees"),
     path("t/<slug:slug>/seating/", seating.seating_index, name="seating_index"),
     path("t/<slug:slug>/seating/plan/", seating.plan_days, name="plan_days"),
     path("t/<slug:slug>/seating/plan/clear/", seating.clear_plan, name="clear_plan"),

@@ -21,6 +21,7 @@ from core.formats import date_and_time, long_date
 from core.pdf_fonts import pdf_fonts
 from core.reports import PDF, XLSX, Report
 from core.spreadsheet_print import set_page_layout
+from core.spreadsheet_write import sheet_column_widths, write_sheet
 from standings.columns import Output, value_table
 from standings.pdf import (
     GRID,
@@ -36,7 +37,7 @@ from standings.pdf import (
 )
 from standings.seasons.columns import season_columns
 from standings.seasons.read import SeasonStandings
-from standings.xlsx import cell_formats, sheet_column_widths, write_sheet
+from standings.xlsx import cell_formats
 
 
 def season_report(result: SeasonStandings) -> Report:

@@ -9,6 +9,7 @@ from domain.seating.plan_following import pairs_again
 register = template.Library()
 register.filter("when_left", formats.when_left)
 register.filter("date_and_time", formats.date_and_time)
+register.filter("money", formats.money)
 
 
 @register.simple_tag(name="pairs_again")

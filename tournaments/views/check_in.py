@@ -8,10 +8,12 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from core.errors import ServiceError
+from domain.fees import METHODS, WAIVED
 from tournaments import selectors
 from tournaments.access import desk_view
 from tournaments.forms import PlayerSearchForm
 from tournaments.presenters import entries_named, with_status
+from tournaments.selectors.fees import charges_fees, event_fee, fee_states
 from tournaments.services import registration
 from tournaments.views.common import entry_or_404
 
@@ -22,6 +24,10 @@ def check_in(request, tournament):
     query = search.cleaned_data["q"].strip() if search.is_valid() else ""
     data = selectors.check_in_list(tournament)
     shown = with_status(entries_named(data["entries"], query))
+    if charges_fees(tournament):
+        states = fee_states(tournament)
+        for entry in shown:
+            entry.fee = states.get(entry.pk)
     return render(
         request,
         "tournaments/check_in.html",
@@ -30,6 +36,8 @@ def check_in(request, tournament):
             "search": search,
             "query": query,
             "shown": shown,
+            "fee": event_fee(tournament),
+            "methods": [(key, label) for key, label in METHODS if key != WAIVED],
             **data,
         },
     )

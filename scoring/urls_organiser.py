@@ -3,7 +3,7 @@ namespace."""
 
 from django.urls import path
 
-from scoring import views_board, views_desk as views
+from scoring import views_board, views_desk as views, views_practice
 
 T = "t/<slug:slug>/"
 D = T + "day/<int:day>/"
@@ -11,6 +11,7 @@ TABLE = D + "table/<int:table>/"
 
 urlpatterns = [
     path(T + "scores/", views.scores_home, name="scores"),
+    path(T + "practice/", views_practice.practice, name="practice"),
     path(T + "scores/upload/", views.upload_workbook, name="upload_workbook"),
     path(D + "scores/", views.scores_day, name="scores_day"),
     path(D + "scores.xlsx", views.export_workbook, name="export_workbook"),

@@ -50,7 +50,11 @@ def standings_xlsx(request, tournament):
 @require_POST
 def public_pages_toggle(request, tournament):
     on = request.POST.get("public_pages") == "on"
-    set_public_pages(tournament, on)
+    try:
+        set_public_pages(tournament, on)
+    except ServiceError as refusal:
+        messages.error(request, str(refusal))
+        return redirect("organiser:standings", tournament.slug)
     messages.success(
         request,
         "Standings and the projector are now public."

@@ -96,6 +96,8 @@ def public_view(view):
         tournament = get_object_or_404(Tournament.objects.select_related("rules"), slug=slug)
         if not tournament.public_pages and role_in(request.user, tournament) is None:
             raise Http404("No such tournament.")
+        if tournament.is_practice:  # staff try the table links, never the public pages
+            raise Http404("A practice event has no public pages.")
         return view(request, tournament, *args, **kwargs)
 
     return wrapper

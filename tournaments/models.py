@@ -186,6 +186,11 @@ class Tournament(models.Model):
     day_fee = models.DecimalField(max_digits=7, decimal_places=2, default=Decimal(0))
     pot_percent = models.PositiveSmallIntegerField(default=0)
     pot_split = models.JSONField(default=list, blank=True)
+    # A practice copy (scoring.practice) of this event, for volunteers to try the evening
+    # before: never public, in no season, its scores cleared on "reset practice".
+    practice_of = models.OneToOneField(
+        "self", null=True, blank=True, on_delete=models.CASCADE, related_name="practice_copy"
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -206,6 +211,10 @@ class Tournament(models.Model):
 
     def __str__(self):
         return self.name
+
+    @property
+    def is_practice(self) -> bool:
+        return self.practice_of_id is not None
 
     @property
     def hidden_finish(self) -> HiddenFinish | None:

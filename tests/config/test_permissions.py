@@ -90,6 +90,7 @@ EXPECTED = {
     "organiser:scores": {"anonymous": 302, "outsider": 404, "desk": 302, "organiser": 302},
     "organiser:upload_workbook": DESK_PAGE,
     "organiser:scores_day": DESK_PAGE,
+    "organiser:practice": ORGANISER_POST_ONLY,
     "organiser:export_workbook": DESK_PAGE,
     "organiser:score_sheets": DESK_PAGE,
     "organiser:close_day": ORGANISER_PAGE,

@@ -88,7 +88,7 @@ def public_tournaments():
 def events_free_for_a_season(user) -> list[Tournament]:
     """Events the user organises (a superuser: any) that are in no season yet, newest first.
     One query."""
-    events = Tournament.objects.filter(season_event__isnull=True)
+    events = Tournament.objects.filter(season_event__isnull=True, practice_of__isnull=True)
     if not user.is_superuser:
         events = events.filter(staff__user=user, staff__role=StaffRole.ORGANISER)
     return list(events.distinct())
@@ -157,3 +157,8 @@ def event_staff(tournament) -> list[StaffLogin]:
         )
         for role in staff
     ]
+
+
+def practice_copy_of(tournament: Tournament) -> Tournament | None:
+    """The event's practice copy (scoring.practice), if it has one. One query."""
+    return Tournament.objects.filter(practice_of=tournament).first()

@@ -26,6 +26,8 @@ from tournaments.models import (
 )
 from tournaments.services.rules import RuleProblems, proposed_rules
 
+PRACTICE_NEVER_PUBLIC = "A practice event is never public: its standings are for trying out."
+
 
 def may_create_events(user) -> bool:
     """Superusers, and users given the "can create tournaments" permission."""
@@ -130,6 +132,8 @@ def update_settings(
     name = " ".join(name.split())
     if not name:
         raise ServiceError("Give the tournament a name.", field="name")
+    if public_pages and tournament.is_practice:
+        raise ServiceError(PRACTICE_NEVER_PUBLIC, field="public_pages")
     Tournament.objects.filter(pk=tournament.pk).update(
         name=name, start_date=start_date, venue=venue.strip(), public_pages=public_pages
     )
@@ -143,6 +147,8 @@ def update_settings(
 
 def set_public_pages(tournament: Tournament, on: bool) -> None:
     """Open or close the public standings, projector and "find your table" pages."""
+    if on and tournament.is_practice:
+        raise ServiceError(PRACTICE_NEVER_PUBLIC)
     Tournament.objects.filter(pk=tournament.pk).update(public_pages=on)
     tournament.public_pages = on
 

@@ -77,6 +77,10 @@ def _events_or_refuse(season: Season, slugs: list[str]) -> list[Tournament]:
         event = found.get(slug)
         if event is None:
             raise ServiceError(f'There is no tournament with the slug "{slug}".', field="events")
+        if event.is_practice:
+            raise ServiceError(
+                f"{event.name} is a practice event: it counts in no season.", field="events"
+            )
         place = getattr(event, "season_event", None)
         if place is not None and place.season_id == season.pk:
             raise ServiceError(

@@ -19,6 +19,7 @@ from tournaments.forms import (
     WifiForm,
 )
 from tournaments.presenters import (
+    can_manage,
     rule_change_notes,
     rule_rows,
     setting_history_rows,
@@ -45,7 +46,16 @@ def home(request):
 def tournament_overview(request, tournament):
     overview = selectors.tournament_overview(tournament)
     with_day_status(overview["days"])
-    return render(request, "tournaments/overview.html", {"tournament": tournament, **overview})
+    return render(
+        request,
+        "tournaments/overview.html",
+        {
+            "tournament": tournament,
+            "can_manage": can_manage(request),
+            "practice_copy": selectors.practice_copy_of(tournament),
+            **overview,
+        },
+    )
 
 
 def _qr(text: str) -> str:

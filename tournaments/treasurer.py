@@ -1,12 +1,18 @@
-"""The treasurer's workbook: payments by method, who owes, and the prize pot by place."""
+"""The treasurer's report as a workbook and a PDF: payments by method, who owes, and the prize
+pot by place, the same figures as the treasurer's page."""
 
 from __future__ import annotations
 
 from io import BytesIO
 
+from django.utils import timezone
 from openpyxl import Workbook
+from reportlab.platypus import Flowable, Paragraph, Spacer, Table, TableStyle
 
-from core.reports import XLSX, Report
+from core.formats import date_and_time, money
+from core.pdf_documents import GRID, PADDING, STRIPE, build_document, markup, paragraph_styles
+from core.pdf_fonts import pdf_fonts, printable
+from core.reports import PDF, XLSX, Report
 from core.spreadsheet_print import set_page_layout
 from core.spreadsheet_write import sheet_column_widths, write_sheet
 from tournaments.selectors.fees import FeeReport
@@ -45,5 +51,61 @@ def treasurer_workbook(report: FeeReport) -> bytes:
     return buffer.getvalue()
 
 
+def _pdf_table(header: list[str], rows: list[list[str]], font: str, bold: str) -> Table:
+    table = Table([header, *rows], repeatRows=1, hAlign="LEFT")
+    table.setStyle(
+        TableStyle(
+            [
+                ("FONT", (0, 0), (-1, 0), bold, 10),
+                ("FONT", (0, 1), (-1, -1), font, 10),
+                ("GRID", (0, 0), (-1, -1), 0.5, GRID),
+                ("ROWBACKGROUNDS", (0, 1), (-1, -1), [None, STRIPE]),
+                ("ALIGN", (-1, 0), (-1, -1), "RIGHT"),
+                ("TOPPADDING", (0, 0), (-1, -1), PADDING),
+                ("BOTTOMPADDING", (0, 0), (-1, -1), PADDING),
+            ]
+        )
+    )
+    return table
+
+
+def _printed(value) -> str:
+    if value is None:
+        return ""
+    return printable(value) if isinstance(value, str) else str(value)
+
+
+def treasurer_pdf(report: FeeReport) -> bytes:
+    """The treasurer's sheets on paper, amounts printed as money, one table each."""
+    font, bold = pdf_fonts().regular, pdf_fonts().bold
+    styles = paragraph_styles(font, bold)
+    tournament = report.tournament
+    story: list[Flowable] = [
+        Paragraph(markup(tournament.name), styles["title"]),
+        Paragraph("Treasurer's report", styles["heading"]),
+        Paragraph(
+            markup(
+                f"Each player's fee {money(report.due_each)} · printed "
+                f"{date_and_time(timezone.now())}"
+            ),
+            styles["small"],
+        ),
+    ]
+    for title, header, rows, formats in treasurer_sheets(report):
+        printed = [
+            [money(v) if i in formats and v is not None else _printed(v) for i, v in enumerate(row)]
+            for row in rows
+        ]
+        story += [Spacer(1, 10), Paragraph(markup(title), styles["heading"])]
+        if printed:
+            story.append(_pdf_table(header, printed, font, bold))
+        else:
+            story.append(Paragraph("None.", styles["small"]))
+    return build_document(story, f"{tournament.name}: Treasurer's report", tournament.name, font)
+
+
 def treasurer_report(report: FeeReport) -> Report:
-    return Report(f"{report.tournament.slug}-treasurer", {XLSX: lambda: treasurer_workbook(report)})
+    return Report(
+        f"{report.tournament.slug}-treasurer",
+        {XLSX: lambda: treasurer_workbook(report), PDF: lambda: treasurer_pdf(report)},
+    )

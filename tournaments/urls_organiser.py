@@ -53,6 +53,7 @@ urlpatterns = [
     path("t/<slug:slug>/check-in/<int:number>/pay/undo/", fees.undo_payment, name="undo_payment"),
     path("t/<slug:slug>/treasurer/", fees.treasurer, name="treasurer"),
     path("t/<slug:slug>/treasurer.xlsx", fees.treasurer_xlsx, name="treasurer_xlsx"),
+    path("t/<slug:slug>/treasurer.pdf", fees.treasurer_pdf, name="treasurer_pdf"),
     path("t/<slug:slug>/treasurer/fees/", fees.set_fees, name="set_fees"),
     path("t/<slug:slug>/seating/", seating.seating_index, name="seating_index"),
     path("t/<slug:slug>/seating/plan/", seating.plan_days, name="plan_days"),

@@ -67,6 +67,7 @@ EXPECTED = {
     "organiser:undo_payment": DESK_POST_ONLY,
     "organiser:treasurer": DESK_PAGE,
     "organiser:treasurer_xlsx": DESK_PAGE,
+    "organiser:treasurer_pdf": DESK_PAGE,
     "organiser:set_fees": ORGANISER_POST_ONLY,
     "organiser:seating_index": DESK_PAGE,
     "organiser:seating": DESK_PAGE,

@@ -20,6 +20,7 @@ def printouts(organiser_client, demo_tournament):
         "seating chart": f"{t}/seating/1/chart.pdf",
         "find your table": f"{t}/seating/1/find-your-table.pdf",
         "score sheets": f"{t}/day/1/score-sheets.pdf",
+        "treasurer": f"{t}/treasurer.pdf",
     }
     documents = {}
     for name, path in paths.items():
@@ -48,6 +49,7 @@ def test_every_printout_names_its_title_event_and_language(printouts):
         "seating chart": "day 1 seating chart",
         "find your table": "day 1, find your table",
         "score sheets": "day 1 score sheets",
+        "treasurer": "Treasurer's report",
     }
     for name, reader in documents.items():
         info = reader.metadata

@@ -9,6 +9,7 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 from openpyxl import load_workbook
+from pypdf import PdfReader
 from scoring_factories import client_for, fresh, register, snapshot, staff, text_of
 
 from core.errors import ServiceError
@@ -223,12 +224,22 @@ def test_the_page_the_workbook_and_the_command_agree(event, tmp_path):
     assert totals["Collected (not counting waived)"] == 20
     pot = [row[2] for row in book["Prize pot"].iter_rows(min_row=2, values_only=True)]
     assert pot == [8, 4.8, 3.2, 16]
+    pdf = boss.get("/organiser/t/rally/treasurer.pdf")
+    assert pdf["Content-Type"] == "application/pdf"
+    printed = " ".join(page.extract_text() for page in PdfReader(io.BytesIO(pdf.content)).pages)
+    printed = " ".join(printed.split())
+    assert "Treasurer's report" in printed and "Each player's fee $15.00" in printed
+    assert "Cash 1 $15.00" in printed and "Card 1 $5.00" in printed
+    assert "Collected (not counting waived) $20.00" in printed
+    assert "Bob Roe checked in $10.00" in printed and "1 50 $8.00" in printed
     out = io.StringIO()
     path = tmp_path / "fees.xlsx"
-    call_command("treasurer", "rally", "--xlsx", str(path), stdout=out)
+    call_command(
+        "treasurer", "rally", "--xlsx", str(path), "--pdf", str(tmp_path / "f.pdf"), stdout=out
+    )
     text = out.getvalue()
     assert "Rally: each player's fee $15.00" in text
     assert "Still to pay: 3 ($40.00)" in text
-    assert "Place 1: 50% $8.00" in text and path.exists()
+    assert "Place 1: 50% $8.00" in text and path.exists() and (tmp_path / "f.pdf").exists()
     with pytest.raises(CommandError, match='no tournament with the slug "nope"'):
         call_command("treasurer", "nope")

@@ -13,7 +13,7 @@ from django.views.decorators.http import require_POST, require_safe
 
 from core.errors import ServiceError
 from core.formats import money
-from core.reports import XLSX, report_response
+from core.reports import PDF, XLSX, report_response
 from domain import fees
 from tournaments.access import desk_view, organiser_view
 from tournaments.presenters import can_manage
@@ -84,6 +84,12 @@ def treasurer(request, tournament):
 @require_safe
 def treasurer_xlsx(request, tournament):
     return report_response(treasurer_report(fee_report(tournament)), XLSX)
+
+
+@desk_view
+@require_safe
+def treasurer_pdf(request, tournament):
+    return report_response(treasurer_report(fee_report(tournament)), PDF)
 
 
 def _decimal(raw: str, field: str) -> Decimal:

@@ -1,12 +1,12 @@
-"""python manage.py treasurer SLUG [--xlsx FILE]: the fees taken by method, who owes, and the
-prize pot by place, as the treasurer's page shows them."""
+"""python manage.py treasurer SLUG [--pdf FILE] [--xlsx FILE]: the fees taken by method, who
+owes, and the prize pot by place, as the treasurer's page shows them."""
 
 from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
 from core.formats import money
-from core.reports import XLSX
+from core.reports import PDF, XLSX
 from tournaments.management.lookup import find_day
 from tournaments.selectors.fees import fee_report
 from tournaments.treasurer import treasurer_report
@@ -17,9 +17,10 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("slug")
+        parser.add_argument("--pdf", type=Path, metavar="FILE", help="Write the PDF here.")
         parser.add_argument("--xlsx", type=Path, metavar="FILE", help="Write the workbook here.")
 
-    def handle(self, *args, slug, xlsx, **options):
+    def handle(self, *args, slug, pdf, xlsx, **options):
         tournament, _ = find_day(slug, None)
         report = fee_report(tournament)
         write = self.stdout.write
@@ -36,7 +37,7 @@ class Command(BaseCommand):
         for place, percent, part in report.places:
             write(f"  Place {place}: {percent}% {money(part)}")
         try:
-            for path in treasurer_report(report).save({XLSX: xlsx}):
+            for path in treasurer_report(report).save({PDF: pdf, XLSX: xlsx}):
                 write(f"Wrote {path}")
         except OSError as error:
             raise CommandError(f"Could not write {error.filename}: {error.strerror}.") from None

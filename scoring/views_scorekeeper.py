@@ -248,7 +248,8 @@ def call_desk(request, token):
             f"The desk is called ({BUTTON[call.reason].lower()}). Someone will come to "
             f"table {table.number}.",
         )
-    return redirect(reverse("scorekeeper:table", kwargs={"token": token}) + "#call-desk")
+    # The page opens at its top, where what was said about the call is shown.
+    return redirect("scorekeeper:table", token=token)
 
 
 def _offered_form(request, token, table, games, sheets, game, notes):

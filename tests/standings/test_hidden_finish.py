@@ -105,7 +105,7 @@ def test_the_public_player_page_and_race_chart_stop_at_the_finish(event):
 def test_the_public_pages_do_not_tell_when_a_hidden_game_was_saved(event):
     t = hide(event, 2, 1)
     page = Client().get("/t/cup/standings/").content.decode()
-    assert "hidden with the last games" in page
+    assert "not shown while the last games are hidden" in page
     assert not re.search(r"<time datetime=", page.split('id="live"', 1)[1].split("</div>")[0])
     version = re.search(r'data-version="([^"]*)"', page).group(1)
     # A save to a hidden game changes nothing a public page shows, its version included.

@@ -160,7 +160,11 @@ def set_hidden_finish(tournament: Tournament, day: int | None, game: int | None,
     goes in the standings settings' history. True when something changed."""
     if role_in(by, tournament) != StaffRole.ORGANISER:
         raise ServiceError("Only an organiser can hide or reveal the standings.")
-    locked = Tournament.objects.select_for_update().select_related("rules").get(pk=tournament.pk)
+    locked = (
+        Tournament.objects.select_for_update(of=("self",))
+        .select_related("rules")
+        .get(pk=tournament.pk)
+    )
     finish = None
     if day is not None:
         rules = locked.rules

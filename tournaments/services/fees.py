@@ -51,7 +51,12 @@ def take_payment(entry: Entry, method: str, *, amount: Decimal | None = None, by
     """A payment for ``entry``'s fee (what it owes when no amount is given), and the player
     checked in with it when they are not yet and check-in is still open. Refused with the
     field, nothing stored."""
-    locked = Entry.objects.select_for_update().select_related("tournament__rules").get(pk=entry.pk)
+    # The rules are read with the row, not locked (a reverse one-to-one: an outer join).
+    locked = (
+        Entry.objects.select_for_update(of=("self",))
+        .select_related("tournament__rules")
+        .get(pk=entry.pk)
+    )
     state = entry_fee_state(locked)
     owed = state.owed
     amount = owed if amount is None else amount

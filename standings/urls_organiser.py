@@ -3,7 +3,7 @@ namespace."""
 
 from django.urls import path
 
-from standings import views_organiser
+from standings import views_organiser, views_prizes
 
 T = "t/<slug:slug>/"
 S = "season/<slug:slug>/"
@@ -20,6 +20,13 @@ urlpatterns = [
     path(
         T + "standings/public/", views_organiser.public_pages_toggle, name="standings_public_pages"
     ),
+    path(T + "prizes/", views_prizes.prizes, name="prizes"),
+    path(T + "prizes/add/", views_prizes.prize_add, name="prize_add"),
+    path(T + "prizes/one-each/", views_prizes.prize_one_each, name="prize_one_each"),
+    path(T + "prizes/<int:prize>/remove/", views_prizes.prize_remove, name="prize_remove"),
+    path(T + "prizes/<int:prize>/decide/", views_prizes.prize_decide, name="prize_decide"),
+    path(T + "prizes/announcement.pdf", views_prizes.announcement, name="prize_announcement"),
+    path(T + "prizes/certificates.pdf", views_prizes.certificates, name="prize_certificates"),
     path(
         T + "standings/hidden-finish/",
         views_organiser.hidden_finish,

@@ -296,3 +296,17 @@ def two_days_that_turn_round(slug="cup"):
                 points = {e: 10 * (8 - e.number) if late else e.number + number for e in seated}
                 stored_sheet(table, game, points, out=seated[0])
     return fresh(t)
+
+
+def a_tie_for_first(slug="tie"):
+    """One game at two tables, confirmed: Ann Lee and Ed Poe both go out, so they share 1st
+    place; Bob Roe is 3rd alone (10), then Flo Ng (20), Cy Doe and Gus Ray (30)."""
+    t = create_tournament(slug=slug, name=slug.title(), preset_key="club-session")
+    change_rules(t, {"days": 1, "games_per_day": 1}, by=COMMAND_LINE)
+    t = fresh(t)
+    entries = add_entries(t, ["Ann Lee", "Bob Roe", "Cy Doe", "Ed Poe", "Flo Ng", "Gus Ray"])
+    groups = [entries[:3], entries[3:]]
+    games, tables = seat_tables(t.days.get(number=1), groups)
+    for table, group, second in zip(tables, groups, [10, 20], strict=True):
+        stored_sheet(table, games[1], {group[0]: 0, group[1]: second, group[2]: 30}, out=group[0])
+    return fresh(t)

@@ -6,7 +6,7 @@ from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import F, Q
 
-from domain import fees, rules as rule_checks
+from domain import fees, prizes, rules as rule_checks
 from domain.hidden_finish import HiddenFinish
 from domain.rules import SETS, hand_sizes_problems, rule_problems, set_label
 from domain.tie_breaks import TIE_BREAK_KEYS, tie_break_choices
@@ -186,6 +186,10 @@ class Tournament(models.Model):
     day_fee = models.DecimalField(max_digits=7, decimal_places=2, default=Decimal(0))
     pot_percent = models.PositiveSmallIntegerField(default=0)
     pot_split = models.JSONField(default=list, blank=True)
+    # Prizes (domain.prizes): one each unless the organiser allows more; when the
+    # announcement sheet was last printed, so a later score change says it is out of date.
+    prizes_one_each = models.BooleanField(default=True)
+    prizes_printed_at = models.DateTimeField(null=True, blank=True)
     # A practice copy (scoring.practice) of this event, for volunteers to try the evening
     # before: never public, in no season, its scores cleared on "reset practice".
     practice_of = models.OneToOneField(
@@ -641,3 +645,46 @@ class PlannedDay(models.Model):
     @property
     def entry_ids(self) -> set[int]:
         return {p for table in self.tables for p in table}
+
+
+class Prize(models.Model):
+    """A prize the organiser will hand out: a place, or a special (domain.prizes.KINDS)."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="prizes")
+    kind = models.CharField(max_length=16)
+    place = models.PositiveSmallIntegerField(null=True, blank=True)
+    name = models.CharField(max_length=100, blank=True)
+
+    class Meta:
+        ordering = ["tournament_id", "pk"]
+        constraints = [
+            models.CheckConstraint(name="prize_kind_known", condition=Q(kind__in=prizes.KIND_KEYS)),
+            models.CheckConstraint(
+                name="a_place_prize_has_a_place",
+                condition=Q(kind=prizes.PLACE, place__gte=1) | ~Q(kind=prizes.PLACE),
+            ),
+            models.UniqueConstraint(
+                fields=["tournament", "place"],
+                condition=Q(kind=prizes.PLACE),
+                name="one_prize_per_place",
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.spec.title} ({self.tournament_id})"
+
+    @property
+    def spec(self) -> prizes.PrizeSpec:
+        return prizes.PrizeSpec(self.pk, self.kind, self.place, self.name)
+
+
+class PrizeDecision(models.Model):
+    """The organiser's choice among players tied for a prize."""
+
+    prize = models.OneToOneField(Prize, on_delete=models.CASCADE, related_name="decision")
+    entry = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="+")
+    decided_by_label = models.CharField(max_length=150)
+    decided_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self):
+        return f"Prize {self.prize_id}: entry {self.entry_id}"

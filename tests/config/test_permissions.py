@@ -112,6 +112,24 @@ EXPECTED = {
     "organiser:standings_xlsx": DESK_PAGE,
     "organiser:standings_public_pages": ORGANISER_POST_ONLY,
     "organiser:standings_hidden_finish": ORGANISER_POST_ONLY,
+    "organiser:prizes": DESK_PAGE,
+    "organiser:prize_add": ORGANISER_POST_ONLY,
+    "organiser:prize_one_each": ORGANISER_POST_ONLY,
+    "organiser:prize_remove": ORGANISER_POST_ONLY,
+    "organiser:prize_decide": ORGANISER_POST_ONLY,
+    # The demo event has no prizes: its sheets cannot be printed, and say why.
+    "organiser:prize_announcement": {
+        "anonymous": 302,
+        "outsider": 404,
+        "desk": 409,
+        "organiser": 409,
+    },
+    "organiser:prize_certificates": {
+        "anonymous": 302,
+        "outsider": 404,
+        "desk": 409,
+        "organiser": 409,
+    },
     # Seasons: the fixture's season holds the demo event alone, so its staff are the season's.
     "organiser:season_new": {"anonymous": 302, "outsider": 403, "desk": 403, "organiser": 403},
     "organiser:season": DESK_PAGE,
@@ -187,6 +205,7 @@ def url_for(name, tournament, table):
         "token": table.link_token,
         "player_id": table.seats.first().entry.player_id,
         "call": 1,
+        "prize": 1,
     }
     for params in (
         (),
@@ -196,6 +215,7 @@ def url_for(name, tournament, table):
         ("slug", "number"),
         ("slug", "number", "other"),
         ("slug", "player_id"),
+        ("slug", "prize"),
         ("slug", "day", "table"),
         ("slug", "day", "call"),
         ("slug", "day", "table", "game"),
@@ -244,7 +264,7 @@ def test_writes_are_refused_to_roles_without_the_right(client, event, role):
     _client_as(client, role, users)
     login = reverse("login")
     for name, expected in sorted(EXPECTED.items()):
-        if expected[role] in (200, 301, 405) and name not in PUBLIC_NAMES:
+        if expected[role] in (200, 301, 405, 409) and name not in PUBLIC_NAMES:
             continue  # this role may use the page; its forms are tested elsewhere
         before = database_state()
         response = client.post(url_for(name, tournament, table))

@@ -11,7 +11,7 @@ from reportlab.lib import colors
 from reportlab.lib.pagesizes import letter
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfgen import canvas
-from reportlab.platypus import SimpleDocTemplate
+from reportlab.platypus import SimpleDocTemplate, Table, TableStyle
 
 from core.pdf_fonts import document_settings, printable
 
@@ -97,3 +97,33 @@ def paragraph_styles(font: str, bold: str) -> dict[str, ParagraphStyle]:
         "complete": _banner_style("complete", bold, "#dbeafe"),
         "warning": _banner_style("warning", bold, "#fff4d6"),
     }
+
+
+def ruled_table(
+    rows: list[list[str]],
+    font: str,
+    bold: str,
+    *,
+    size: float = 10,
+    padding: float = PADDING,
+    bold_column: int | None = None,
+    numbers_last: bool = False,
+) -> Table:
+    """A plain table of a short report: a bold header repeated on each page, a thin grid,
+    striped rows; optionally a column in bold (the names to read out) and the last column
+    right-aligned (amounts)."""
+    commands: list[tuple] = [
+        ("FONT", (0, 0), (-1, 0), bold, size),
+        ("FONT", (0, 1), (-1, -1), font, size),
+        ("GRID", (0, 0), (-1, -1), 0.5, GRID),
+        ("ROWBACKGROUNDS", (0, 1), (-1, -1), [None, STRIPE]),
+        ("TOPPADDING", (0, 0), (-1, -1), padding),
+        ("BOTTOMPADDING", (0, 0), (-1, -1), padding),
+    ]
+    if bold_column is not None:
+        commands.append(("FONT", (bold_column, 1), (bold_column, -1), bold, size))
+    if numbers_last:
+        commands.append(("ALIGN", (-1, 0), (-1, -1), "RIGHT"))
+    table = Table(rows, repeatRows=1, hAlign="LEFT")
+    table.setStyle(TableStyle(commands))
+    return table

@@ -123,9 +123,23 @@ def _version(changed, result) -> str:
     return f"{stamp}|{result.status_line}|{' '.join(result.tournament.rules.tie_breaks)}"
 
 
-def shown_last_change(tournament, result: Standings):
-    """When the scores last changed, as a page may say it: not behind a hidden finish."""
-    return None if result.hidden_from else last_changed(tournament)
+def shown_last_change(tournament, result: Standings, changed=None):
+    """When the scores last changed (``changed``, when the caller has read it), as a page may
+    say it: not behind a hidden finish."""
+    if result.hidden_from:
+        return None
+    return changed if changed is not None else last_changed(tournament)
+
+
+def _cut_choices(result: Standings) -> dict:
+    """The "after day / after game" menus, with the view's cut chosen."""
+    rules = result.tournament.rules
+    return {
+        "day_choices": [(day, day == result.cut.day) for day in range(1, rules.days + 1)],
+        "game_choices": [
+            (game, game == result.cut.game) for game in range(1, rules.games_per_day + 1)
+        ],
+    }
 
 
 def standings_page(request, tournament, *, namespace: str, can_publish: bool) -> HttpResponse:
@@ -136,10 +150,10 @@ def standings_page(request, tournament, *, namespace: str, can_publish: bool) ->
         return result
     query = request.GET.get("q", "").strip()
     picked, pick_error = picked_players(request, result)
+    changed = last_changed(tournament)
     all_columns = request.GET.get("columns") == "all"
     show_all = request.GET.get("per_page") == "all"
     cut_query = urlencode(result.cut.as_params())
-    rules = tournament.rules
 
     def url(name):
         address = reverse(f"{namespace}:{name}", args=[tournament.slug])
@@ -163,21 +177,18 @@ def standings_page(request, tournament, *, namespace: str, can_publish: bool) ->
             "organiser_page": namespace == "organiser",
             "can_publish": can_publish,
             "public_pages": tournament.public_pages,
-            "day_choices": [(day, day == result.cut.day) for day in range(1, rules.days + 1)],
-            "game_choices": [
-                (game, game == result.cut.game) for game in range(1, rules.games_per_day + 1)
-            ],
+            **_cut_choices(result),
             "pdf_url": url("standings_pdf"),
             "xlsx_url": url("standings_xlsx"),
             "projector_url": reverse("public:projector", args=[tournament.slug]),
             "race_chart": race_chart(result, picked),
             "picked": picked,
             "pick_error": pick_error,
-            "last_changed": shown_last_change(tournament, result),
+            "last_changed": shown_last_change(tournament, result, changed),
             "staff_note": staff_note(tournament) if namespace == "organiser" else "",
             "hidden_finish": hidden_finish_form(tournament) if can_publish else None,
             "refresh_seconds": getattr(settings, "STANDINGS_REFRESH_SECONDS", REFRESH_SECONDS),
-            "version": _version(last_changed(tournament), result),
+            "version": _version(changed, result),
             "all_columns": all_columns,
             "columns_url": _with_params(request, columns=None if all_columns else "all"),
             "cut_params": [

@@ -12,11 +12,13 @@ from dataclasses import dataclass, field
 
 from django.db.models import Min
 
+from core.errors import ServiceError
 from domain.prizes import Award, Contender, assign_prizes, call_order
 from scoring.models import Score, SheetState
 from scoring.progress import FINISHED, game_states
 from standings.read import Standings, last_changed, standings
 from tournaments.models import Day, Prize, PrizeDecision, Table, Tournament
+from tournaments.services.prizes import decide_tie
 
 MISSING_SHOWN = 30
 
@@ -138,3 +140,14 @@ def _games(numbers: list[int], what: str) -> str:
         return ""
     word = "game" if len(numbers) == 1 else "games"
     return f"{word} {', '.join(str(n) for n in numbers)} {what}"
+
+
+def decide_prize_tie(tournament: Tournament, prize_id: int, number: int | None, *, by) -> str:
+    """The organiser's winner among the players tied for a prize now; refused for anyone else
+    (a stale page, a player the tie no longer holds). What to say when it is done."""
+    award = next((a for a in prize_table(tournament).awards if a.prize.key == prize_id), None)
+    tied = {c.number: c for c in award.tied} if award else {}
+    if award is None or number not in tied:
+        raise ServiceError("Choose one of the players tied for this prize.")
+    decide_tie(tournament, prize_id, number, by=by)
+    return f"{award.prize.title}: {tied[number].name}, decided by you."

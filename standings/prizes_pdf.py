@@ -7,10 +7,10 @@ from __future__ import annotations
 from django.utils import timezone
 from reportlab.lib.enums import TA_CENTER
 from reportlab.lib.styles import ParagraphStyle
-from reportlab.platypus import Flowable, PageBreak, Paragraph, Spacer, Table, TableStyle
+from reportlab.platypus import Flowable, PageBreak, Paragraph, Spacer
 
 from core.formats import date_and_time, long_date
-from core.pdf_documents import GRID, PADDING, STRIPE, build_document, markup, paragraph_styles
+from core.pdf_documents import PADDING, build_document, markup, paragraph_styles, ruled_table
 from core.pdf_fonts import pdf_fonts, printable
 from standings.prizes import PrizeTable
 
@@ -39,20 +39,7 @@ def announcement_pdf(table: PrizeTable) -> bytes:
                 award.what + (" (decided by the organiser)" if award.decided else ""),
             ]
         )
-    grid = Table(rows, repeatRows=1, hAlign="LEFT")
-    grid.setStyle(
-        TableStyle(
-            [
-                ("FONT", (0, 0), (-1, 0), bold, 11),
-                ("FONT", (0, 1), (-1, -1), font, 11),
-                ("FONT", (2, 1), (2, -1), bold, 11),
-                ("GRID", (0, 0), (-1, -1), 0.5, GRID),
-                ("ROWBACKGROUNDS", (0, 1), (-1, -1), [None, STRIPE]),
-                ("TOPPADDING", (0, 0), (-1, -1), PADDING + 2),
-                ("BOTTOMPADDING", (0, 0), (-1, -1), PADDING + 2),
-            ]
-        )
-    )
+    grid = ruled_table(rows, font, bold, size=11, padding=PADDING + 2, bold_column=2)
     story: list[Flowable] = [
         Paragraph(markup(tournament.name), styles["title"]),
         Paragraph("Prizes: the announcement", styles["heading"]),

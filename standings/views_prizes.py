@@ -11,7 +11,7 @@ from django.views.decorators.http import require_POST, require_safe
 from core.errors import ServiceError
 from core.reports import PDF, Report, report_response
 from domain.prizes import KINDS
-from standings.prizes import prize_table
+from standings.prizes import decide_prize_tie, prize_table
 from standings.prizes_pdf import announcement_pdf, certificates_pdf
 from tournaments.access import desk_view, organiser_view
 from tournaments.presenters import can_manage
@@ -105,12 +105,7 @@ def prize_decide(request, tournament, prize):
     number = _number(request.POST.get("winner"))
 
     def decide():
-        award = next((a for a in prize_table(tournament).awards if a.prize.key == prize), None)
-        tied = {c.number: c for c in award.tied} if award else {}
-        if award is None or number not in tied:
-            raise ServiceError("Choose one of the players tied for this prize.")
-        prize_services.decide_tie(tournament, prize, number, by=request.user)
-        return f"{award.prize.title}: {tied[number].name}, decided by you."
+        return decide_prize_tie(tournament, prize, number, by=request.user)
 
     return _done(request, tournament, decide)
 

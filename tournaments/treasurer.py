@@ -7,10 +7,10 @@ from io import BytesIO
 
 from django.utils import timezone
 from openpyxl import Workbook
-from reportlab.platypus import Flowable, Paragraph, Spacer, Table, TableStyle
+from reportlab.platypus import Flowable, Paragraph, Spacer
 
 from core.formats import date_and_time, money
-from core.pdf_documents import GRID, PADDING, STRIPE, build_document, markup, paragraph_styles
+from core.pdf_documents import build_document, markup, paragraph_styles, ruled_table
 from core.pdf_fonts import pdf_fonts, printable
 from core.reports import PDF, XLSX, Report
 from core.spreadsheet_print import set_page_layout
@@ -51,24 +51,6 @@ def treasurer_workbook(report: FeeReport) -> bytes:
     return buffer.getvalue()
 
 
-def _pdf_table(header: list[str], rows: list[list[str]], font: str, bold: str) -> Table:
-    table = Table([header, *rows], repeatRows=1, hAlign="LEFT")
-    table.setStyle(
-        TableStyle(
-            [
-                ("FONT", (0, 0), (-1, 0), bold, 10),
-                ("FONT", (0, 1), (-1, -1), font, 10),
-                ("GRID", (0, 0), (-1, -1), 0.5, GRID),
-                ("ROWBACKGROUNDS", (0, 1), (-1, -1), [None, STRIPE]),
-                ("ALIGN", (-1, 0), (-1, -1), "RIGHT"),
-                ("TOPPADDING", (0, 0), (-1, -1), PADDING),
-                ("BOTTOMPADDING", (0, 0), (-1, -1), PADDING),
-            ]
-        )
-    )
-    return table
-
-
 def _printed(value) -> str:
     if value is None:
         return ""
@@ -98,7 +80,7 @@ def treasurer_pdf(report: FeeReport) -> bytes:
         ]
         story += [Spacer(1, 10), Paragraph(markup(title), styles["heading"])]
         if printed:
-            story.append(_pdf_table(header, printed, font, bold))
+            story.append(ruled_table([header, *printed], font, bold, numbers_last=True))
         else:
             story.append(Paragraph("None.", styles["small"]))
     return build_document(story, f"{tournament.name}: Treasurer's report", tournament.name, font)

@@ -6,17 +6,18 @@ not go; axe-clean on both screens."""
 import pytest
 from playwright.sync_api import expect
 from scoring_factories import link, seated_day
-from test_browser_accessibility import AA_TAGS, DESK, PHONE, PHONE_TAGS, violations
+from test_browser_accessibility import (  # noqa: F401 (fixtures)
+    AA_TAGS,
+    DESK,
+    PHONE,
+    PHONE_TAGS,
+    browser_context_args,
+    violations,
+)
 
 from scoring.models import DeskCall
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-
-@pytest.fixture
-def browser_context_args(browser_context_args):
-    """axe-core goes in as a script of its own, which the site's policy rightly refuses."""
-    return {**browser_context_args, "bypass_csp": True}
 
 
 def test_a_table_calls_the_desk_and_the_desk_answers(

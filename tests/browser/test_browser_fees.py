@@ -6,17 +6,17 @@ and 390 px."""
 import pytest
 from playwright.sync_api import expect
 from scoring_factories import register
-from test_browser_accessibility import AA_TAGS, DESK, PHONE, violations
+from test_browser_accessibility import (  # noqa: F401 (fixtures)
+    AA_TAGS,
+    DESK,
+    PHONE,
+    browser_context_args,
+    violations,
+)
 
 from tournaments.models import Entry, Payment
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-
-@pytest.fixture
-def browser_context_args(browser_context_args):
-    """axe-core goes in as a script of its own, which the site's policy rightly refuses."""
-    return {**browser_context_args, "bypass_csp": True}
 
 
 def test_fees_set_taken_at_check_in_and_added_up(

@@ -5,18 +5,19 @@ reset clears what they typed; axe-clean at 1280 px and 390 px."""
 import pytest
 from playwright.sync_api import expect
 from scoring_factories import link, seated_day
-from test_browser_accessibility import AA_TAGS, DESK, PHONE, PHONE_TAGS, violations
+from test_browser_accessibility import (  # noqa: F401 (fixtures)
+    AA_TAGS,
+    DESK,
+    PHONE,
+    PHONE_TAGS,
+    browser_context_args,
+    violations,
+)
 
 from scoring.models import GameSheet
 from tournaments.models import Table
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-
-@pytest.fixture
-def browser_context_args(browser_context_args):
-    """axe-core goes in as a script of its own, which the site's policy rightly refuses."""
-    return {**browser_context_args, "bypass_csp": True}
 
 
 def test_a_practice_copy_made_tried_on_a_phone_and_reset(

@@ -5,15 +5,15 @@ axe-clean at 1280 px and 390 px."""
 import pytest
 from playwright.sync_api import expect
 from scoring_factories import a_tie_for_first
-from test_browser_accessibility import AA_TAGS, DESK, PHONE, violations
+from test_browser_accessibility import (  # noqa: F401 (fixtures)
+    AA_TAGS,
+    DESK,
+    PHONE,
+    browser_context_args,
+    violations,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-
-@pytest.fixture
-def browser_context_args(browser_context_args):
-    """axe-core goes in as a script of its own, which the site's policy rightly refuses."""
-    return {**browser_context_args, "bypass_csp": True}
 
 
 def test_prizes_set_a_tie_decided_and_the_announcement_printed(

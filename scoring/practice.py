@@ -87,6 +87,7 @@ def _copy(real: Tournament, slug: str) -> Tournament:
             player_id=old.player_id,
             number=old.number,
             status=old.status,
+            club=old.club,
             pinned_table=old.pinned_table,
             contact=old.contact,
         )

@@ -571,7 +571,7 @@ def _entries(tournament, day_ids: list[int], substitutes: bool) -> list[tuple]:
         replaced = f"(SELECT MAX(r.replaces_id) FROM {seat} r WHERE r.entry_id = e.id)"  # noqa: S608
     return sql_rows(
         f"""
-        SELECT e.id, e.number, e.status, p.name, p.club, {seated}, {replaced}
+        SELECT e.id, e.number, e.status, p.name, e.club, {seated}, {replaced}
         FROM {entry} e JOIN {player} p ON p.id = e.player_id
         WHERE e.tournament_id = %s
         """,  # noqa: S608

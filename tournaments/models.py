@@ -285,7 +285,8 @@ class StaffRole(models.Model):
 class Player(models.Model):
     """A person in the directory: outlives any one event. An organiser sees and reuses only the
     players of events they organise (selectors.directory_for); contact details are the entry's,
-    given to one event."""
+    given to one event. The club here is the person's current one; each entry keeps the club
+    they played for at that event."""
 
     name = models.CharField(max_length=120)
     club = models.CharField("club or chapter", max_length=120, blank=True)
@@ -313,6 +314,9 @@ class Entry(models.Model):
     number = models.PositiveIntegerField("Player ID")
     status = models.CharField(max_length=12, choices=STATUSES, default=REGISTERED)
     pinned_table = models.PositiveSmallIntegerField(null=True, blank=True)
+    # As it was at this event: a later change in the directory leaves a finished event's
+    # standings, PDF and workbook as they were.
+    club = models.CharField("club or chapter", max_length=120, blank=True)
     # Given to this event's organisers only; another event entering the same player does not see it.
     contact = models.CharField(max_length=200, blank=True)
     registered_at = models.DateTimeField(auto_now_add=True)
@@ -336,6 +340,12 @@ class Entry(models.Model):
 
     def __str__(self):
         return f"#{self.number} {self.player.name}"
+
+    def save(self, *args, **kwargs):
+        # An entry starts with the person's current club unless it was given one.
+        if self._state.adding and not self.club and self.player_id is not None:
+            self.club = self.player.club
+        super().save(*args, **kwargs)
 
 
 class Payment(models.Model):

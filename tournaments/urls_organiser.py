@@ -49,6 +49,7 @@ urlpatterns = [
     ),
     path("t/<slug:slug>/check-in/", check_in.check_in, name="check_in"),
     path("t/<slug:slug>/check-in/<int:number>/", check_in.check_in_set, name="check_in_set"),
+    path("t/<slug:slug>/check-in/everyone/", check_in.check_in_everyone, name="check_in_everyone"),
     path("t/<slug:slug>/check-in/<int:number>/pay/", fees.take_payment, name="take_payment"),
     path("t/<slug:slug>/check-in/<int:number>/pay/undo/", fees.undo_payment, name="undo_payment"),
     path("t/<slug:slug>/treasurer/", fees.treasurer, name="treasurer"),

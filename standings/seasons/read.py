@@ -172,7 +172,7 @@ def season_standings(season: Season, *, public: bool = False) -> SeasonStandings
 
 
 def _sessions(events: list[Tournament], *, public: bool) -> tuple[list[SeasonSession], tuple]:
-    """Every seated day of the season's events, in season order, and the labels of those left
+    """Every seated day of the season's events, in date order, and the labels of those left
     out of a public view by a hidden finish. One query."""
     if not events:
         return [], ()
@@ -193,7 +193,14 @@ def _sessions(events: list[Tournament], *, public: bool) -> tuple[list[SeasonSes
     )
     order = {pk: i for i, pk in enumerate(ids)}
     by_id = {e.pk: e for e in events}
-    seated = sorted((r for r in rows if r[4]), key=lambda r: (order[r[0]], r[1]))
+
+    def in_date_order(row):
+        # A session without a date takes its event's start date; an event with neither comes
+        # after the dated ones, in its place in the season's list.
+        when = _as_date(row[3]) or by_id[row[0]].start_date
+        return (when is None, when or datetime.date.min, order[row[0]], row[1])
+
+    seated = sorted((r for r in rows if r[4]), key=in_date_order)
     hidden: tuple[str, ...] = ()
     if public:
         shown = [r for r in seated if _shown_whole(by_id[r[0]], r[1])]
@@ -246,10 +253,10 @@ def _credit(events, sessions, progress, totals) -> dict[int, tuple]:
 
 
 def _entries(events) -> dict[int, tuple]:
-    """entry id -> (event id, status, player id, name, club, entry replaced or None). One query,
-    two when an event allows substitutes."""
+    """entry id -> (event id, status, player id, name, club played for, entry replaced or None),
+    One query, two when an event allows substitutes."""
     rows = Entry.objects.filter(tournament__in=events).values_list(
-        "pk", "tournament_id", "status", "player_id", "player__name", "player__club"
+        "pk", "tournament_id", "status", "player_id", "player__name", "club"
     )
     entries: dict[int, tuple] = {row[0]: (*row[1:], None) for row in rows}
     if any(e.rules.substitutes for e in events):
@@ -307,10 +314,14 @@ def _players(records, entries) -> dict[int, SeasonPlayer]:
     """One season player per person, their sessions from every event they played."""
     sessions: dict[int, list[SessionResult]] = {}
     names: dict[int, tuple[str, str]] = {}
+    latest: dict[int, int] = {}
     for entry_id, (results, _) in records.items():
         _, _, player_id, name, club, _ = entries[entry_id]
         sessions.setdefault(player_id, []).extend(results)
-        names[player_id] = (name, club)
+        last = max((r.session for r in results), default=-1)
+        if player_id not in names or last > latest[player_id]:
+            # the club of the person's latest session in the season: as it was then
+            names[player_id], latest[player_id] = (name, club), last
     return {
         pid: SeasonPlayer(pid, names[pid][0], names[pid][1], tuple(sorted(found, key=_index)))
         for pid, found in sessions.items()

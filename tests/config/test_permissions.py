@@ -63,6 +63,7 @@ EXPECTED = {
     "organiser:keep_apart_remove": ORGANISER_POST_ONLY,
     "organiser:check_in": DESK_PAGE,
     "organiser:check_in_set": DESK_POST_ONLY,
+    "organiser:check_in_everyone": DESK_POST_ONLY,
     "organiser:take_payment": DESK_POST_ONLY,
     "organiser:undo_payment": DESK_POST_ONLY,
     "organiser:treasurer": DESK_PAGE,

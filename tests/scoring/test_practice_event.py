@@ -62,18 +62,23 @@ def real():
 
 
 def test_the_copy_has_the_players_seating_and_staff_and_links_of_its_own(real):
+    # The club played for, not the person's current one: the copy rehearses this event.
+    Entry.objects.filter(tournament=real.tournament, number=1).update(club="Elks 1998")
     before = real_rows(real.tournament)
     practice, made = practice_event(real.tournament, by=real.boss)
     assert made and practice.slug == "cup-practice" and practice.name == "Practice: Cup"
     assert practice.practice_of_id == real.tournament.pk and not practice.public_pages
     assert practice.rules.rule_values() == real.tournament.rules.rule_values()
     assert list(
-        Entry.objects.filter(tournament=practice).values_list("number", "player_id", "status")
+        Entry.objects.filter(tournament=practice).values_list(
+            "number", "player_id", "status", "club"
+        )
     ) == list(
         Entry.objects.filter(tournament=real.tournament).values_list(
-            "number", "player_id", "status"
+            "number", "player_id", "status", "club"
         )
     )
+    assert Entry.objects.get(tournament=practice, number=1).club == "Elks 1998"
     seating = lambda t: sorted(  # noqa: E731
         Seat.objects.filter(day__tournament=t).values_list(
             "day__number", "table__number", "entry__number", "position"

@@ -261,13 +261,17 @@ def test_a_session_counts_what_the_events_standings_count(rule):
 
 def test_a_two_day_event_is_two_sessions():
     who = people(*FOUR)
-    cup = club_session("cup", [list(FOUR)], who, preset="tournament", scores=[[{"Ann Lee": 9}]])
+    cup = club_session(
+        "cup", [list(FOUR)], who, preset="tournament", scores=[[{"Ann Lee": 9, "Bob Roe": 2}]]
+    )
     day2 = cup.event.days.get(number=2)
     from scoring_factories import seat_tables, stored_sheet
 
     games, tables = seat_tables(day2, [[cup.entries[n] for n in FOUR]])
     stored_sheet(tables[0], games[1], {cup.entries["Ann Lee"]: 4})
-    week = club_session("week", [["Ann Lee", "Bob Roe"]], who, scores=[[{"Ann Lee": 1}]])
+    week = club_session(
+        "week", [["Ann Lee", "Bob Roe"]], who, scores=[[{"Ann Lee": 1, "Bob Roe": 4}]]
+    )
     result = season_standings(season_of("mixed", cup, week, best_of=2))
     assert [s.label for s in result.sessions] == ["Cup, day 1", "Cup, day 2", "Week"]
     ann = by_name(result)["Ann Lee"]
@@ -303,3 +307,31 @@ def test_season_pdf_embeds_its_fonts_and_names_title_author_and_language():
     assert reader.metadata.author == "Spring Élan"
     assert reader.trailer["/Root"]["/Lang"] == "en"
     assert "Spring Élan" in reader.pages[0].extract_text()
+
+
+def test_sessions_are_in_date_order_whatever_order_the_events_were_added():
+    """April's session added before March's: the season reads March first (an event with no
+    date after the dated ones), and a player's club is the one of their latest session, not of
+    whichever event was added last."""
+    who = people("Ann Lee", "Bob Roe", club="Elks")
+    april = club_session(
+        "april", [["Ann Lee", "Bob Roe"]], who, scores=[[{"Ann Lee": 5, "Bob Roe": 3}]]
+    )
+    march = club_session(
+        "march", [["Ann Lee", "Bob Roe"]], who, scores=[[{"Ann Lee": 9, "Bob Roe": 2}]]
+    )
+    undated = club_session(
+        "undated", [["Ann Lee", "Bob Roe"]], who, scores=[[{"Ann Lee": 1, "Bob Roe": 4}]]
+    )
+    for session, day in ((april, "2026-04-07"), (march, "2026-03-03")):
+        session.day.date = day
+        session.day.save(update_fields=["date"])
+    for session in (april, undated):
+        session.entries["Ann Lee"].club = "Moose Lodge"
+        session.entries["Ann Lee"].save(update_fields=["club"])
+    season = season_of("spring", undated, april, march)
+
+    result = season_standings(season)
+    assert [s.label for s in result.sessions] == ["March", "April", "Undated"]
+    assert by_name(result)["Ann Lee"].player.club == "Moose Lodge"
+    assert by_name(result)["Bob Roe"].player.club == "Elks"

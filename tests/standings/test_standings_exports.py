@@ -252,7 +252,7 @@ def test_workbook_sheets_hold_standings_clubs_scores_seating_and_rules(demo_tour
 
 def test_workbook_never_holds_a_formula_even_for_formula_like_names(demo_tournament):
     rename(demo_tournament, ODD_NAMES)
-    Player.objects.filter(entries__number=9).update(club="=1+1")
+    Entry.objects.filter(tournament=demo_tournament, number=9).update(club="=1+1")
     book = load_workbook(io.BytesIO(standings_workbook(standings(fresh(demo_tournament)))))
     formulas = [
         cell.coordinate

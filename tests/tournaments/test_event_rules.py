@@ -221,6 +221,26 @@ def test_only_permitted_users_create_events_and_become_organiser(client, make_us
 
 
 @pytest.mark.django_db
+def test_a_weekly_club_nights_repeated_name_gets_an_address_with_its_date(organiser_client):
+    """The short name left empty: the name's address, then with the date, then numbered."""
+    made = []
+    for date in ("2026-12-07", "2026-12-14", "2026-12-14", ""):
+        response = organiser_client.post(
+            "/organiser/new/",
+            {"name": "Club Night", "preset": "club-session", "start_date": date, "slug": ""},
+            follow=True,
+        )
+        assert "Club Night is created, its web address name" in response.content.decode()
+        made.append(Tournament.objects.order_by("-pk").values_list("slug", flat=True).first())
+    assert made == [
+        "club-night",
+        "club-night-2026-12-14",
+        "club-night-2026-12-14-2",
+        "club-night-2",
+    ]
+
+
+@pytest.mark.django_db
 def test_a_taken_or_badly_shaped_slug_is_refused_by_the_field(organiser_client, tournament):
     before = snapshot(*RULE_MODELS)
     for slug, words in (

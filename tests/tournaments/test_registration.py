@@ -13,6 +13,7 @@ from tournaments.models import Entry, KeepApart, Player, Seat, StaffRole
 from tournaments.services.importing import ImportRefused, import_players
 from tournaments.services.registration import (
     add_keep_apart,
+    check_everyone_in,
     register_player,
     reinstate_entry,
     set_checked_in,
@@ -428,7 +429,8 @@ def test_the_migration_moves_each_players_contact_to_their_entries_and_back():
     executor = MigrationExecutor(connection)
     executor.loader.build_graph()
     executor.migrate([after])
-    assert Entry.objects.get(number=1, tournament__slug="old").contact == "555-0101"
+    moved = executor.loader.project_state([after]).apps.get_model("tournaments", "Entry")
+    assert moved.objects.get(number=1, tournament__slug="old").contact == "555-0101"
     executor = MigrationExecutor(connection)
     executor.loader.build_graph()
     executor.migrate([before])
@@ -437,6 +439,36 @@ def test_the_migration_moves_each_players_contact_to_their_entries_and_back():
     executor = MigrationExecutor(connection)
     executor.loader.build_graph()
     executor.migrate(executor.loader.graph.leaf_nodes())
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_migration_gives_every_entry_the_club_its_player_had():
+    from django.db import connection
+    from django.db.migrations.executor import MigrationExecutor
+
+    before, after = ("tournaments", "0021_prizes"), ("tournaments", "0022_entry_club")
+    executor = MigrationExecutor(connection)
+    try:
+        executor.migrate([before])
+        old = executor.loader.project_state([before]).apps
+        tournament = old.get_model("tournaments", "Tournament").objects.create(
+            slug="old", name="Old"
+        )
+        people = old.get_model("tournaments", "Player").objects
+        for number, (name, club) in enumerate((("Ann", "Elks"), ("Bob", "")), start=1):
+            old.get_model("tournaments", "Entry").objects.create(
+                tournament=tournament, player=people.create(name=name, club=club), number=number
+            )
+        executor = MigrationExecutor(connection)
+        executor.loader.build_graph()
+        executor.migrate([after])
+        new = executor.loader.project_state([after]).apps.get_model("tournaments", "Entry")
+        clubs = new.objects.filter(tournament__slug="old").values_list("player__name", "club")
+        assert dict(clubs) == {"Ann": "Elks", "Bob": ""}
+    finally:
+        executor = MigrationExecutor(connection)
+        executor.loader.build_graph()
+        executor.migrate(executor.loader.graph.leaf_nodes())
 
 
 def scored_sheet(table, game_number, *, without=()):
@@ -544,3 +576,46 @@ def test_the_seating_page_marks_pinned_and_kept_apart_players(tournament, organi
     assert '<span class="badge mark">pinned to table 1</span>' in page
     assert '<span class="badge mark">kept apart from P3</span>' in page
     assert '<span class="badge mark">kept apart from P2</span>' in page
+
+
+# ---------------------------------------------------------------------------
+# Check everyone in: a club night where the whole list is present
+# ---------------------------------------------------------------------------
+
+
+def statuses(tournament):
+    return dict(tournament.entries.values_list("player__name", "status"))
+
+
+def test_check_everyone_in_from_the_page_leaves_withdrawn_players_out(organiser_client, tournament):
+    ann, _bob, cy = register(tournament, "Ann Lee", "Bob Ray", "Cy Doe")
+    set_checked_in(ann, True)
+    withdraw_entry(cy)
+    page = organiser_client.get(url(tournament, "check-in/")).content.decode()
+    assert "Check in everyone not here yet (1)" in page
+
+    response = organiser_client.post(url(tournament, "check-in/everyone/"), follow=True)
+    assert "1 player checked in." in response.content.decode()
+    assert statuses(tournament) == {
+        "Ann Lee": Entry.CHECKED_IN,
+        "Bob Ray": Entry.CHECKED_IN,
+        "Cy Doe": Entry.WITHDRAWN,
+    }
+    page = organiser_client.get(url(tournament, "check-in/")).content.decode()
+    assert "Check in everyone" not in page  # nobody is left to check in
+    assert check_everyone_in(tournament) == 0
+
+
+def test_check_everyone_in_is_refused_once_play_has_started_and_changes_nothing(
+    organiser_client, tournament
+):
+    start_day_one(tournament)
+    late = Entry.objects.filter(tournament=tournament).first()
+    Entry.objects.filter(pk=late.pk).update(status=Entry.REGISTERED)
+    before = statuses(tournament)
+    with pytest.raises(ServiceError, match="whole list cannot be checked in now"):
+        check_everyone_in(tournament)
+    response = organiser_client.post(url(tournament, "check-in/everyone/"), follow=True)
+    assert "check in a late arrival by name" in response.content.decode()
+    assert statuses(tournament) == before
+    assert organiser_client.get(url(tournament, "check-in/everyone/")).status_code == 405

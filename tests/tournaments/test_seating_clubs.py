@@ -104,9 +104,7 @@ def test_day_one_spreads_clubs_and_the_page_reports_it(organiser_client, tournam
     day = tournament.days.get(number=1)
     seat_day(day, seed=4)
     tables: dict[int, list[str]] = {}
-    for number, club in Seat.objects.filter(day=day).values_list(
-        "table__number", "entry__player__club"
-    ):
+    for number, club in Seat.objects.filter(day=day).values_list("table__number", "entry__club"):
         tables.setdefault(number, []).append(club)
     assert max(Counter(c)["Chapter 9"] for c in tables.values()) == 2  # 5 players, 3 tables
     page = text_of(organiser_client.get(url(tournament, "seating/1/")))

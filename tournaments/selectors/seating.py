@@ -191,7 +191,7 @@ def day_seating(day) -> dict:
 
 def _club_spread(views) -> tuple[int, int] | None:
     """(largest number of one club at one table, the best possible), None without clubs."""
-    clubs = {v.entry.pk: v.entry.player.club for t in views for v in t.seats}
+    clubs = {v.entry.pk: v.entry.club for t in views for v in t.seats}
     if not club_groups(clubs, clubs):
         return None
     return club_spread([[v.entry.pk for v in t.seats] for t in views], clubs)

@@ -39,8 +39,19 @@ def may_create_events(user) -> bool:
     )
 
 
-def slug_from_name(name: str) -> str:
-    return slugify(name)[:SLUG_MAX].strip("-")
+def slug_from_name(name: str, start_date: datetime.date | None = None) -> str:
+    """The web address name for an event whose organiser left it empty. A weekly club night
+    repeats its name: a taken address gets the event's date, then a number."""
+    base = slugify(name)[:SLUG_MAX].strip("-")
+    taken = set(Tournament.objects.filter(slug__startswith=base).values_list("slug", flat=True))
+    if base not in taken:
+        return base
+    dated = f"{base[: SLUG_MAX - 11].strip('-')}-{start_date.isoformat()}" if start_date else base
+    candidate, n = dated, 2
+    while candidate in taken:
+        suffix = f"-{n}"
+        candidate, n = f"{dated[: SLUG_MAX - len(suffix)].strip('-')}{suffix}", n + 1
+    return candidate
 
 
 def _preset(key: str) -> RulePreset:

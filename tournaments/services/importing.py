@@ -99,18 +99,25 @@ def import_players(tournament, data: bytes, filename: str = "", *, user) -> Impo
 
 
 def _write(tournament, parsed: ParsedImport, directory, existing) -> ImportOutcome:
-    players = [_directory_match(directory, row) for row in parsed.rows]
-    reused = sum(1 for p in players if p is not None)
+    matches = [_directory_match(directory, row) for row in parsed.rows]
+    reused = sum(1 for p in matches if p is not None)
     new = [
         Player(name=row.name, club=row.club)
-        for row, player in zip(parsed.rows, players, strict=True)
+        for row, player in zip(parsed.rows, matches, strict=True)
         if player is None
     ]
     created = iter(Player.objects.bulk_create(new))
-    players = [player if player is not None else next(created) for player in players]
+    players = [player if player is not None else next(created) for player in matches]
+    _clubs_from_the_list(parsed.rows, players)
     first = next_number(tournament)
     entries = Entry.objects.bulk_create(
-        Entry(tournament=tournament, player=player, number=first + i, pinned_table=row.table)
+        Entry(
+            tournament=tournament,
+            player=player,
+            club=player.club,
+            number=first + i,
+            pinned_table=row.table,
+        )
         for i, (row, player) in enumerate(zip(parsed.rows, players, strict=True))
     )
     entry_pk_by_key = {key: e.pk for key, e in existing.items()}
@@ -128,6 +135,16 @@ def _write(tournament, parsed: ParsedImport, directory, existing) -> ImportOutco
         KeepApart(tournament=tournament, first_id=a, second_id=b) for a, b in new_pairs
     )
     return ImportOutcome(entries=entries, from_directory=reused, keep_apart_pairs=len(new_pairs))
+
+
+def _clubs_from_the_list(rows: list[ImportRow], players: list[Player]) -> None:
+    """A club on the list is the player's current one; a blank cell keeps the one on file."""
+    changed = []
+    for row, player in zip(rows, players, strict=True):
+        if row.club and row.club != player.club:
+            player.club = row.club
+            changed.append(player)
+    Player.objects.bulk_update(changed, ["club"])
 
 
 def _directory_lookup(names: list[str], user) -> dict[str, list[Player]]:

@@ -110,7 +110,7 @@ class _PlanInputs:
         history = seating_history(tournament, remaining[0].number)
         inputs = cls(
             days=tuple(d.number for d in remaining),
-            players=tuple((e.pk, e.pinned_table, e.player.club) for e in players),
+            players=tuple((e.pk, e.pinned_table, e.club) for e in players),
             history=tuple(tuple(tuple(t) for t in day) for day in history),
             keep_apart=tuple(sorted(keep_apart_ids(tournament))),
             max_table_size=tournament.rules.max_table_size,

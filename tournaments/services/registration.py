@@ -91,9 +91,11 @@ def register_player(
     user=None,
 ) -> Entry:
     """Enter a player: an existing directory ``player`` (one in ``user``'s directory, see
-    selectors.directory_for), or a new one called ``name``."""
+    selectors.directory_for), or a new one called ``name``. The entry plays for ``club``, or for
+    the player's current club when none is given; a club given becomes the player's current one."""
     tournament = lock_tournament(tournament)
     refuse_if_play_started(tournament, "no one new can be entered", unless_rules_allow=True)
+    club = _clean_text(club, "club", CLUB_MAX)
     if player is not None:
         if not directory_for(user).filter(pk=player.pk).exists():
             raise ServiceError("That player is not in your directory.")
@@ -101,17 +103,21 @@ def register_player(
         if existing is not None:
             raise ServiceError(f"{player.name} is already entered as player #{existing.number}.")
         _refuse_duplicate_name(tournament, player.name)
+        if club and club != player.club:
+            player.club = club
+            player.save(update_fields=["club"])
     else:
         name = _clean_text(name, "name", NAME_MAX)
         if not name:
             raise ServiceError("Type the player's name.", field="name")
         _refuse_duplicate_name(tournament, name)
-        player = Player.objects.create(name=name, club=_clean_text(club, "club", CLUB_MAX))
+        player = Player.objects.create(name=name, club=club)
     if pinned_table is not None and pinned_table < 1:
         raise ServiceError("Table numbers start at 1.", field="pinned_table")
     return Entry.objects.create(
         tournament=tournament,
         player=player,
+        club=club or player.club,
         number=next_number(tournament),
         pinned_table=pinned_table,
         contact=_clean_contact(contact),
@@ -131,8 +137,10 @@ def update_entry(
 ) -> Entry:
     """Correct a player's details in an event ``user`` organises.
 
-    The contact and pinned table are this entry's. The name and club are the directory's, and
-    change in the events ``user`` organises only: when the player also entered an event run
+    The club, contact and pinned table are this entry's: the club is the one played for at this
+    event, and becomes the player's current club only when this is their latest entry, so a
+    correction to an old event leaves the directory as it is. The name is the directory's, and
+    changes in the events ``user`` organises only: when the player also entered an event run
     by someone else, the entries of ``user``'s events move to a new directory row with the new
     name, and the other events keep the old one, so no one else's standings change.
     """
@@ -144,9 +152,12 @@ def update_entry(
     if pinned_table is not None and pinned_table < 1:
         raise ServiceError("Table numbers start at 1.", field="pinned_table")
     contact = _clean_contact(contact)
-    player = entry.player
-    if (name, club) != (player.name, player.club):
-        _rename(entry, name, club, user)
+    if name != entry.player.name:
+        _rename(entry, name, user)
+    if club != entry.club:
+        entry.club = club
+        entry.save(update_fields=["club"])
+        _club_is_current_if_latest(entry)
     if (entry.pinned_table, entry.contact) != (pinned_table, contact):
         pin_changed = entry.pinned_table != pinned_table
         entry.pinned_table, entry.contact = pinned_table, contact
@@ -156,8 +167,21 @@ def update_entry(
     return entry
 
 
-def _rename(entry: Entry, name: str, club: str, user) -> None:
-    """Give ``entry``'s player a new name and club in the events ``user`` organises."""
+def _club_is_current_if_latest(entry: Entry) -> None:
+    # A practice copy is a rehearsal, not the person's latest event.
+    player = entry.player
+    latest = (
+        Entry.objects.filter(player=player, tournament__practice_of__isnull=True)
+        .order_by("-pk")
+        .values_list("pk", flat=True)
+    )
+    if latest.first() == entry.pk and player.club != entry.club:
+        player.club = entry.club
+        player.save(update_fields=["club"])
+
+
+def _rename(entry: Entry, name: str, user) -> None:
+    """Give ``entry``'s player a new name in the events ``user`` organises."""
     player = entry.player
     organised = set(
         StaffRole.objects.filter(user=account_of(user), role=StaffRole.ORGANISER).values_list(
@@ -170,10 +194,10 @@ def _rename(entry: Entry, name: str, club: str, user) -> None:
     for other in mine:
         _refuse_duplicate_name(other.tournament, name, exclude_entry=other)
     if len(mine) == len(entries):
-        player.name, player.club = name, club
-        player.save(update_fields=["name", "club"])
+        player.name = name
+        player.save(update_fields=["name"])
         return
-    renamed = Player.objects.create(name=name, club=club)
+    renamed = Player.objects.create(name=name, club=player.club)
     Entry.objects.filter(pk__in=[e.pk for e in mine]).update(player=renamed)
     entry.player = renamed
 
@@ -408,6 +432,19 @@ def set_checked_in(entry, here: bool) -> Entry:
     entry.status = wanted
     entry.save(update_fields=["status"])
     return entry
+
+
+@transaction.atomic
+def check_everyone_in(tournament) -> int:
+    """A club night where the whole list is present: every registered player checked in at
+    once (withdrawn players stay withdrawn). Returns how many were checked in."""
+    tournament = lock_tournament(tournament)
+    refuse_if_play_started(
+        tournament, "the whole list cannot be checked in now; check in a late arrival by name"
+    )
+    return Entry.objects.filter(tournament=tournament, status=Entry.REGISTERED).update(
+        status=Entry.CHECKED_IN
+    )
 
 
 @transaction.atomic

@@ -227,7 +227,7 @@ def clubs_to_spread(rules, history, players: list[Entry]) -> dict[int, str] | No
     """Each player's club, for a first seating (no earlier day) when the rules spread clubs."""
     if history or not rules.spread_clubs:
         return None
-    return {e.pk: e.player.club for e in players}
+    return {e.pk: e.club for e in players}
 
 
 @dataclass(frozen=True)

@@ -60,3 +60,19 @@ def check_in_set(request, tournament, number):
     if query:
         url += "?" + urlencode({"q": query})
     return redirect(f"{url}#entry-{entry.number}")
+
+
+@desk_view
+@require_POST
+def check_in_everyone(request, tournament):
+    try:
+        checked = registration.check_everyone_in(tournament)
+    except ServiceError as error:
+        messages.error(request, str(error))
+    else:
+        if checked:
+            players = "1 player" if checked == 1 else f"{checked} players"
+            messages.success(request, f"{players} checked in.")
+        else:
+            messages.info(request, "Everyone was already checked in.")
+    return redirect("organiser:check_in", tournament.slug)

@@ -96,7 +96,7 @@ def tournament_new(request):
         data = form.cleaned_data
         try:
             tournament = events.create_tournament(
-                slug=data["slug"] or events.slug_from_name(data["name"]),
+                slug=data["slug"] or events.slug_from_name(data["name"], data["start_date"]),
                 name=data["name"],
                 preset_key=data["preset"],
                 start_date=data["start_date"],
@@ -106,7 +106,10 @@ def tournament_new(request):
         except ServiceError as error:
             form_error(form, error)
         else:
-            messages.success(request, f"{tournament.name} is created. Check its rules below.")
+            made = f"{tournament.name} is created"
+            if not data["slug"]:
+                made += f", its web address name {tournament.slug}"
+            messages.success(request, f"{made}. Check its rules below.")
             return redirect("organiser:rules", tournament.slug)
     return render(request, "tournaments/tournament_new.html", {"form": form})
 

@@ -120,7 +120,7 @@ def player_edit(request, tournament, number):
     form = PlayerDetailsForm(
         initial={
             "name": player.name,
-            "club": player.club,
+            "club": entry.club,
             "contact": entry.contact,
             "pinned_table": entry.pinned_table,
         }

@@ -84,14 +84,15 @@ def _copy(real: Tournament, slug: str) -> Tournament:
     entries = {
         old.pk: Entry.objects.create(
             tournament=copy,
-            player_id=old.player_id,
+            player=old.player,
             number=old.number,
             status=old.status,
             club=old.club,
             pinned_table=old.pinned_table,
             contact=old.contact,
         )
-        for old in Entry.objects.filter(tournament=real).order_by("number")
+        # the player comes with the entry: a blank club would otherwise read it once per entry
+        for old in Entry.objects.filter(tournament=real).select_related("player").order_by("number")
     }
     KeepApart.objects.bulk_create(
         KeepApart(tournament=copy, first=entries[a], second=entries[b])

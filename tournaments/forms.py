@@ -6,6 +6,7 @@ from django import forms
 
 from core.formats import entered_so_far, when_left
 from core.forms import CappedUploadForm, field_of
+from domain.people import SamePerson
 from domain.rules import (
     MAX_DOUBLE_BLANK,
     SUBSTITUTE_CHOICES,
@@ -74,8 +75,54 @@ class KeepApartForm(forms.Form):
 class ImportForm(CappedUploadForm):
     file = forms.FileField(
         label="Player list (.xlsx or .csv)",
-        help_text="First row: Name, and if you have them Club, Keep apart, Table.",
+        help_text="First row: Name (or First name and Last name), and if you have them Club, "
+        "Member number, Phone, Email, Keep apart, Table.",
     )
+
+
+SAME = "same"
+NEW = "new"
+EVERYONE_SAME = "all"
+EVERYONE_NEW = "none"
+
+
+class SamePersonForm(forms.Form):
+    """The import's review: "same person?" for each question's row, or one answer for all
+    (the ``everyone`` button). ``answers`` is the result once valid."""
+
+    pending = forms.CharField(widget=forms.HiddenInput)
+    everyone = forms.ChoiceField(
+        choices=[("", "row by row"), (EVERYONE_SAME, "all"), (EVERYONE_NEW, "none")],
+        required=False,
+    )
+
+    def __init__(self, *args, rows: list[int], **kwargs):
+        super().__init__(*args, **kwargs)
+        self.rows = rows
+        for row in rows:
+            self.fields[f"row_{row}"] = forms.ChoiceField(
+                label=f"Row {row}",
+                choices=[(SAME, "Same person"), (NEW, "Someone new")],
+                widget=forms.RadioSelect,
+                required=False,
+            )
+
+    def clean(self):
+        cleaned = super().clean()
+        everyone = cleaned.get("everyone")
+        if everyone:
+            self.answers = SamePerson(everyone=everyone == EVERYONE_SAME)
+            return cleaned
+        missing = [row for row in self.rows if not cleaned.get(f"row_{row}")]
+        for row in missing:
+            self.add_error(f"row_{row}", "Say whether this is the same person.")
+        if missing:
+            rows = ", ".join(str(row) for row in missing)
+            raise forms.ValidationError(
+                f"Answer every row (still to answer: {rows}), or use one answer for all."
+            )
+        self.answers = SamePerson(rows={row: cleaned[f"row_{row}"] == SAME for row in self.rows})
+        return cleaned
 
 
 class SeatDayForm(forms.Form):

@@ -290,6 +290,9 @@ class Player(models.Model):
 
     name = models.CharField(max_length=120)
     club = models.CharField("club or chapter", max_length=120, blank=True)
+    # The club's own number for the person (a Good Sam membership, say): an import trusts it
+    # before the name (domain.people).
+    member_number = models.CharField(max_length=40, blank=True, db_index=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     # Not stored: selectors.directory_matches sets it (the player's number in the event searched

@@ -4,9 +4,10 @@ No database access: :func:`parse_player_file` turns the uploaded bytes into rows
 problems, each with the spreadsheet row number (the header is row 1, the first player row 2).
 The service that writes to the database imports nothing unless the list of problems is empty.
 
-Columns, matched by header whatever the case: ``Name`` (required), ``Club``, ``Keep apart``
-(the name of another player in the same event who must never share the table) and ``Table``
-(a pinned table number for a player who cannot move). Other columns are ignored.
+Columns, matched by header whatever the case: ``Name`` (or ``First name`` and ``Last name``,
+joined), ``Club``, ``Member number``, ``Phone`` and ``Email`` (together the entry's contact),
+``Keep apart`` (the name of another player in the same event who must never share the table)
+and ``Table`` (a pinned table number for a player who cannot move). Other columns are ignored.
 
 A name that is already entered in the event is a problem, not a silent skip, so importing the
 same file twice is refused with a clear message instead of doubling the field.
@@ -29,6 +30,7 @@ from core.spreadsheet_files import (
     refuse_if_too_big,
     within_time,
 )
+from domain.people import member_key
 from domain.seating.pairs import table_sizes
 from tournaments.models import Entry, Player
 
@@ -54,8 +56,45 @@ def player_text_limit(field_name: str, model=Player) -> int:
 NAME_MAX = player_text_limit("name")
 CLUB_MAX = player_text_limit("club")
 CONTACT_MAX = player_text_limit("contact", Entry)
+MEMBER_NUMBER_MAX = player_text_limit("member_number")
 
-COLUMNS = {"name": "name", "club": "club", "keep apart": "keep_apart", "table": "table"}
+# Header (as _header_key reads it) -> the column it is. Clubs' lists name them many ways.
+COLUMNS = {
+    "name": "name",
+    "full name": "name",
+    "first name": "first_name",
+    "first": "first_name",
+    "given name": "first_name",
+    "forename": "first_name",
+    "last name": "last_name",
+    "last": "last_name",
+    "surname": "last_name",
+    "family name": "last_name",
+    "club": "club",
+    "chapter": "club",
+    "club or chapter": "club",
+    "member number": "member_number",
+    "member no": "member_number",
+    "member #": "member_number",
+    "member id": "member_number",
+    "membership number": "member_number",
+    "membership no": "member_number",
+    "membership #": "member_number",
+    "phone": "phone",
+    "phone number": "phone",
+    "telephone": "phone",
+    "mobile": "phone",
+    "cell": "phone",
+    "email": "email",
+    "e mail": "email",
+    "email address": "email",
+    "e mail address": "email",
+    "keep apart": "keep_apart",
+    "table": "table",
+}
+KNOWN_COLUMNS = (
+    "Name (or First name and Last name), Club, Member number, Phone, Email, Keep apart, Table"
+)
 
 
 class ImportFileError(ValueError):
@@ -69,6 +108,8 @@ class ImportRow:
     club: str = ""
     keep_apart: str = ""
     table: int | None = None
+    member_number: str = ""
+    contact: str = ""
 
 
 @dataclass(frozen=True)
@@ -99,7 +140,7 @@ def name_key(name: str) -> str:
 
 
 def _header_key(cell: str) -> str:
-    return " ".join(re.sub(r"[-_]", " ", cell).split()).casefold()
+    return " ".join(re.sub(r"[-_.:]", " ", cell).split()).casefold()
 
 
 # ---------------------------------------------------------------------------
@@ -234,6 +275,8 @@ class _RawRow:
     club: str
     keep_apart: str
     table_text: str
+    member_number: str = ""
+    contact: str = ""
 
 
 @dataclass(frozen=True)
@@ -241,6 +284,7 @@ class _FileContext:
     """What every row is checked against: the file's other rows and the event."""
 
     first_row_of: dict[str, int]  # name_key -> first row holding that name
+    first_row_of_member: dict[str, int]  # member_key -> first row holding that member number
     existing_names: dict[str, int]
     player_count: int
     table_count: int
@@ -272,7 +316,17 @@ def check_rows(
         problems.extend(ImportProblem(row.number, message) for message in row_problems)
         if not row_problems:
             table = _table_number(row.table_text) if row.table_text else None
-            result.rows.append(ImportRow(row.number, row.name, row.club, row.keep_apart, table))
+            result.rows.append(
+                ImportRow(
+                    row.number,
+                    row.name,
+                    row.club,
+                    row.keep_apart,
+                    table,
+                    row.member_number,
+                    row.contact,
+                )
+            )
             if row.keep_apart:
                 result.keep_apart.append((row.number, row.name, row.keep_apart))
     problems.extend(_pinned_together(result))
@@ -284,7 +338,8 @@ def check_rows(
 
 
 def _columns(header: list[str], problems: list[ImportProblem]) -> dict[str, int] | None:
-    """Column index of each known column by key; None (with a problem) when Name is missing."""
+    """Column index of each known column by key; None (with a problem naming the headers found)
+    when there is no Name column, nor a First name and a Last name."""
     columns: dict[str, int] = {}
     for index, cell in enumerate(header):
         key = COLUMNS.get(_header_key(cell))
@@ -293,14 +348,27 @@ def _columns(header: list[str], problems: list[ImportProblem]) -> dict[str, int]
         if key in columns:
             problems.append(ImportProblem(1, f'There are two "{cell}" columns; keep only one.'))
         columns[key] = index
-    if "name" not in columns:
+    if "name" in columns:
+        return columns
+    if "first_name" in columns and "last_name" in columns:
+        return columns
+    if "first_name" in columns or "last_name" in columns:
+        half = "First name" if "first_name" in columns else "Last name"
+        other = "Last name" if half == "First name" else "First name"
         problems.append(
-            ImportProblem(
-                1, "The first row must hold the column names, and one of them must be Name."
-            )
+            ImportProblem(1, f"There is a {half} column but no {other} column (or a Name column).")
         )
         return None
-    return columns
+    found = [f'"{cell}"' for cell in header if cell]
+    seen = f"The columns found are {', '.join(found)}." if found else "The first row is empty."
+    problems.append(
+        ImportProblem(
+            1,
+            "The first row must hold the column names, and one of them must be Name (or First "
+            f"name and Last name). {seen} The columns read are {KNOWN_COLUMNS}.",
+        )
+    )
+    return None
 
 
 def _raw_rows(cells: list[list[str]], columns: dict[str, int]) -> list[_RawRow]:
@@ -308,13 +376,23 @@ def _raw_rows(cells: list[list[str]], columns: dict[str, int]) -> list[_RawRow]:
         index = columns.get(key)
         return row[index] if index is not None and index < len(row) else ""
 
+    def name(row):
+        if "name" in columns:
+            return value(row, "name")
+        return " ".join(f"{value(row, 'first_name')} {value(row, 'last_name')}".split())
+
+    def contact(row):
+        return ", ".join(part for part in (value(row, "phone"), value(row, "email")) if part)
+
     return [
         _RawRow(
             number,
-            value(row, "name"),
+            name(row),
             value(row, "club"),
             value(row, "keep_apart"),
             value(row, "table"),
+            value(row, "member_number"),
+            contact(row),
         )
         for number, row in enumerate(cells[1:], start=2)
         if any(row)
@@ -325,12 +403,16 @@ def _context(
     raw: list[_RawRow], existing_names: dict[str, int], existing_players: int, max_table_size: int
 ) -> _FileContext:
     first_row_of: dict[str, int] = {}
+    first_row_of_member: dict[str, int] = {}
     for row in raw:
         if row.name:
             first_row_of.setdefault(name_key(row.name), row.number)
+        if row.member_number:
+            first_row_of_member.setdefault(member_key(row.member_number), row.number)
     player_count = existing_players + sum(1 for row in raw if row.name)
     return _FileContext(
         first_row_of=first_row_of,
+        first_row_of_member=first_row_of_member,
         existing_names=existing_names,
         player_count=player_count,
         table_count=len(table_sizes(player_count, max_table_size)),
@@ -354,6 +436,7 @@ def _row_problems(row: _RawRow, context: _FileContext) -> list[str]:
             )
     if len(row.club) > CLUB_MAX:
         problems.append(f"The club is longer than {CLUB_MAX} letters.")
+    problems.extend(_detail_problems(row, context))
     if row.keep_apart:
         partner = name_key(row.keep_apart)
         if name and partner == key:
@@ -364,6 +447,22 @@ def _row_problems(row: _RawRow, context: _FileContext) -> list[str]:
             )
     if row.table_text:
         problems.extend(_table_problems(row.table_text, context))
+    return problems
+
+
+def _detail_problems(row: _RawRow, context: _FileContext) -> list[str]:
+    """The member number and the contact: each short enough to keep, a number on one row only."""
+    problems = []
+    if len(row.member_number) > MEMBER_NUMBER_MAX:
+        problems.append(f"The member number is longer than {MEMBER_NUMBER_MAX} letters.")
+    elif (
+        row.member_number
+        and context.first_row_of_member[member_key(row.member_number)] != row.number
+    ):
+        first = context.first_row_of_member[member_key(row.member_number)]
+        problems.append(f"Member number {row.member_number} is also on row {first}.")
+    if len(row.contact) > CONTACT_MAX:
+        problems.append(f"The phone and email are longer than {CONTACT_MAX} letters together.")
     return problems
 
 

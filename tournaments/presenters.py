@@ -11,7 +11,7 @@ from typing import NamedTuple
 
 from django.utils import timezone
 
-from core.formats import date_and_time, time_of_day, when_left
+from core.formats import date_and_time, long_date, time_of_day, when_left
 from core.search import matches, search_key
 from domain import hidden_finish
 from domain.rules import RULE_FIELDS, RULE_LABELS, STANDINGS_SETTINGS, format_rule
@@ -134,6 +134,45 @@ def import_summary(outcome) -> str:
     if pairs:
         text += f" and {_count(pairs, 'keep-apart pair', 'keep-apart pairs')}"
     return text + "."
+
+
+@dataclass(frozen=True)
+class SamePersonQuestion:
+    """One "same person?" of an import's review, as the page and the command line say it."""
+
+    row: int
+    why: str  # "same name, other club"
+    listed: str  # the row: "Ann Lee · Sun Lakes · member GS 12"
+    on_file: str  # the person: "Ann Lee · Good Sams · member GS 12"
+    last_seen: str  # "last in Spring open (14 March 2026) as #12", or "" when never seen
+
+
+def _joined(*parts: str) -> str:
+    return " · ".join(part for part in parts if part)
+
+
+def same_person_questions(questions) -> list[SamePersonQuestion]:
+    """The import's questions (importing.ImportNeedsAnswers.questions) in plain words."""
+    shown = []
+    for question in questions:
+        row, person, entry = question.row, question.person, question.last_entry
+        last_seen = ""
+        if entry is not None:
+            event = entry.tournament
+            when = f" ({long_date(event.start_date)})" if event.start_date else ""
+            last_seen = f"last in {event.name}{when} as #{entry.number}"
+        member = f"member {row.member_number}" if row.member_number else ""
+        on_file_member = f"member {person.member_number}" if person.member_number else ""
+        shown.append(
+            SamePersonQuestion(
+                row=row.row,
+                why=question.why.value,
+                listed=_joined(row.name, row.club or "no club", member, row.contact),
+                on_file=_joined(person.name, person.club or "no club", on_file_member),
+                last_seen=last_seen,
+            )
+        )
+    return shown
 
 
 def _printed_when(moment) -> str:

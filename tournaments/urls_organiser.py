@@ -26,6 +26,7 @@ urlpatterns = [
     path("t/<slug:slug>/players/", players.players, name="players"),
     path("t/<slug:slug>/players/add/", players.player_add, name="player_add"),
     path("t/<slug:slug>/players/import/", players.import_players, name="import_players"),
+    path("t/<slug:slug>/players/import/review/", players.import_review, name="import_review"),
     path("t/<slug:slug>/players/<int:number>/", players.player_edit, name="player_edit"),
     path(
         "t/<slug:slug>/players/<int:number>/withdraw/",

@@ -56,6 +56,7 @@ EXPECTED = {
     "organiser:players": ORGANISER_PAGE,
     "organiser:player_add": ORGANISER_PAGE,
     "organiser:import_players": ORGANISER_PAGE,
+    "organiser:import_review": ORGANISER_POST_ONLY,
     "organiser:player_edit": ORGANISER_PAGE,
     "organiser:player_withdraw": ORGANISER_PAGE,
     "organiser:player_reinstate": ORGANISER_POST_ONLY,

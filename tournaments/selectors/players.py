@@ -3,9 +3,10 @@ a player's days (where they sit, when they left, their games)."""
 
 from dataclasses import dataclass
 
-from django.db.models import Prefetch
+from django.db.models import F, Prefetch
 
 from core.search import matches, search_key, surname_key
+from domain.people import KnownPerson, contact_keys
 from tournaments.hooks import play_record
 from tournaments.models import Entry, KeepApart, Player, Seat, StaffRole, Table
 from tournaments.player_import import name_key
@@ -107,6 +108,49 @@ def directory_for(user):
     return Player.objects.filter(
         pk__in=Entry.objects.filter(tournament_id__in=organised).values("player_id")
     )
+
+
+def _organised_entries(user):
+    """The entries of the events ``user`` organises (every entry for a superuser or the command
+    line): whose contact details they were given."""
+    if getattr(user, "is_superuser", False):
+        return Entry.objects.all()
+    organised = StaffRole.objects.filter(user=user, role=StaffRole.ORGANISER).values(
+        "tournament_id"
+    )
+    return Entry.objects.filter(tournament_id__in=organised)
+
+
+def people_on_file(user) -> list[KnownPerson]:
+    """Everyone in ``user``'s directory as an import matches them (domain.people): name,
+    current club, member number and the phone numbers and emails they gave to events ``user``
+    organises. Two queries."""
+    contacts: dict[int, set[str]] = {}
+    for player_id, contact in (
+        _organised_entries(user).exclude(contact="").values_list("player_id", "contact")
+    ):
+        contacts.setdefault(player_id, set()).update(contact_keys(contact))
+    return [
+        KnownPerson(pk, name, club, member_number, frozenset(contacts.get(pk, ())))
+        for pk, name, club, member_number in directory_for(user)
+        .order_by("pk")
+        .values_list("pk", "name", "club", "member_number")
+    ]
+
+
+def last_events(player_ids, user) -> dict[int, Entry]:
+    """Each player's latest entry (by the event's date, then the entry) among the events
+    ``user`` organises, with its event: where the organiser last saw them. One query."""
+    latest: dict[int, Entry] = {}
+    entries = (
+        _organised_entries(user)
+        .filter(player_id__in=list(player_ids))
+        .select_related("tournament")
+        .order_by(F("tournament__start_date").desc(nulls_last=True), "-pk")
+    )
+    for entry in entries:
+        latest.setdefault(entry.player_id, entry)
+    return latest
 
 
 def directory_matches(tournament, query: str, user, limit: int = 20) -> list[Player]:

@@ -10,9 +10,17 @@ from dataclasses import dataclass
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models.functions import Lower
 
 from core.errors import ServiceError
+from domain.people import (
+    ListedPerson,
+    SamePerson,
+    Why,
+    answers_for_no_question,
+    decide,
+    match_people,
+    unanswered,
+)
 from tournaments.models import Entry, KeepApart, Player, RuleSet
 from tournaments.player_import import (
     ImportFileError,
@@ -23,11 +31,8 @@ from tournaments.player_import import (
     name_key,
     read_cells,
 )
-from tournaments.selectors import directory_for, entered_names
+from tournaments.selectors import entered_names, last_events, people_on_file
 from tournaments.services.registration import lock_tournament, next_number, refuse_if_play_started
-
-# Names looked up in the directory per query: well under every database's limit on parameters.
-LOOKUP_CHUNK = 500
 
 
 class ImportRefused(ServiceError):
@@ -37,6 +42,30 @@ class ImportRefused(ServiceError):
         self.problems = problems
         count = "1 problem" if len(problems) == 1 else f"{len(problems)} problems"
         super().__init__(f"Nothing was imported: the file has {count}.")
+
+
+@dataclass(frozen=True)
+class ImportQuestion:
+    """ "Same person?" for one row: the row as the list has it, beside who is on file."""
+
+    row: ImportRow
+    person: Player
+    why: Why
+    last_entry: Entry | None  # where the organiser last saw ``person``, with its event
+
+
+class ImportNeedsAnswers(ServiceError):
+    """Rows that could be people already on file, waiting for "same person?"; nothing was
+    imported. ``questions`` lists them in row order."""
+
+    def __init__(self, questions: list[ImportQuestion]):
+        self.questions = questions
+        rows = "1 row" if len(questions) == 1 else f"{len(questions)} rows"
+        could = "could be someone" if len(questions) == 1 else "could be people"
+        super().__init__(
+            f"Nothing is imported yet: {rows} {could} already on file. Say for each whether it "
+            "is the same person."
+        )
 
 
 @dataclass
@@ -70,22 +99,37 @@ def _check(cells, tournament, state: _EventState) -> ParsedImport:
     )
 
 
-def import_players(tournament, data: bytes, filename: str = "", *, user) -> ImportOutcome:
-    """Enter every player in a spreadsheet, or none if any row has a problem.
-
-    Returning members are matched in the directory ``user`` may reuse (tournaments.selectors.
-    directory_for): players of events they organise.
-    """
-    refuse_if_play_started(tournament, "no one new can be entered")
+def read_player_file(data: bytes, filename: str = "") -> list[list[str]]:
+    """The file's cells, or ImportRefused with the reason on row 1."""
     try:
-        cells = read_cells(data, filename, max_bytes=settings.UPLOAD_MAX_BYTES)
+        return read_cells(data, filename, max_bytes=settings.UPLOAD_MAX_BYTES)
     except ImportFileError as error:
         raise ImportRefused([ImportProblem(1, str(error))]) from None
+
+
+def import_players(
+    tournament, data: bytes, filename: str = "", *, user, answers: SamePerson | None = None
+) -> ImportOutcome:
+    """Enter every player in a spreadsheet, or none if any row has a problem (ImportRefused) or
+    could be someone on file without ``answers`` saying whether it is (ImportNeedsAnswers).
+
+    Returning members are matched (domain.people) in the directory ``user`` may reuse
+    (tournaments.selectors.directory_for): players of events they organise.
+    """
+    refuse_if_play_started(tournament, "no one new can be entered")
+    return import_cells(tournament, read_player_file(data, filename), user=user, answers=answers)
+
+
+def import_cells(
+    tournament, cells: list[list[str]], *, user, answers: SamePerson | None = None
+) -> ImportOutcome:
+    """:func:`import_players` for a file already read (the review step sends back its cells)."""
+    refuse_if_play_started(tournament, "no one new can be entered")
     state, _ = _event_state(tournament)
     parsed = _check(cells, tournament, state)
     if not parsed.ok:
         raise ImportRefused(parsed.problems)
-    directory = _directory_lookup([row.name for row in parsed.rows], user)
+    matches = _matches(tournament, parsed, user, answers)
     with transaction.atomic():
         tournament = lock_tournament(tournament)
         refuse_if_play_started(tournament, "no one new can be entered")
@@ -95,33 +139,114 @@ def import_players(tournament, data: bytes, filename: str = "", *, user) -> Impo
             parsed = _check(cells, tournament, now)
             if not parsed.ok:
                 raise ImportRefused(parsed.problems)
-        return _write(tournament, parsed, directory, existing)
+            matches = _matches(tournament, parsed, user, answers)
+        return _write(tournament, parsed, matches, existing)
 
 
-def _write(tournament, parsed: ParsedImport, directory, existing) -> ImportOutcome:
-    matches = [_directory_match(directory, row) for row in parsed.rows]
-    reused = sum(1 for p in matches if p is not None)
+def questions_for(tournament, cells: list[list[str]], *, user) -> list[ImportQuestion]:
+    """The "same person?" questions the file asks (none: it can be imported as it is); a file
+    with problems is ImportRefused. Nothing is written."""
+    state, _ = _event_state(tournament)
+    parsed = _check(cells, tournament, state)
+    if not parsed.ok:
+        raise ImportRefused(parsed.problems)
+    try:
+        _matches(tournament, parsed, user, None)
+    except ImportNeedsAnswers as waiting:
+        return waiting.questions
+    return []
+
+
+def _matches(tournament, parsed: ParsedImport, user, answers: SamePerson | None) -> list:
+    """Each row's person on file (or None for someone new), every question answered."""
+    listed = [
+        ListedPerson(row.row, row.name, row.club, row.member_number, row.contact)
+        for row in parsed.rows
+    ]
+    found = match_people(listed, people_on_file(user), name_key)
+    _refuse_people_entered_already(tournament, parsed, found)
+    if answers is not None:
+        _refuse_answers_for_no_question(parsed, found, answers)
+    waiting = unanswered(found, answers)
+    if waiting:
+        raise ImportNeedsAnswers(_questions(parsed, waiting, user))
+    return [match.person.id if match.person else None for match in decide(found, answers)]
+
+
+def _refuse_people_entered_already(tournament, parsed: ParsedImport, found) -> None:
+    # A name already entered is a row problem (player_import); a member number can find
+    # someone entered under another name.
+    matched = {match.person.id: match.row for match in found if match.person is not None}
+    entered = Entry.objects.filter(tournament=tournament, player_id__in=list(matched))
+    problems = [
+        ImportProblem(
+            matched[entry.player_id],
+            f"This is #{entry.number} {entry.player.name} (the same member number), already "
+            "entered in this event.",
+        )
+        for entry in entered.select_related("player")
+    ]
+    if problems:
+        raise ImportRefused(sorted(problems, key=lambda p: p.row))
+
+
+def _refuse_answers_for_no_question(parsed: ParsedImport, found, answers: SamePerson) -> None:
+    rows = {row.row for row in parsed.rows}
+    asked = [match.row for match in found if match.asks]
+    listed = ", ".join(str(row) for row in asked) or "none"
+    problems = [
+        ImportProblem(
+            row,
+            f"The answers give row {row}, which "
+            + ("asks no question" if row in rows else "is not in the file")
+            + f" (the rows asking are: {listed}).",
+        )
+        for row in answers_for_no_question(found, answers)
+    ]
+    if problems:
+        raise ImportRefused(problems)
+
+
+def _questions(parsed: ParsedImport, waiting, user) -> list[ImportQuestion]:
+    rows = {row.row: row for row in parsed.rows}
+    ids = [match.person.id for match in waiting]
+    players = Player.objects.in_bulk(ids)
+    last = last_events(ids, user)
+    return [
+        ImportQuestion(
+            rows[match.row], players[match.person.id], match.why, last.get(match.person.id)
+        )
+        for match in waiting
+    ]
+
+
+def _write(tournament, parsed: ParsedImport, matches: list[int | None], existing) -> ImportOutcome:
+    on_file = Player.objects.in_bulk([pk for pk in matches if pk is not None])
+    reused = len(on_file)
     new = [
-        Player(name=row.name, club=row.club)
-        for row, player in zip(parsed.rows, matches, strict=True)
-        if player is None
+        Player(name=row.name, club=row.club, member_number=row.member_number)
+        for row, pk in zip(parsed.rows, matches, strict=True)
+        if pk is None
     ]
     created = iter(Player.objects.bulk_create(new))
-    players = [player if player is not None else next(created) for player in matches]
-    _clubs_from_the_list(parsed.rows, players)
+    players = [on_file[pk] if pk is not None else next(created) for pk in matches]
+    _details_from_the_list(parsed.rows, players)
     first = next_number(tournament)
     entries = Entry.objects.bulk_create(
         Entry(
             tournament=tournament,
             player=player,
             club=player.club,
+            contact=row.contact,
             number=first + i,
             pinned_table=row.table,
         )
         for i, (row, player) in enumerate(zip(parsed.rows, players, strict=True))
     )
     entry_pk_by_key = {key: e.pk for key, e in existing.items()}
-    entry_pk_by_key.update({name_key(e.player.name): e.pk for e in entries})
+    entry_pk_by_key.update(
+        {name_key(row.name): e.pk for row, e in zip(parsed.rows, entries, strict=True)}
+    )
     pairs = set()
     for _, name, partner in parsed.keep_apart:
         pairs.add(
@@ -137,36 +262,16 @@ def _write(tournament, parsed: ParsedImport, directory, existing) -> ImportOutco
     return ImportOutcome(entries=entries, from_directory=reused, keep_apart_pairs=len(new_pairs))
 
 
-def _clubs_from_the_list(rows: list[ImportRow], players: list[Player]) -> None:
-    """A club on the list is the player's current one; a blank cell keeps the one on file."""
+def _details_from_the_list(rows: list[ImportRow], players: list[Player]) -> None:
+    """A club on the list is the player's current one, and a member number fills one not on
+    file; a blank cell keeps what is on file."""
     changed = []
     for row, player in zip(rows, players, strict=True):
-        if row.club and row.club != player.club:
-            player.club = row.club
-            changed.append(player)
-    Player.objects.bulk_update(changed, ["club"])
-
-
-def _directory_lookup(names: list[str], user) -> dict[str, list[Player]]:
-    keys = {name_key(n) for n in names}
-    lowered = sorted({" ".join(n.split()).lower() for n in names})
-    found: dict[str, list[Player]] = {}
-    reusable = directory_for(user).annotate(lname=Lower("name"))
-    for start in range(0, len(lowered), LOOKUP_CHUNK):
-        chunk = lowered[start : start + LOOKUP_CHUNK]
-        for player in reusable.filter(lname__in=chunk).order_by("pk"):
-            key = name_key(player.name)
-            if key in keys:
-                found.setdefault(key, []).append(player)
-    for players in found.values():
-        players.sort(key=lambda p: p.pk)
-    return found
-
-
-def _directory_match(directory, row: ImportRow) -> Player | None:
-    """A returning member: same name, and the same club unless one of the two leaves it blank."""
-    club = row.club.casefold()
-    for player in directory.get(name_key(row.name), []):
-        if not club or not player.club or player.club.casefold() == club:
-            return player
-    return None
+        club = row.club if row.club and row.club != player.club else None
+        number = row.member_number if row.member_number and not player.member_number else None
+        if club is None and number is None:
+            continue
+        player.club = club if club is not None else player.club
+        player.member_number = number if number is not None else player.member_number
+        changed.append(player)
+    Player.objects.bulk_update(changed, ["club", "member_number"])

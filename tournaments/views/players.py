@@ -2,6 +2,7 @@
 keep-apart pairs, withdrawing and reinstating, importing a list from a file."""
 
 from django.contrib import messages
+from django.core import signing
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
@@ -10,17 +11,21 @@ from core.errors import ServiceError
 from tournaments import selectors
 from tournaments.access import organiser_view
 from tournaments.forms import (
+    EVERYONE_NEW,
+    EVERYONE_SAME,
     ExistingPlayerForm,
     ImportForm,
     KeepApartForm,
     PlayerDetailsForm,
     PlayerSearchForm,
+    SamePersonForm,
     WithdrawForm,
 )
 from tournaments.models import Entry
 from tournaments.presenters import (
     import_summary,
     joining_closed,
+    same_person_questions,
     with_status,
     withdrawal_notes,
 )
@@ -232,26 +237,31 @@ def player_reinstate(request, tournament, number):
     return redirect("organiser:player_edit", tournament.slug, number)
 
 
-@organiser_view
-def import_players(request, tournament):
-    form = ImportForm()
-    problems = []
-    if request.method == "POST":
-        form = ImportForm(request.POST, request.FILES)
-        if form.is_valid():
-            upload = form.cleaned_data["file"]
-            try:
-                outcome = importing.import_players(
-                    tournament, upload.read(), upload.name, user=request.user
-                )
-            except importing.ImportRefused as error:
-                problems = error.problems
-                form.add_error("file", str(error))
-            except ServiceError as error:
-                form.add_error("file", str(error))
-            else:
-                messages.success(request, import_summary(outcome))
-                return redirect("organiser:players", tournament.slug)
+# The file waits for the organiser's answers in the review page itself, signed so that it
+# comes back as it was read and only to this event: nothing is stored until they answer.
+PENDING_IMPORT_SALT = "tournaments.import-review"
+PENDING_IMPORT_HOURS = 12
+
+
+def _pending_token(tournament, cells) -> str:
+    return signing.dumps(
+        {"event": tournament.pk, "cells": cells}, salt=PENDING_IMPORT_SALT, compress=True
+    )
+
+
+def _pending_cells(tournament, token: str) -> list[list[str]] | None:
+    try:
+        pending = signing.loads(
+            token, salt=PENDING_IMPORT_SALT, max_age=PENDING_IMPORT_HOURS * 3600
+        )
+    except signing.BadSignature:
+        return None
+    if not isinstance(pending, dict) or pending.get("event") != tournament.pk:
+        return None
+    return pending.get("cells")
+
+
+def _import_page(request, tournament, form, problems=(), refusal=""):
     return render(
         request,
         "tournaments/import.html",
@@ -259,6 +269,84 @@ def import_players(request, tournament):
             "tournament": tournament,
             "form": form,
             "problems": problems,
+            "refusal": refusal,
             "joining_closed": joining_closed(selectors.first_started_day(tournament)),
         },
     )
+
+
+def _review_page(request, tournament, questions, form):
+    return render(
+        request,
+        "tournaments/import_review.html",
+        {
+            "tournament": tournament,
+            "questions": [
+                (question, form[f"row_{question.row}"])
+                for question in same_person_questions(questions)
+            ],
+            "count": len(questions),
+            "form": form,
+            "everyone_same": EVERYONE_SAME,
+            "everyone_new": EVERYONE_NEW,
+        },
+    )
+
+
+def _imported(request, tournament, outcome):
+    messages.success(request, import_summary(outcome))
+    return redirect("organiser:players", tournament.slug)
+
+
+@organiser_view
+def import_players(request, tournament):
+    form = ImportForm()
+    if request.method == "POST":
+        form = ImportForm(request.POST, request.FILES)
+        if form.is_valid():
+            upload = form.cleaned_data["file"]
+            try:
+                cells = importing.read_player_file(upload.read(), upload.name)
+                outcome = importing.import_cells(tournament, cells, user=request.user)
+            except importing.ImportNeedsAnswers as waiting:
+                rows = [question.row.row for question in waiting.questions]
+                review = SamePersonForm(
+                    initial={"pending": _pending_token(tournament, cells)}, rows=rows
+                )
+                return _review_page(request, tournament, waiting.questions, review)
+            except importing.ImportRefused as error:
+                form.add_error("file", str(error))
+                return _import_page(request, tournament, form, error.problems)
+            except ServiceError as error:
+                form.add_error("file", str(error))
+            else:
+                return _imported(request, tournament, outcome)
+    return _import_page(request, tournament, form)
+
+
+@organiser_view
+@require_POST
+def import_review(request, tournament):
+    """The answers to an import's "same person?" questions: the import, or the questions again
+    with what is missing."""
+    cells = _pending_cells(tournament, request.POST.get("pending", ""))
+    if cells is None:
+        refusal = (
+            "The list waiting for your answers could not be read back (it was uploaded more "
+            f"than {PENDING_IMPORT_HOURS} hours ago, or for another event). Nothing was "
+            "imported: upload the file again."
+        )
+        return _import_page(request, tournament, ImportForm(), refusal=refusal)
+    try:
+        questions = importing.questions_for(tournament, cells, user=request.user)
+        review = SamePersonForm(request.POST, rows=[q.row.row for q in questions])
+        if not review.is_valid():
+            return _review_page(request, tournament, questions, review)
+        outcome = importing.import_cells(
+            tournament, cells, user=request.user, answers=review.answers
+        )
+    except importing.ImportRefused as error:
+        return _import_page(request, tournament, ImportForm(), error.problems, str(error))
+    except ServiceError as error:
+        return _import_page(request, tournament, ImportForm(), refusal=str(error))
+    return _imported(request, tournament, outcome)

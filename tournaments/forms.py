@@ -108,7 +108,7 @@ class SamePersonForm(forms.Form):
             )
 
     def clean(self):
-        cleaned = super().clean()
+        cleaned = super().clean() or {}
         everyone = cleaned.get("everyone")
         if everyone:
             self.answers = SamePerson(everyone=everyone == EVERYONE_SAME)

@@ -283,15 +283,13 @@ class StaffRole(models.Model):
 
 
 class Player(models.Model):
-    """A person in the directory: outlives any one event. An organiser sees and reuses only the
-    players of events they organise (selectors.directory_for); contact details are the entry's,
-    given to one event. The club here is the person's current one; each entry keeps the club
-    they played for at that event."""
+    """A person in the directory, outliving any one event, with their current club (each entry
+    keeps the club of its event). An organiser sees only players of events they organise
+    (selectors.directory_for); contact details are the entry's, given to one event."""
 
     name = models.CharField(max_length=120)
     club = models.CharField("club or chapter", max_length=120, blank=True)
-    # The club's own number for the person (a Good Sam membership, say): an import trusts it
-    # before the name (domain.people).
+    # The club's own number for the person: an import trusts it before the name (domain.people).
     member_number = models.CharField(max_length=40, blank=True, db_index=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -317,8 +315,7 @@ class Entry(models.Model):
     number = models.PositiveIntegerField("Player ID")
     status = models.CharField(max_length=12, choices=STATUSES, default=REGISTERED)
     pinned_table = models.PositiveSmallIntegerField(null=True, blank=True)
-    # As it was at this event: a later change in the directory leaves a finished event's
-    # standings, PDF and workbook as they were.
+    # As it was at this event: a directory change leaves a finished event's record as it was.
     club = models.CharField("club or chapter", max_length=120, blank=True)
     # Given to this event's organisers only; another event entering the same player does not see it.
     contact = models.CharField(max_length=200, blank=True)

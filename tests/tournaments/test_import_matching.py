@@ -261,7 +261,7 @@ def test_the_command_reads_a_file_of_answers_and_refuses_its_wrong_rows(
     with pytest.raises(CommandError) as error:
         call_command("import_players", bob_on_file.slug, path, f"--same-person={answers}")
     assert 'Line 1: "2 perhaps" is not a row number and yes or no.' in str(error.value)
-    with pytest.raises(CommandError, match="there is no file at nowhere.txt"):
+    with pytest.raises(CommandError, match=r"there is no file at nowhere\.txt"):
         call_command("import_players", bob_on_file.slug, path, "--same-person=nowhere.txt")
     assert roster() == before
     answers.write_text("2,yes\n")

@@ -147,7 +147,7 @@ def test_keep_apart_pair_pinned_to_one_table_is_refused():
         (
             b"Player,Club\nAnn,X\n",
             "players.csv",
-            'The first row must hold the column names, and one of them must be Name (or First '
+            "The first row must hold the column names, and one of them must be Name (or First "
             'name and Last name). The columns found are "Player", "Club". The columns read are '
             "Name (or First name and Last name), Club, Member number, Phone, Email, Keep apart, "
             "Table.",

@@ -17,7 +17,7 @@ from domain.rules import (
     parse_hand_chart,
 )
 from tournaments.models import TIE_BREAK_CHOICES, TILE_SETS, Entry, RulePreset, Tournament
-from tournaments.player_import import CLUB_MAX, CONTACT_MAX, NAME_MAX
+from tournaments.player_import import CLUB_MAX, CONTACT_MAX, MEMBER_NUMBER_MAX, NAME_MAX
 
 
 class PlayerSearchForm(forms.Form):
@@ -27,6 +27,13 @@ class PlayerSearchForm(forms.Form):
 class PlayerDetailsForm(forms.Form):
     name = forms.CharField(label="Name", max_length=NAME_MAX)
     club = forms.CharField(label="Club or chapter", max_length=CLUB_MAX, required=False)
+    member_number = forms.CharField(
+        label="Member number",
+        max_length=MEMBER_NUMBER_MAX,
+        required=False,
+        help_text="The club's number for this person, if it has one: an imported list finds "
+        "them by it.",
+    )
     contact = forms.CharField(
         label="Phone or email",
         max_length=CONTACT_MAX,

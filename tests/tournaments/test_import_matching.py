@@ -345,3 +345,38 @@ def test_a_tampered_or_other_events_pending_list_imports_nothing(
         page = review(organiser_client, event, token, everyone="all").content.decode()
         assert "could not be read back" in page and "Nothing was imported" in page
     assert roster() == before
+
+
+@pytest.mark.django_db
+def test_a_member_number_typed_at_the_desk_is_the_persons_and_finds_them_on_import(
+    organiser_client, three_events
+):
+    march, april, _ = three_events
+    added = organiser_client.post(
+        f"/organiser/t/{march.slug}/players/add/",
+        {"name": "Ana Núñez", "club": "Sun Lakes", "member_number": " GS  100 "},
+    )
+    assert added.status_code == 302
+    ana = Player.objects.get()
+    assert ana.member_number == "GS 100"
+    too_long = organiser_client.post(
+        f"/organiser/t/{march.slug}/players/1/",
+        {"name": "Ana Núñez", "club": "Sun Lakes", "member_number": "9" * 41},
+    )
+    assert "Ensure this value has at most 40 characters" in too_long.content.decode()
+    ana.refresh_from_db()
+    assert ana.member_number == "GS 100"
+    organiser_client.post(
+        f"/organiser/t/{march.slug}/players/1/",
+        {"name": "Ana Núñez", "club": "Sun Lakes", "member_number": "GS 101"},
+    )
+    ana.refresh_from_db()
+    assert ana.member_number == "GS 101"
+    import_players(
+        april,
+        csv_bytes([["Name", "Member number"], ["Ana Smith-Núñez", "gs101"]]),
+        "a.csv",
+        user=COMMAND_LINE,
+        answers=SamePerson(everyone=True),
+    )
+    assert Player.objects.count() == 1 and ana.entries.count() == 2

@@ -21,7 +21,7 @@ from tournaments.models import (
     Table,
     Tournament,
 )
-from tournaments.player_import import CLUB_MAX, CONTACT_MAX, NAME_MAX, name_key
+from tournaments.player_import import CLUB_MAX, CONTACT_MAX, MEMBER_NUMBER_MAX, NAME_MAX, name_key
 from tournaments.selectors import directory_for, entered_names, first_started_day
 from tournaments.services.seating import is_fixed, refresh_repeat_counts
 
@@ -75,7 +75,9 @@ def _refuse_duplicate_name(tournament, name: str, *, exclude_entry=None) -> None
 def _clean_text(value: str, label: str, limit: int) -> str:
     value = " ".join((value or "").split())
     if len(value) > limit:
-        raise ServiceError(f"The {label} is longer than {limit} letters.", field=label)
+        raise ServiceError(
+            f"The {label.replace('_', ' ')} is longer than {limit} letters.", field=label
+        )
     return value
 
 
@@ -88,14 +90,17 @@ def register_player(
     club: str = "",
     contact: str = "",
     pinned_table: int | None = None,
+    member_number: str = "",
     user=None,
 ) -> Entry:
     """Enter a player: an existing directory ``player`` (one in ``user``'s directory, see
     selectors.directory_for), or a new one called ``name``. The entry plays for ``club``, or for
-    the player's current club when none is given; a club given becomes the player's current one."""
+    the player's current club when none is given; a club or member number given becomes the
+    player's current one."""
     tournament = lock_tournament(tournament)
     refuse_if_play_started(tournament, "no one new can be entered", unless_rules_allow=True)
     club = _clean_text(club, "club", CLUB_MAX)
+    member_number = _clean_text(member_number, "member_number", MEMBER_NUMBER_MAX)
     if player is not None:
         if not directory_for(user).filter(pk=player.pk).exists():
             raise ServiceError("That player is not in your directory.")
@@ -103,15 +108,18 @@ def register_player(
         if existing is not None:
             raise ServiceError(f"{player.name} is already entered as player #{existing.number}.")
         _refuse_duplicate_name(tournament, player.name)
-        if club and club != player.club:
-            player.club = club
-            player.save(update_fields=["club"])
+        current = {"club": club, "member_number": member_number}
+        changed = [key for key, value in current.items() if value and value != getattr(player, key)]
+        for key in changed:
+            setattr(player, key, current[key])
+        if changed:
+            player.save(update_fields=changed)
     else:
         name = _clean_text(name, "name", NAME_MAX)
         if not name:
             raise ServiceError("Type the player's name.", field="name")
         _refuse_duplicate_name(tournament, name)
-        player = Player.objects.create(name=name, club=club)
+        player = Player.objects.create(name=name, club=club, member_number=member_number)
     if pinned_table is not None and pinned_table < 1:
         raise ServiceError("Table numbers start at 1.", field="pinned_table")
     return Entry.objects.create(
@@ -133,7 +141,14 @@ def _clean_contact(contact: str) -> str:
 
 @transaction.atomic
 def update_entry(
-    entry, *, name: str, club: str, contact: str, pinned_table: int | None, user
+    entry,
+    *,
+    name: str,
+    club: str,
+    contact: str,
+    pinned_table: int | None,
+    user,
+    member_number: str | None = None,
 ) -> Entry:
     """Correct a player's details in an event ``user`` organises.
 
@@ -154,6 +169,8 @@ def update_entry(
     contact = _clean_contact(contact)
     if name != entry.player.name:
         _rename(entry, name, user)
+    if member_number is not None:
+        _set_member_number(entry.player, member_number)
     if club != entry.club:
         entry.club = club
         entry.save(update_fields=["club"])
@@ -165,6 +182,14 @@ def update_entry(
         if pin_changed:
             _refresh_open_days(entry.tournament)
     return entry
+
+
+def _set_member_number(player: Player, member_number: str) -> None:
+    """The member number is the person's, not the event's: like the name, one for all events."""
+    member_number = _clean_text(member_number, "member_number", MEMBER_NUMBER_MAX)
+    if member_number != player.member_number:
+        player.member_number = member_number
+        player.save(update_fields=["member_number"])
 
 
 def _club_is_current_if_latest(entry: Entry) -> None:
@@ -197,7 +222,7 @@ def _rename(entry: Entry, name: str, user) -> None:
         player.name = name
         player.save(update_fields=["name"])
         return
-    renamed = Player.objects.create(name=name, club=player.club)
+    renamed = Player.objects.create(name=name, club=player.club, member_number=player.member_number)
     Entry.objects.filter(pk__in=[e.pk for e in mine]).update(player=renamed)
     entry.player = renamed
 

@@ -126,6 +126,7 @@ def player_edit(request, tournament, number):
         initial={
             "name": player.name,
             "club": entry.club,
+            "member_number": player.member_number,
             "contact": entry.contact,
             "pinned_table": entry.pinned_table,
         }

@@ -11,11 +11,12 @@ from domain.hidden_finish import HiddenFinish
 from domain.rules import SETS, hand_sizes_problems, rule_problems, set_label
 from domain.tie_breaks import TIE_BREAK_KEYS, tie_break_choices
 from tournaments import hooks
+from tournaments.merge_records import PlayerMerge
 
 TILE_SETS = [(top, set_label(top)) for top in SETS]
 TIE_BREAK_CHOICES = tie_break_choices()
-# Kept importable from here, where the tests and the admin have always found it.
-__all__ = ["hand_sizes_problems"]
+# Importable from here, where the tests and the admin have always found them.
+__all__ = ["PlayerMerge", "hand_sizes_problems"]
 
 
 class RuleFields(models.Model):
@@ -291,6 +292,10 @@ class Player(models.Model):
     name = models.CharField(max_length=120)
     club = models.CharField("club or chapter", max_length=120, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
+    # Merged into another person (services.merging): kept, with no entries, for an undo.
+    merged_into = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="merged_from"
+    )
 
     # Not stored: selectors.directory_matches sets it (the player's number in the event searched
     # from, or None).

@@ -24,7 +24,9 @@ def person_entries(player: Player) -> list[EntryLine]:
         .select_related("tournament")
         .order_by("tournament__start_date", "tournament__name", "pk")
     )
-    return [EntryLine(e.tournament.name, e.tournament.start_date, e.number, e.club) for e in entries]
+    return [
+        EntryLine(e.tournament.name, e.tournament.start_date, e.number, e.club) for e in entries
+    ]
 
 
 def event_merges(tournament) -> list[PlayerMerge]:

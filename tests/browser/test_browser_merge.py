@@ -59,9 +59,7 @@ def test_merge_two_people_and_undo(live_server, login_page, organiser, axe_scrip
     page.set_viewport_size(size)
     page.goto(f"{live_server.url}/organiser/t/{spring.slug}/players/1/")
     page.get_by_role("link", name="Merge with another person…").click()
-    expect(page.get_by_role("heading", level=1)).to_have_text(
-        "Merge Ana Núñez with another person"
-    )
+    expect(page.get_by_role("heading", level=1)).to_have_text("Merge Ana Núñez with another person")
     page.get_by_label("Search your directory by name").fill("nunez")
     page.get_by_role("button", name="Search", exact=True).click()
     page_is_sound(page, axe_script, size)

@@ -140,9 +140,7 @@ def undo_refusal(merge: PlayerMerge, user) -> str:
             f"by {merge.undone_by_label}."
         )
     if kept.merged_into_id is not None:
-        return (
-            f"{kept.name} has since been merged into someone else: undo that merge first."
-        )
+        return f"{kept.name} has since been merged into someone else: undo that merge first."
     if dropped.merged_into_id != kept.pk:
         return f"{dropped.name} is no longer merged into {kept.name}."
     entries = Entry.objects.filter(player=kept)

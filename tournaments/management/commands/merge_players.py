@@ -9,8 +9,8 @@ from tournaments.services.merging import merge_players, undo_merge, undo_refusal
 
 class Command(BaseCommand):
     help = (
-        "Merge two people who are one: every entry of player DROP becomes player KEEP's (ids as "
-        "--list and the admin show them). Refused with the reason, and nothing changed, when "
+        "Merge two people who are one: every entry of player DROP becomes player KEEP's (by "
+        "the person numbers the merge page shows). Refused with the reason, nothing changed, when "
         "both are entered in one event or sat at a table on the same day. --undo MERGE_ID moves "
         "the entries back, until either person plays again."
     )

@@ -6,10 +6,12 @@ question about sheets goes through this one object, registered by ``ScoringConfi
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from django.db.models import Exists, OuterRef, QuerySet
 
 from scoring import selectors
-from scoring.models import GameSheet
+from scoring.models import GameSheet, Score
 from tournaments.models import Entry, Table
 
 
@@ -30,6 +32,11 @@ class SheetPlayRecord:
 
     def scores_by_game(self, table: Table) -> dict[int, set[int]]:
         return selectors.scores_by_game(table)
+
+    def scores_entered_since(self, entries: QuerySet[Entry], since: datetime) -> bool:
+        # entered_at is each version's own: a correction typed after the merge is a new sheet
+        # entered then, and counts as playing again as much as a first entry does.
+        return Score.objects.filter(entry__in=entries, sheet__entered_at__gt=since).exists()
 
     def entry_games(self, entry: Entry) -> dict[int, list[dict]]:
         return selectors.entry_games(entry)

@@ -15,6 +15,8 @@ from django.core.exceptions import ImproperlyConfigured
 from django.dispatch import Signal
 
 if TYPE_CHECKING:
+    from datetime import datetime
+
     from django.db.models import QuerySet
 
     from tournaments.models import Entry, Table
@@ -46,6 +48,11 @@ class PlayRecord(Protocol):
     def scores_by_game(self, table: Table) -> dict[int, set[int]]:
         """Each game the table has a live sheet for, with the entries it holds a score for (a
         withdrawal checks the game chosen against them)."""
+        ...
+
+    def scores_entered_since(self, entries: QuerySet[Entry], since: datetime) -> bool:
+        """Whether a score sheet entered after ``since`` holds a score of one of ``entries``
+        (whatever its state since): a merge is undone only until either person plays again."""
         ...
 
     def entry_games(self, entry: Entry) -> dict[int, list[dict]]:

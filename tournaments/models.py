@@ -6,16 +6,18 @@ from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import F, Q
 
-from domain import fees, prizes, rules as rule_checks
+from domain import fees, rules as rule_checks
 from domain.hidden_finish import HiddenFinish
 from domain.rules import SETS, hand_sizes_problems, rule_problems, set_label
 from domain.tie_breaks import TIE_BREAK_KEYS, tie_break_choices
 from tournaments import hooks
+from tournaments.merge_records import PlayerMerge
+from tournaments.prize_records import Prize, PrizeDecision
 
 TILE_SETS = [(top, set_label(top)) for top in SETS]
 TIE_BREAK_CHOICES = tie_break_choices()
-# Kept importable from here, where the tests and the admin have always found it.
-__all__ = ["hand_sizes_problems"]
+# Importable from here, where the tests and the admin have always found them.
+__all__ = ["PlayerMerge", "Prize", "PrizeDecision", "hand_sizes_problems"]
 
 
 class RuleFields(models.Model):
@@ -292,6 +294,10 @@ class Player(models.Model):
     # The club's own number for the person: an import trusts it before the name (domain.people).
     member_number = models.CharField(max_length=40, blank=True, db_index=True)
     created_at = models.DateTimeField(auto_now_add=True)
+    # Merged into another person (services.merging): kept, with no entries, for an undo.
+    merged_into = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="merged_from"
+    )
 
     # Not stored: selectors.directory_matches sets it (the player's number in the event searched
     # from, or None).
@@ -655,46 +661,3 @@ class PlannedDay(models.Model):
     @property
     def entry_ids(self) -> set[int]:
         return {p for table in self.tables for p in table}
-
-
-class Prize(models.Model):
-    """A prize the organiser will hand out: a place, or a special (domain.prizes.KINDS)."""
-
-    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="prizes")
-    kind = models.CharField(max_length=16)
-    place = models.PositiveSmallIntegerField(null=True, blank=True)
-    name = models.CharField(max_length=100, blank=True)
-
-    class Meta:
-        ordering = ["tournament_id", "pk"]
-        constraints = [
-            models.CheckConstraint(name="prize_kind_known", condition=Q(kind__in=prizes.KIND_KEYS)),
-            models.CheckConstraint(
-                name="a_place_prize_has_a_place",
-                condition=Q(kind=prizes.PLACE, place__gte=1) | ~Q(kind=prizes.PLACE),
-            ),
-            models.UniqueConstraint(
-                fields=["tournament", "place"],
-                condition=Q(kind=prizes.PLACE),
-                name="one_prize_per_place",
-            ),
-        ]
-
-    def __str__(self):
-        return f"{self.spec.title} ({self.tournament_id})"
-
-    @property
-    def spec(self) -> prizes.PrizeSpec:
-        return prizes.PrizeSpec(self.pk, self.kind, self.place, self.name)
-
-
-class PrizeDecision(models.Model):
-    """The organiser's choice among players tied for a prize."""
-
-    prize = models.OneToOneField(Prize, on_delete=models.CASCADE, related_name="decision")
-    entry = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="+")
-    decided_by_label = models.CharField(max_length=150)
-    decided_at = models.DateTimeField(auto_now_add=True)
-
-    def __str__(self):
-        return f"Prize {self.prize_id}: entry {self.entry_id}"

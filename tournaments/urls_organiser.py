@@ -1,6 +1,6 @@
 from django.urls import path
 
-from tournaments.views import check_in, events, fees, players, seasons, seating, staff
+from tournaments.views import check_in, events, fees, merging, players, seasons, seating, staff
 
 urlpatterns = [
     path("", events.home, name="home"),
@@ -27,7 +27,14 @@ urlpatterns = [
     path("t/<slug:slug>/players/add/", players.player_add, name="player_add"),
     path("t/<slug:slug>/players/import/", players.import_players, name="import_players"),
     path("t/<slug:slug>/players/import/review/", players.import_review, name="import_review"),
+    path("t/<slug:slug>/players/merges/", merging.player_merges, name="player_merges"),
+    path(
+        "t/<slug:slug>/players/merges/<int:merge>/undo/",
+        merging.merge_undo,
+        name="merge_undo",
+    ),
     path("t/<slug:slug>/players/<int:number>/", players.player_edit, name="player_edit"),
+    path("t/<slug:slug>/players/<int:number>/merge/", merging.player_merge, name="player_merge"),
     path(
         "t/<slug:slug>/players/<int:number>/withdraw/",
         players.player_withdraw,

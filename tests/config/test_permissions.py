@@ -62,6 +62,10 @@ EXPECTED = {
     "organiser:player_reinstate": ORGANISER_POST_ONLY,
     "organiser:keep_apart_add": ORGANISER_POST_ONLY,
     "organiser:keep_apart_remove": ORGANISER_POST_ONLY,
+    # Merging two people (issue 25): the page, the event's merges, and an undo (POST only).
+    "organiser:player_merge": ORGANISER_PAGE,
+    "organiser:player_merges": ORGANISER_PAGE,
+    "organiser:merge_undo": ORGANISER_POST_ONLY,
     "organiser:check_in": DESK_PAGE,
     "organiser:check_in_set": DESK_POST_ONLY,
     "organiser:check_in_everyone": DESK_POST_ONLY,
@@ -208,6 +212,7 @@ def url_for(name, tournament, table):
         "player_id": table.seats.first().entry.player_id,
         "call": 1,
         "prize": 1,
+        "merge": 1,
     }
     for params in (
         (),
@@ -218,6 +223,7 @@ def url_for(name, tournament, table):
         ("slug", "number", "other"),
         ("slug", "player_id"),
         ("slug", "prize"),
+        ("slug", "merge"),
         ("slug", "day", "table"),
         ("slug", "day", "call"),
         ("slug", "day", "table", "game"),

@@ -99,13 +99,15 @@ def entry_detail(tournament, number: int) -> Entry | None:
 def directory_for(user):
     """The players ``user`` may see in the directory and enter again: those entered in an event
     they organise (every player for a superuser or the command line). Another organiser's
-    players, private events' among them, stay out of sight. A queryset, unevaluated."""
+    players, private events' among them, stay out of sight, and so does anyone merged into
+    another person (services.merging). A queryset, unevaluated."""
+    current = Player.objects.filter(merged_into__isnull=True)
     if getattr(user, "is_superuser", False):
-        return Player.objects.all()
+        return current
     organised = StaffRole.objects.filter(user=user, role=StaffRole.ORGANISER).values(
         "tournament_id"
     )
-    return Player.objects.filter(
+    return current.filter(
         pk__in=Entry.objects.filter(tournament_id__in=organised).values("player_id")
     )
 

@@ -134,3 +134,50 @@ def test_a_club_on_the_list_for_a_name_on_file_without_one_is_kept(make_tourname
     assert Entry.objects.get(pk=entry.pk).club == "Sun Valley RV Club"
     assert Player.objects.get(name="Dee Fox").club == "Sun Valley RV Club"
     assert spring.entries.get().club == ""
+
+
+def test_entering_someone_in_an_older_event_leaves_their_current_club(make_tournament, organiser):
+    import datetime
+
+    from scoring_factories import csv_bytes
+
+    from domain.people import SamePerson
+    from tournaments.services.importing import import_players
+
+    autumn = make_tournament(
+        slug="autumn", organiser=organiser, start_date=datetime.date(2026, 10, 3)
+    )
+    ann = register_player(autumn, name="Ann Lee", club="Palm Harbor", user=organiser).player
+    bob = register_player(autumn, name="Bob Ray", club="Elks", user=organiser).player
+    # Last spring's results typed in afterwards, by hand and from the club's old list.
+    spring = make_tournament(
+        slug="spring", organiser=organiser, start_date=datetime.date(2026, 3, 14)
+    )
+    register_player(spring, player=ann, club="Lakeside", user=organiser)
+    import_players(
+        spring,
+        csv_bytes([["Name", "Club"], ["Bob Ray", "Moose Lodge"]]),
+        "old.csv",
+        user=organiser,
+        answers=SamePerson(everyone=True),
+    )
+    ann.refresh_from_db()
+    bob.refresh_from_db()
+    assert (ann.club, bob.club) == ("Palm Harbor", "Elks")
+    assert clubs_in_standings(spring) == {"Ann Lee": "Lakeside", "Bob Ray": "Moose Lodge"}
+    assert clubs_in_standings(autumn) == {"Ann Lee": "Palm Harbor", "Bob Ray": "Elks"}
+    # A later event's club is the current one, however it was entered.
+    winter = make_tournament(
+        slug="winter", organiser=organiser, start_date=datetime.date(2026, 12, 5)
+    )
+    register_player(winter, player=ann, club="Sun Lakes", user=organiser)
+    import_players(
+        winter,
+        csv_bytes([["Name", "Club"], ["Bob Ray", "Moose Lodge"]]),
+        "w.csv",
+        user=organiser,
+        answers=SamePerson(everyone=True),
+    )
+    ann.refresh_from_db()
+    bob.refresh_from_db()
+    assert (ann.club, bob.club) == ("Sun Lakes", "Moose Lodge")

@@ -40,6 +40,7 @@ from tournaments.selectors.players import (
     leaving_mid_day,
     people_on_file,
     players_to_seat,
+    seen_later,
     to_seat_among,
 )
 from tournaments.selectors.seating import (
@@ -100,6 +101,7 @@ __all__ = [
     "seating_history",
     "seating_plan",
     "seatings_by_day",
+    "seen_later",
     "standings_setting_history",
     "to_seat_among",
     "tournament_day",

@@ -3,7 +3,7 @@ a player's days (where they sit, when they left, their games)."""
 
 from dataclasses import dataclass
 
-from django.db.models import F, Prefetch
+from django.db.models import F, Prefetch, Q
 
 from core.search import matches, search_key, surname_key
 from domain.people import KnownPerson, contact_keys
@@ -121,6 +121,32 @@ def _organised_entries(user):
         "tournament_id"
     )
     return Entry.objects.filter(tournament_id__in=organised)
+
+
+def _in_a_later_event(tournament, entry_pk: int | None) -> Q:
+    """Entries in an event after ``tournament`` by date (an undated event counts as the newest;
+    on the same date, the entry made later). ``entry_pk`` None: the entry is being made now."""
+    newer = Q(pk__gt=entry_pk) if entry_pk is not None else Q(pk__in=[])
+    date = tournament.start_date
+    if date is None:
+        return Q(tournament__start_date__isnull=True) & newer
+    return (
+        Q(tournament__start_date__gt=date)
+        | Q(tournament__start_date__isnull=True)
+        | (Q(tournament__start_date=date) & newer)
+    )
+
+
+def seen_later(player_ids, tournament, entry_pk: int | None = None) -> set[int]:
+    """The players who have an entry in an event later than ``tournament`` (practice copies
+    are rehearsals, not events): for them ``tournament``'s club is not their current one. One
+    query."""
+    return set(
+        Entry.objects.filter(player_id__in=list(player_ids), tournament__practice_of__isnull=True)
+        .exclude(tournament=tournament)
+        .filter(_in_a_later_event(tournament, entry_pk))
+        .values_list("player_id", flat=True)
+    )
 
 
 def people_on_file(user) -> list[KnownPerson]:

@@ -32,7 +32,12 @@ from tournaments.player_import import (
     read_cells,
 )
 from tournaments.selectors import entered_names, last_events, people_on_file
-from tournaments.services.registration import lock_tournament, next_number, refuse_if_play_started
+from tournaments.services.registration import (
+    club_is_current,
+    lock_tournament,
+    next_number,
+    refuse_if_play_started,
+)
 
 
 class ImportRefused(ServiceError):
@@ -230,13 +235,13 @@ def _write(tournament, parsed: ParsedImport, matches: list[int | None], existing
     ]
     created = iter(Player.objects.bulk_create(new))
     players = [on_file[pk] if pk is not None else next(created) for pk in matches]
-    _details_from_the_list(parsed.rows, players)
+    _details_from_the_list(tournament, parsed.rows, players)
     first = next_number(tournament)
     entries = Entry.objects.bulk_create(
         Entry(
             tournament=tournament,
             player=player,
-            club=player.club,
+            club=row.club or player.club,
             contact=row.contact,
             number=first + i,
             pinned_table=row.table,
@@ -262,12 +267,16 @@ def _write(tournament, parsed: ParsedImport, matches: list[int | None], existing
     return ImportOutcome(entries=entries, from_directory=reused, keep_apart_pairs=len(new_pairs))
 
 
-def _details_from_the_list(rows: list[ImportRow], players: list[Player]) -> None:
-    """A club on the list is the player's current one, and a member number fills one not on
-    file; a blank cell keeps what is on file."""
+def _details_from_the_list(tournament, rows: list[ImportRow], players: list[Player]) -> None:
+    """A club on the list is the player's current one unless they have played a later event
+    (registration.club_is_current); a member number fills one not on file; a blank cell keeps
+    what is on file."""
+    current = club_is_current(tournament, [p.pk for p in players if p.pk is not None])
     changed = []
     for row, player in zip(rows, players, strict=True):
         club = row.club if row.club and row.club != player.club else None
+        if player.pk not in current:
+            club = None
         number = row.member_number if row.member_number and not player.member_number else None
         if club is None and number is None:
             continue

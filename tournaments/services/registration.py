@@ -22,7 +22,7 @@ from tournaments.models import (
     Tournament,
 )
 from tournaments.player_import import CLUB_MAX, CONTACT_MAX, MEMBER_NUMBER_MAX, NAME_MAX, name_key
-from tournaments.selectors import directory_for, entered_names, first_started_day
+from tournaments.selectors import directory_for, entered_names, first_started_day, seen_later
 from tournaments.services.seating import is_fixed, refresh_repeat_counts
 
 
@@ -95,8 +95,9 @@ def register_player(
 ) -> Entry:
     """Enter a player: an existing directory ``player`` (one in ``user``'s directory, see
     selectors.directory_for), or a new one called ``name``. The entry plays for ``club``, or for
-    the player's current club when none is given; a club or member number given becomes the
-    player's current one."""
+    the player's current club when none is given. A club given becomes the player's current one
+    unless they have played a later event (:func:`club_is_current`); a member number given is
+    theirs."""
     tournament = lock_tournament(tournament)
     refuse_if_play_started(tournament, "no one new can be entered", unless_rules_allow=True)
     club = _clean_text(club, "club", CLUB_MAX)
@@ -108,7 +109,9 @@ def register_player(
         if existing is not None:
             raise ServiceError(f"{player.name} is already entered as player #{existing.number}.")
         _refuse_duplicate_name(tournament, player.name)
-        current = {"club": club, "member_number": member_number}
+        current = {"member_number": member_number}
+        if club_is_current(tournament, [player.pk]):
+            current["club"] = club
         changed = [key for key, value in current.items() if value and value != getattr(player, key)]
         for key in changed:
             setattr(player, key, current[key])
@@ -153,11 +156,12 @@ def update_entry(
     """Correct a player's details in an event ``user`` organises.
 
     The club, contact and pinned table are this entry's: the club is the one played for at this
-    event, and becomes the player's current club only when this is their latest entry, so a
-    correction to an old event leaves the directory as it is. The name is the directory's, and
-    changes in the events ``user`` organises only: when the player also entered an event run
-    by someone else, the entries of ``user``'s events move to a new directory row with the new
-    name, and the other events keep the old one, so no one else's standings change.
+    event, and becomes the player's current club only when this is their latest event (by
+    date), so a correction to an old event leaves the directory as it is. The name and member
+    number are the directory's. The name changes in the events ``user`` organises only: when the
+    player also entered an event run by someone else, the entries of ``user``'s events move to
+    a new directory row with the new name, and the other events keep the old one, so no one
+    else's standings change.
     """
     entry = Entry.objects.select_for_update().select_related("player").get(pk=entry.pk)
     name = _clean_text(name, "name", NAME_MAX)
@@ -192,15 +196,18 @@ def _set_member_number(player: Player, member_number: str) -> None:
         player.save(update_fields=["member_number"])
 
 
+def club_is_current(tournament, player_ids, entry_pk: int | None = None) -> set[int]:
+    """Of ``player_ids``, those whose club at ``tournament`` is their current one: no later
+    event (selectors.seen_later) and not a practice copy, which is a rehearsal. ``entry_pk``:
+    the entry already made; None while it is being made."""
+    if tournament.is_practice:
+        return set()
+    return set(player_ids) - seen_later(player_ids, tournament, entry_pk)
+
+
 def _club_is_current_if_latest(entry: Entry) -> None:
-    # A practice copy is a rehearsal, not the person's latest event.
     player = entry.player
-    latest = (
-        Entry.objects.filter(player=player, tournament__practice_of__isnull=True)
-        .order_by("-pk")
-        .values_list("pk", flat=True)
-    )
-    if latest.first() == entry.pk and player.club != entry.club:
+    if player.club != entry.club and club_is_current(entry.tournament, [player.pk], entry.pk):
         player.club = entry.club
         player.save(update_fields=["club"])
 

@@ -20,8 +20,16 @@ from tournaments.models import TIE_BREAK_CHOICES, TILE_SETS, Entry, RulePreset, 
 from tournaments.player_import import CLUB_MAX, CONTACT_MAX, MEMBER_NUMBER_MAX, NAME_MAX
 
 
+BY_NUMBER = "number"
+BY_SURNAME = "surname"
+
+
 class PlayerSearchForm(forms.Form):
     q = forms.CharField(label="Search by name", required=False, max_length=NAME_MAX)
+    # People look for themselves by surname; the desk often by the number on the card.
+    order = forms.ChoiceField(
+        choices=[(BY_NUMBER, "player ID"), (BY_SURNAME, "surname")], required=False
+    )
 
 
 class PlayerDetailsForm(forms.Form):

@@ -380,3 +380,33 @@ def test_a_member_number_typed_at_the_desk_is_the_persons_and_finds_them_on_impo
         answers=SamePerson(everyone=True),
     )
     assert Player.objects.count() == 1 and ana.entries.count() == 2
+
+
+@pytest.mark.django_db
+def test_the_players_list_by_surname_or_by_player_id(organiser_client, three_events):
+    import re
+
+    march, _, _ = three_events
+    for name in ("Zoe Adams", "Ann Young", "Bob Núñez", "Cy Lee", "Al Nunez"):
+        register_player(march, name=name)
+    url = f"/organiser/t/{march.slug}/players/"
+
+    def names(response):
+        return re.findall(r'/players/\d+/">([^<]+)</a>', response.content.decode())
+
+    assert names(organiser_client.get(url)) == [
+        "Zoe Adams",
+        "Ann Young",
+        "Bob Núñez",
+        "Cy Lee",
+        "Al Nunez",
+    ]
+    by_surname = organiser_client.get(url, {"order": "surname"})
+    assert names(by_surname) == ["Zoe Adams", "Cy Lee", "Al Nunez", "Bob Núñez", "Ann Young"]
+    assert '<strong aria-current="true">surname</strong>' in by_surname.content.decode()
+    assert names(organiser_client.get(url, {"order": "surname", "q": "nunez"})) == [
+        "Al Nunez",
+        "Bob Núñez",
+    ]
+    # An order nobody offers is the default, not an error page.
+    assert names(organiser_client.get(url, {"order": "shoe size"}))[0] == "Zoe Adams"

@@ -75,12 +75,15 @@ def keep_apart_partners(tournament) -> dict[int, list[Entry]]:
     return partners
 
 
-def entry_list(tournament, *, query: str = "") -> list[Entry]:
-    """Every entry, by player number, each with ``keep_apart`` (a list of entries). Two queries."""
+def entry_list(tournament, *, query: str = "", by_surname: bool = False) -> list[Entry]:
+    """Every entry, by player number (or by surname, then number), each with ``keep_apart`` (a
+    list of entries). Two queries."""
     entries = (
         Entry.objects.filter(tournament=tournament).select_related("player").order_by("number")
     )
     listed = [entry for entry in entries if matches(query, entry.player.name)]
+    if by_surname:
+        listed.sort(key=lambda e: surname_key(e.player.name))  # stable: equal names by number
     partners = keep_apart_partners(tournament)
     for entry in listed:
         entry.keep_apart = partners.get(entry.pk, [])

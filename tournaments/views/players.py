@@ -11,6 +11,7 @@ from core.errors import ServiceError
 from tournaments import selectors
 from tournaments.access import organiser_view
 from tournaments.forms import (
+    BY_SURNAME,
     EVERYONE_NEW,
     EVERYONE_SAME,
     ExistingPlayerForm,
@@ -37,7 +38,9 @@ from tournaments.views.common import entry_or_404, form_error
 @organiser_view
 def players(request, tournament):
     search = PlayerSearchForm(request.GET)
-    query = search.cleaned_data["q"].strip() if search.is_valid() else ""
+    valid = search.is_valid()
+    query = search.cleaned_data["q"].strip() if valid else ""
+    by_surname = valid and search.cleaned_data["order"] == BY_SURNAME
     return render(
         request,
         "tournaments/players.html",
@@ -45,7 +48,11 @@ def players(request, tournament):
             "tournament": tournament,
             "search": search,
             "query": query,
-            "entries": with_status(selectors.entry_list(tournament, query=query)),
+            "by_surname": by_surname,
+            "by_surname_value": BY_SURNAME,
+            "entries": with_status(
+                selectors.entry_list(tournament, query=query, by_surname=by_surname)
+            ),
             "joining_closed": joining_closed(
                 selectors.first_started_day(tournament), tournament.rules
             ),

@@ -1,8 +1,8 @@
 """How large a request's body may be, by where it goes, refused before a byte of it is read.
 
 A table save is under 2 KB and an organiser's largest form (a day's check-in, a hand chart)
-well under 1 MB; only the two upload pages take a file. Anything larger is not a form of ours,
-and reading it first (into memory, or to a temporary file for a multipart upload) lets one
+well under 1 MB; only the upload pages (and the import's review, which sends the file back)
+take a file. Anything larger is not a form of ours, and reading it first (into memory, or to a temporary file for a multipart upload) lets one
 client fill a worker's memory or the disk. The venue worker (config/venue_worker.py) asks the
 same question before it reads a body, and the middleware below answers it for every other
 server, so each mode refuses the same requests.
@@ -22,7 +22,8 @@ ORGANISER_FORM_BYTES = 1024 * 1024
 # top: the multipart wrapping (boundaries, the other fields).
 UPLOAD_ROOM = 2
 UPLOAD_WRAPPING_BYTES = 64 * 1024
-UPLOAD_PATH_ENDINGS = ("/players/import/", "/scores/upload/")
+# The import's review sends the file back (as its cells) with the organiser's answers.
+UPLOAD_PATH_ENDINGS = ("/players/import/", "/players/import/review/", "/scores/upload/")
 ORGANISER_PREFIXES = ("/organiser/", "/admin/")
 # Organiser addresses anyone may post to: the admin's login form.
 OPEN_ORGANISER_PATHS = ("/admin/login/",)

@@ -28,6 +28,7 @@ MB = 1024 * 1024
         ("/organiser/t/spring/check-in/", ORGANISER_FORM_BYTES),
         ("/admin/auth/user/1/change/", ORGANISER_FORM_BYTES),
         ("/organiser/t/spring/players/import/", 10 * MB + UPLOAD_WRAPPING_BYTES),
+        ("/organiser/t/spring/players/import/review/", 10 * MB + UPLOAD_WRAPPING_BYTES),
         ("/organiser/t/spring/scores/upload/", 10 * MB + UPLOAD_WRAPPING_BYTES),
     ],
 )

@@ -3,12 +3,14 @@ from decimal import Decimal
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import F, Q
 
 from domain import fees, prizes, rules as rule_checks
 from domain.hidden_finish import HiddenFinish
 from domain.rules import SETS, hand_sizes_problems, rule_problems, set_label
+from domain.season_ranking import MAX_MIN_SESSIONS
 from domain.tie_breaks import TIE_BREAK_KEYS, tie_break_choices
 from tournaments import hooks
 
@@ -542,6 +544,13 @@ class Season(models.Model):
         help_text="Rank by each player's best N sessions (lowest totals); empty ranks by the "
         "average per game.",
     )
+    min_sessions = models.PositiveSmallIntegerField(
+        "minimum sessions",
+        default=1,
+        validators=[MinValueValidator(1), MaxValueValidator(MAX_MIN_SESSIONS)],
+        help_text="Players with fewer sessions than this are listed after the ranked players, "
+        "without a rank (when ranking by the average per game).",
+    )
     avoid_earlier_pairings = models.BooleanField(
         default=True,
         help_text="Seating a session of an event in this season avoids pairs who met at the "
@@ -568,6 +577,9 @@ class Season(models.Model):
         constraints = [
             models.CheckConstraint(
                 condition=Q(best_of__isnull=True) | Q(best_of__gte=1), name="season_best_of_from_1"
+            ),
+            models.CheckConstraint(
+                condition=Q(min_sessions__gte=1), name="season_min_sessions_from_1"
             ),
         ]
 

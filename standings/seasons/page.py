@@ -81,6 +81,8 @@ def season_player_page(request, season, player_id: int, *, namespace: str):
             "row": row,
             "rank": season_rank_label(row),
             "average": "" if row.average is None else f"{float(row.average):.2f}",
+            # Ranked by average, but too few sessions for the season's minimum yet.
+            "short_of_minimum": season.best_of is None and row.attended < season.min_sessions,
             "sessions": sessions,
             "standings_url": reverse(f"{namespace}:season", args=[season.slug]),
         },

@@ -109,7 +109,10 @@ def time_race_chart(client, url: str, event: Tournament, runs: int) -> None:
 def build_event(slug: str, players: int, days: int = 2, seed: int = 1) -> Tournament:
     """A finished event: everyone seated at tables of at most 7, every game confirmed."""
     rng = random.Random(seed)
-    tournament = create_tournament(slug=slug, name=f"Bench {players}", preset_key="tournament")
+    # Public, as the bench times the public page (a new event's public pages start off).
+    tournament = create_tournament(
+        slug=slug, name=f"Bench {players}", preset_key="tournament", public_pages=True
+    )
     people = Player.objects.bulk_create(
         Player(name=f"Player {i:04}", club=f"Club {i % 40:02}") for i in range(1, players + 1)
     )

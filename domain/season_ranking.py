@@ -6,8 +6,10 @@ total would reward staying at home. A season is therefore ranked one of two ways
 * **best N of M** (``best_of`` = N): each player's N lowest session totals are added up; players
   with at least N sessions are ranked by that sum, lowest first. Players with fewer sessions are
   listed after them without a rank (``qualified`` False), most sessions first.
-* **average per game** (no ``best_of``): every player with a game is ranked by their total
-  divided by their games, lowest first.
+* **average per game** (no ``best_of``): every player with a game in at least ``min_sessions``
+  sessions is ranked by their total divided by their games, lowest first. A player who came
+  once and had a lucky day would otherwise lead the season, so players with fewer sessions are
+  listed after the ranked ones without a rank, most sessions first, as under best N.
 
 Players equal on that figure are split by more games played (more play is the better record);
 still equal, they share a rank (1, 2, 2, 4) and are listed by name. Where two sessions have the
@@ -21,12 +23,35 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 
 __all__ = [
+    "MAX_MIN_SESSIONS",
     "SeasonPlayer",
     "SeasonRow",
     "SessionResult",
+    "min_sessions_problem",
     "rank_season",
     "ranking_rule",
 ]
+
+
+# The highest minimum of sessions a season may ask for: a session a day for a year. Above it a
+# minimum is a typo, and it keeps the figure inside every database's small integer.
+MAX_MIN_SESSIONS = 366
+
+
+def min_sessions_problem(min_sessions: int) -> str:
+    """What is wrong with a season's minimum of sessions, in words for the form and the command
+    line ("" when it is fine)."""
+    if min_sessions < 1:
+        return (
+            f"A minimum of {min_sessions} sessions cannot be: give 1 or more (1 ranks everyone "
+            "with a game)."
+        )
+    if min_sessions > MAX_MIN_SESSIONS:
+        return (
+            f"A minimum of {min_sessions} sessions is more than a season holds: give 1 to "
+            f"{MAX_MIN_SESSIONS} (a session a day for a year)."
+        )
+    return ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,7 +71,7 @@ class SeasonPlayer:
 
 @dataclass(frozen=True, slots=True)
 class SeasonRow:
-    rank: int | None  # None: fewer sessions than best-of N (or no game at all)
+    rank: int | None  # None: fewer sessions than best-of N or the minimum (or no game at all)
     tied: bool  # shares its rank with another row
     player: SeasonPlayer
     attended: int  # sessions with a counted game
@@ -66,8 +91,10 @@ class SeasonRow:
         return f"{self.attended} of {self.sessions_held}"
 
 
-def ranking_rule(best_of: int | None, sessions_held: int) -> str:
+def ranking_rule(best_of: int | None, sessions_held: int, min_sessions: int = 1) -> str:
     """What the season is ranked by, in words for the page and every printout."""
+    if best_of is None and min_sessions > 1:
+        return f"Ranked by average per game, at least {min_sessions} sessions"
     if best_of is None:
         return "Ranked by average per game"
     return f"Ranked by the best {best_of} of {sessions_held} sessions"
@@ -97,10 +124,10 @@ def _row(player: SeasonPlayer, best_of: int | None, held: int) -> SeasonRow:
     )
 
 
-def _score(row: SeasonRow, best_of: int | None) -> Fraction | None:
+def _score(row: SeasonRow, best_of: int | None, min_sessions: int) -> Fraction | None:
     """The figure a row is ranked by (lower is better); None when it is not ranked."""
     if best_of is None:
-        return row.average
+        return row.average if row.attended >= min_sessions else None
     return None if row.best_total is None else Fraction(row.best_total)
 
 
@@ -109,18 +136,25 @@ def _name_key(row: SeasonRow) -> tuple[str, str, int]:
 
 
 def rank_season(
-    players: Iterable[SeasonPlayer], *, best_of: int | None, sessions_held: int
+    players: Iterable[SeasonPlayer],
+    *,
+    best_of: int | None,
+    sessions_held: int,
+    min_sessions: int = 1,
 ) -> list[SeasonRow]:
     """Rank a season's players (see the module's docstring). ``rank`` is 1 + the number of
     ranked players strictly better; the result does not depend on the order of ``players``.
-    ``best_of`` below 1 raises ValueError."""
+    ``best_of`` or ``min_sessions`` below 1 raises ValueError; ``min_sessions`` counts only
+    when ranking by average (best N already asks for N sessions)."""
     if best_of is not None and best_of < 1:
         raise ValueError("best_of must be 1 or more")
+    if min_sessions < 1:
+        raise ValueError("min_sessions must be 1 or more")
     rows = [_row(player, best_of, sessions_held) for player in players]
     ranked: list[tuple[tuple[Fraction, int], SeasonRow]] = []
     unranked: list[SeasonRow] = []
     for row in rows:
-        score = _score(row, best_of)
+        score = _score(row, best_of, min_sessions)
         if score is None:
             unranked.append(row)
         else:

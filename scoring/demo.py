@@ -38,6 +38,8 @@ def load_demo(organiser) -> Tournament:
         start_date=datetime.date.fromisoformat(info["start_date"]),
         organiser=organiser,
         venue=info.get("venue", ""),
+        # The demo is there to be looked at, public pages and all.
+        public_pages=True,
     )
     entries = {}
     for number, row in enumerate(data["players"], start=1):

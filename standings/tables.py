@@ -6,7 +6,7 @@ headers, sorting by ``?sort=`` and pagination.
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import Any, Generic, NamedTuple, TypeVar
 
 import django_tables2 as tables
 from django.core.paginator import EmptyPage, PageNotAnInteger
@@ -19,15 +19,18 @@ from domain.ranking import RankedRow
 from standings.columns import CLUB_COLUMNS, Column, Output, club_lines, player_columns
 from standings.read import Standings
 
+Row = TypeVar("Row")
 
-class PageRow(NamedTuple):
-    """A ranked row and its place in the ranking, which "sort by rank" restores."""
+
+class PageRow(NamedTuple, Generic[Row]):
+    """A ranked row (the event's or the season's) and its place in the ranking, which "sort by
+    rank" restores."""
 
     position: int
-    row: RankedRow
+    row: Row
 
 
-def search_rows(rows: list[PageRow], query: str) -> list[PageRow]:
+def search_rows(rows: list[PageRow[RankedRow]], query: str) -> list[PageRow[RankedRow]]:
     """Rows whose name or club contains the words, or whose player number is the query."""
     query = (query or "").strip()
     if not query:
@@ -46,7 +49,7 @@ class RankedListData(TableListData):
     are already ranked, so "rank" sorts by the ranking's own position.
     """
 
-    def __init__(self, rows: list[PageRow], columns: list[Column]):
+    def __init__(self, rows: list[PageRow[Any]], columns: list[Column]):
         super().__init__(rows)
         self.keys: dict[str, Any] = {
             column.key: (lambda r, column=column: column.sort_key(r.row)) for column in columns
@@ -60,13 +63,18 @@ class RankedListData(TableListData):
             self.data.sort(key=self.keys[order.bare], reverse=order.is_descending)
 
 
-def _tables2_columns(columns: list[Column], orderable: bool) -> list[tuple[str, tables.Column]]:
+def _tables2_columns(
+    columns: list[Column], orderable: bool, heading_css: bool = False
+) -> list[tuple[str, tables.Column]]:
     made = []
     for column in columns:
         # Each cell names its column, so a phone can show rank, player and total only.
         key = f"col-{column.key}"
+        heading = f"num {key}" if column.numeric else key
+        if heading_css and column.css.get(Output.PAGE):
+            heading = f"{heading} {column.css[Output.PAGE]}"
         attrs = {
-            "th": {"class": f"num {key}" if column.numeric else key},
+            "th": {"class": heading},
             "td": {"class": f"{column.cell_class(Output.PAGE)} {key}".strip()},
         }
         made.append(
@@ -87,12 +95,16 @@ class PlainCellsTable(tables.Table):
     once. Headers, sorting and pagination stay tables2's.
     """
 
-    def __init__(self, data, columns: list[Column], *, orderable: bool, **kwargs):
+    def __init__(
+        self, data, columns: list[Column], *, orderable: bool, heading_css: bool = False, **kwargs
+    ):
+        """``heading_css``: headings carry their column's page class too (the season's phone
+        view keeps the column it is ranked by, whichever that is)."""
         self.definitions = columns
         self.link_column = ""  # the key of a column whose cells link to ``link(row)``
         super().__init__(
             data,
-            extra_columns=_tables2_columns(columns, orderable),
+            extra_columns=_tables2_columns(columns, orderable, heading_css),
             sequence=[column.key for column in columns],
             **kwargs,
         )
@@ -123,7 +135,7 @@ class PlainCellsTable(tables.Table):
         return body
 
 
-def _row_class(record: PageRow) -> str:
+def _row_class(record: PageRow[RankedRow]) -> str:
     if record.row.record.withdrawn:
         return "withdrawn"
     return "tied" if record.row.tied else ""
@@ -143,7 +155,9 @@ class StandingsTable(PlainCellsTable):
         }
         template_name = "standings/standings_table.html"
 
-    def __init__(self, rows: list[PageRow], columns: list[Column], player_url=None, **kwargs):
+    def __init__(
+        self, rows: list[PageRow[RankedRow]], columns: list[Column], player_url=None, **kwargs
+    ):
         super().__init__(RankedListData(rows, columns), columns, orderable=True, **kwargs)
         self.player_url = player_url
         self.link_column = "name" if player_url else ""
@@ -152,7 +166,7 @@ class StandingsTable(PlainCellsTable):
         return self.player_url(record.record.player_number) if self.player_url else ""
 
     @staticmethod
-    def source(record: PageRow) -> RankedRow:
+    def source(record: PageRow[RankedRow]) -> RankedRow:
         return record.row
 
 

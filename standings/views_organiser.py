@@ -50,18 +50,23 @@ def standings_xlsx(request, tournament):
 @require_POST
 def public_pages_toggle(request, tournament):
     on = request.POST.get("public_pages") == "on"
+    # Back to the page the switch was on: the overview's or the standings' (a fixed choice, never
+    # an address taken from the request).
+    back = (
+        "organiser:tournament" if request.POST.get("from") == "overview" else "organiser:standings"
+    )
     try:
         set_public_pages(tournament, on)
     except ServiceError as refusal:
         messages.error(request, str(refusal))
-        return redirect("organiser:standings", tournament.slug)
+        return redirect(back, tournament.slug)
     messages.success(
         request,
         "Standings and the projector are now public."
         if on
         else "Public pages are off: only staff can see standings.",
     )
-    return redirect("organiser:standings", tournament.slug)
+    return redirect(back, tournament.slug)
 
 
 @organiser_view

@@ -8,7 +8,7 @@ from types import SimpleNamespace
 from scoring_factories import seat_tables, stored_sheet
 
 from tournaments.models import Entry, Player
-from tournaments.services.events import create_tournament
+from tournaments.services.events import create_tournament, set_public_pages
 from tournaments.services.seasons import add_events, create_season
 
 
@@ -38,7 +38,12 @@ def club_session(slug: str, tables, who: dict[str, Player], *, preset="club-sess
 
 
 def season_of(slug: str, *events, best_of=None, public=False):
+    """``public``: the season's public page on, and its events' (a new event's start off, and
+    the season's page shows only while every event's is on)."""
     season = create_season(slug=slug, name=slug.title(), best_of=best_of, public_pages=public)
     if events:
         add_events(season, [e.event.slug for e in events])
+    if public:
+        for event in events:
+            set_public_pages(event.event, True)
     return season

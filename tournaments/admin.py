@@ -115,6 +115,13 @@ class SeasonAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     """Seasons change through the ``season`` command and the season pages, whose services keep
     the order and the seating figures of later events right."""
 
-    list_display = ["name", "slug", "best_of", "avoid_earlier_pairings", "public_pages"]
+    list_display = [
+        "name",
+        "slug",
+        "best_of",
+        "min_sessions",
+        "avoid_earlier_pairings",
+        "public_pages",
+    ]
     search_fields = ["name", "slug"]
     inlines = [SeasonEventInline]

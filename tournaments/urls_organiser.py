@@ -7,6 +7,7 @@ urlpatterns = [
     path("new/", events.tournament_new, name="tournament_new"),
     path("seasons/new/", seasons.season_new, name="season_new"),
     path("season/<slug:slug>/events/", seasons.season_events, name="season_events"),
+    path("season/<slug:slug>/ranking/", seasons.season_ranking, name="season_ranking"),
     path(
         "season/<slug:slug>/events/remove/",
         seasons.season_event_remove,

@@ -13,6 +13,10 @@ SEASON_AVERAGE_FORMAT = AVERAGE_CELL_FORMAT + "0"
 _NOT_PLAYED = {Output.PAGE: NOT_PLAYED, Output.PDF: NOT_PLAYED, Output.COMMAND: "-"}
 # The figure the season is ranked by is the one a phone shows beside the name.
 _RANKED = {Output.PAGE: "ranked"}
+# The person's id in the directory, the same at every event: not an event's "Player ID" (its
+# entry number, which differs from event to event), so the heading says so. The workbook alone
+# has it, for joining the season's rows to other sheets; the page and the PDF have the names.
+PLAYER_ID_HEADING = "Player ID (all events)"
 
 
 def _average(row: SeasonRow) -> float | None:
@@ -56,6 +60,12 @@ def season_columns(result: SeasonStandings) -> ColumnSet:
             lambda row: row.rank,
             text=season_rank_label,
             css={Output.PAGE: "rank"},
+        ),
+        Column(
+            "player_id",
+            PLAYER_ID_HEADING,
+            lambda row: row.player.player_id,
+            outputs=frozenset({Output.WORKBOOK}),
         ),
         Column("name", "Player", lambda row: row.player.name, numeric=False),
         Column("club", "Club", lambda row: row.player.club, numeric=False),

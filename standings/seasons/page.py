@@ -3,15 +3,11 @@ the public namespace: the views only check who may see them and call these."""
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 from django.http import Http404
 from django.shortcuts import render
 from django.urls import reverse
 
 from core.reports import FileFormat, report_response
-from standings.columns import Output
-from standings.seasons.columns import season_columns
 from standings.seasons.read import (
     SeasonStandings,
     player_season,
@@ -19,13 +15,8 @@ from standings.seasons.read import (
     season_standings,
 )
 from standings.seasons.report import season_report
+from standings.seasons.tables import season_table
 from tournaments.access import may_see_season
-
-
-class Cell(NamedTuple):
-    css: str
-    text: str
-    link: str
 
 
 def visible_standings(request, season, *, public: bool) -> SeasonStandings:
@@ -37,32 +28,14 @@ def visible_standings(request, season, *, public: bool) -> SeasonStandings:
     return result
 
 
-def _rows(result: SeasonStandings, player_url) -> tuple[list[Cell], list[tuple[str, list]]]:
-    columns = season_columns(result).for_output(Output.PAGE)
-    headings = [
-        Cell(
-            " ".join(
-                filter(
-                    None, ("num" if c.numeric else "", f"col-{c.key}", c.css.get(Output.PAGE, ""))
-                )
-            ),
-            c.heading_in(Output.PAGE),
-            "",
-        )
-        for c in columns
-    ]
-    rows = []
-    for row in result.rows:
-        cells = [
-            Cell(
-                " ".join(filter(None, (c.cell_class(Output.PAGE), f"col-{c.key}"))),
-                c.printed(row, Output.PAGE),
-                player_url(row.player.player_id) if c.key == "name" else "",
-            )
-            for c in columns
-        ]
-        rows.append(("" if row.rank is not None else "unranked", cells))
-    return headings, rows
+def _with_params(request, **changes) -> str:
+    """This page's address with some parameters set (None removes one)."""
+    params = request.GET.copy()
+    for key, value in changes.items():
+        params.pop(key, None)
+        if value is not None:
+            params[key] = value
+    return f"?{params.urlencode()}"
 
 
 def season_page(request, season, *, namespace: str, can_run: bool = False):
@@ -71,18 +44,21 @@ def season_page(request, season, *, namespace: str, can_run: bool = False):
     def player_url(player_id: int) -> str:
         return reverse(f"{namespace}:season_player", args=[season.slug, player_id])
 
-    headings, rows = _rows(result, player_url)
+    query = request.GET.get("q", "").strip()
+    all_columns = request.GET.get("columns") == "all"
     return render(
         request,
         "standings/season.html",
         {
             "season": season,
             "result": result,
-            "headings": headings,
-            "rows": rows,
+            "table": season_table(result, request, query, player_url),
+            "query": query,
+            "sort": request.GET.get("sort", ""),
             "organiser_page": namespace == "organiser",
             "can_run": can_run,
-            "all_columns": request.GET.get("columns") == "all",
+            "all_columns": all_columns,
+            "columns_url": _with_params(request, columns=None if all_columns else "all"),
             "pdf_url": reverse(f"{namespace}:season_pdf", args=[season.slug]),
             "xlsx_url": reverse(f"{namespace}:season_xlsx", args=[season.slug]),
             "public_url": reverse("public:season", args=[season.slug]),
@@ -105,6 +81,8 @@ def season_player_page(request, season, player_id: int, *, namespace: str):
             "row": row,
             "rank": season_rank_label(row),
             "average": "" if row.average is None else f"{float(row.average):.2f}",
+            # Ranked by average, but too few sessions for the season's minimum yet.
+            "short_of_minimum": season.best_of is None and row.attended < season.min_sessions,
             "sessions": sessions,
             "standings_url": reverse(f"{namespace}:season", args=[season.slug]),
         },

@@ -83,7 +83,7 @@ class SeasonStandings:
 
     @property
     def rule(self) -> str:
-        return ranking_rule(self.season.best_of, len(self.sessions))
+        return ranking_rule(self.season.best_of, len(self.sessions), self.season.min_sessions)
 
     @property
     def is_public(self) -> bool:
@@ -116,7 +116,13 @@ class SeasonStandings:
 
     @property
     def legend(self) -> str:
-        if self.season.best_of is None:
+        fewest = self.season.min_sessions
+        if self.season.best_of is None and fewest > 1:
+            unranked = (
+                f"Players with fewer than {fewest} sessions are listed last, without a rank "
+                f"({NOT_RANKED_MARK})."
+            )
+        elif self.season.best_of is None:
             unranked = "Players without a counted game are listed last, without a rank."
         else:
             unranked = (
@@ -162,7 +168,12 @@ def season_standings(season: Season, *, public: bool = False) -> SeasonStandings
     entries = _entries(events)
     records = _records(events, sessions, totals, credit, entries)
     players = _players(records, entries)
-    rows = rank_season(players.values(), best_of=season.best_of, sessions_held=len(sessions))
+    rows = rank_season(
+        players.values(),
+        best_of=season.best_of,
+        sessions_held=len(sessions),
+        min_sessions=season.min_sessions,
+    )
     by_player: dict[int, dict[int, int]] = {}
     for entry_id, (session_results, _) in records.items():
         player_id = entries[entry_id][2]

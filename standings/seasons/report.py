@@ -35,7 +35,7 @@ from standings.pdf import (
     paragraph_styles,
     printed_table,
 )
-from standings.seasons.columns import season_columns
+from standings.seasons.columns import PLAYER_ID_HEADING, season_columns
 from standings.seasons.read import SeasonStandings
 from standings.xlsx import cell_formats
 
@@ -126,6 +126,7 @@ def season_sheets(result: SeasonStandings) -> list[tuple[str, list[str], list[li
     by_index = {s.index: s for s in result.sessions}
     sessions = [
         [
+            row.player.player_id,
             row.player.name,
             by_index[played.session].label,
             _date(by_index[played.session].date),
@@ -142,7 +143,11 @@ def season_sheets(result: SeasonStandings) -> list[tuple[str, list[str], list[li
     ]
     return [
         ("Season", *standings),
-        ("Sessions", ["Player", "Session", "Date", "Score", "Games", "Among the best"], sessions),
+        (
+            "Sessions",
+            [PLAYER_ID_HEADING, "Player", "Session", "Date", "Score", "Games", "Among the best"],
+            sessions,
+        ),
         ("Events", ["Position", "Event", "Short name", "Start date", "Days"], events),
     ]
 

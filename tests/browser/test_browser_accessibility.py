@@ -176,9 +176,12 @@ def test_organiser_and_desk_pages_have_no_violations(
         ("staff", f"{t}/staff/"),
         ("rules, fixed once play started", f"{t}/rules/"),
         ("rules, open to change", "/organiser/t/fresh/rules/"),
+        ("overview, public pages off", "/organiser/t/fresh/"),
         ("new season", "/organiser/seasons/new/"),
         ("season", "/organiser/season/club-season/"),
         ("a player's season", f"/organiser/season/club-season/player/{a_player}/"),
         ("season events", "/organiser/season/club-season/events/"),
+        ("season ranking", "/organiser/season/club-season/ranking/"),
+        ("season searched, nobody", "/organiser/season/club-season/?q=zz&sort=name"),
     ]
     check_pages(page, live_server.url, axe_script, [(n, p, AA_TAGS) for n, p in pages])

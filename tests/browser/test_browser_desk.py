@@ -12,6 +12,7 @@ from scoring_factories import T1, T2, seated_day, typed
 from scoring import services
 from scoring.models import GameSheet, SheetState, Source
 from tournaments.models import Entry, Seat, StaffRole
+from tournaments.services.events import set_public_pages
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -218,6 +219,7 @@ def test_names_are_found_however_they_are_typed_and_an_untouched_workbook_confir
     phone_enters(w, 0, 1, scores, "José Díaz")
 
     # A player on a phone finds their table typing without the accent or the apostrophe.
+    set_public_pages(w.tournament, True)  # a new event's public pages start off
     page.set_viewport_size(PHONE)
     page.goto(f"{live_server.url}/t/{w.tournament.slug}/find-your-table/")
     page.get_by_label("Your name, or part of it").fill("o’neil")

@@ -14,6 +14,8 @@ from test_browser_accessibility import (  # noqa: F401 (fixtures)
     violations,
 )
 
+from tournaments.services.events import set_public_pages
+
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
@@ -25,7 +27,8 @@ def test_the_organiser_hides_the_last_games_and_reveals_them(
     live_server, login_page, make_user, axe_script
 ):
     organiser = make_user("boss", superuser=True)
-    two_days_that_turn_round()
+    # The public pages are what a hidden finish is about: on, as a new event's start off.
+    set_public_pages(two_days_that_turn_round(), True)
     page = login_page(organiser)
     page.set_viewport_size(DESK)
     staff_url = f"{live_server.url}/organiser/t/cup/standings/"

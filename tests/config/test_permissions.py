@@ -144,6 +144,7 @@ EXPECTED = {
     "organiser:season_xlsx": DESK_PAGE,
     "organiser:season_public_pages": ORGANISER_POST_ONLY,
     "organiser:season_events": ORGANISER_PAGE,
+    "organiser:season_ranking": ORGANISER_PAGE,
     "organiser:season_event_remove": ORGANISER_POST_ONLY,
     "public:season": PUBLIC_PAGE,
     "public:season_player": PUBLIC_PAGE,

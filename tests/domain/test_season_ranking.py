@@ -7,8 +7,10 @@ import pytest
 from hypothesis import given, strategies as st
 
 from domain.season_ranking import (
+    MAX_MIN_SESSIONS,
     SeasonPlayer,
     SessionResult,
+    min_sessions_problem,
     rank_season,
     ranking_rule,
 )
@@ -155,3 +157,68 @@ def test_a_large_season_ranks_quickly_and_completely():
     rows = rank_season(build(raw), best_of=8, sessions_held=12)
     assert len(rows) == 400
     assert sum(r.rank is not None for r in rows) == sum(len(s) >= 8 for s in raw)
+
+
+# --- A minimum of sessions for the average per game ------------------------------------------
+
+
+def test_a_lucky_single_session_is_listed_after_the_ranked_players():
+    ann = player(1, "Ann", (0, 60, 12), (1, 60, 12), (2, 48, 12))
+    bob = player(2, "Bob", (0, 70, 12), (2, 50, 12))
+    cy = player(3, "Cy", (1, 3, 12))  # one lucky day: first by average alone
+    di = player(4, "Di", (0, 90, 12))
+    rows = rank_season([cy, di, bob, ann], best_of=None, sessions_held=3, min_sessions=2)
+    assert [(r.player.name, r.rank) for r in rows] == [
+        ("Ann", 1),
+        ("Bob", 2),
+        ("Cy", None),  # short of the minimum: best average first among them
+        ("Di", None),
+    ]
+    # Without the minimum, the lucky day leads.
+    first = rank_season([cy, di, bob, ann], best_of=None, sessions_held=3)[0]
+    assert (first.player.name, first.rank) == ("Cy", 1)
+
+
+def test_the_rule_names_the_minimum_and_a_bad_minimum_is_refused():
+    assert ranking_rule(None, 5, 3) == "Ranked by average per game, at least 3 sessions"
+    assert ranking_rule(None, 5, 1) == "Ranked by average per game"
+    # Best N asks for N sessions already: the minimum is not part of that rule.
+    assert ranking_rule(2, 5, 3) == "Ranked by the best 2 of 5 sessions"
+    with pytest.raises(ValueError):
+        rank_season([], best_of=None, sessions_held=3, min_sessions=0)
+    assert min_sessions_problem(1) == "" and min_sessions_problem(MAX_MIN_SESSIONS) == ""
+    assert "give 1 or more" in min_sessions_problem(0)
+    assert "more than a season holds" in min_sessions_problem(MAX_MIN_SESSIONS + 1)
+
+
+@given(players_strategy, st.integers(1, 9))
+def test_nobody_short_of_the_minimum_is_ranked_above_anyone_at_or_over_it(raw, minimum):
+    rows = rank_season(build(raw), best_of=None, sessions_held=8, min_sessions=minimum)
+    ranked = [r for r in rows if r.rank is not None]
+    assert rows[: len(ranked)] == ranked
+    assert all(r.attended >= minimum for r in ranked)
+    short = rows[len(ranked) :]
+    assert all(r.attended < minimum or r.games == 0 for r in short)
+    # The unranked are listed most sessions first.
+    assert [r.attended for r in short] == sorted((r.attended for r in short), reverse=True)
+    # The ranked are ranked among themselves as if the others were not there.
+    alone = rank_season(
+        [r.player for r in ranked], best_of=None, sessions_held=8, min_sessions=minimum
+    )
+    assert [(r.player.player_id, r.rank, r.tied) for r in alone] == [
+        (r.player.player_id, r.rank, r.tied) for r in ranked
+    ]
+
+
+@given(players_strategy, st.one_of(st.none(), st.integers(1, 5)), st.integers(1, 9))
+def test_a_minimum_of_one_is_todays_ranking_and_best_n_ignores_the_minimum(raw, best_of, minimum):
+    players = build(raw)
+    today = rank_season(players, best_of=best_of, sessions_held=8)
+    assert rank_season(players, best_of=best_of, sessions_held=8, min_sessions=1) == today
+    if best_of is not None:
+        assert rank_season(players, best_of=best_of, sessions_held=8, min_sessions=minimum) == today
+    else:
+        # Minimum 1: everyone with a game is ranked, as before the minimum existed.
+        assert {r.player.player_id for r in today if r.rank is not None} == {
+            r.player.player_id for r in today if r.games > 0
+        }

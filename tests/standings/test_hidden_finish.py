@@ -20,7 +20,7 @@ from standings.read import Cut, requested_standings, standings
 from standings.seasons.read import season_standings
 from tournaments.access import COMMAND_LINE
 from tournaments.models import StandingsSettingChange, Tournament
-from tournaments.services.events import set_hidden_finish
+from tournaments.services.events import set_hidden_finish, set_public_pages
 
 pytestmark = pytest.mark.django_db
 
@@ -29,7 +29,10 @@ HIDDEN_TITLE = "Standings after game 1 of day 2"
 
 @pytest.fixture
 def event():
-    return two_days_that_turn_round()
+    made = two_days_that_turn_round()
+    # A hidden finish is about what the public pages show: these start off on a new event.
+    set_public_pages(made, True)
+    return made
 
 
 def hide(t, day, game=None):

@@ -57,6 +57,9 @@ def test_staff_of_only_some_events_and_strangers_get_404(client, season):
 def test_public_page_only_when_the_season_and_every_event_are_public(client, season):
     assert client.get("/season/spring/").status_code == 404
     Season.objects.filter(pk=season.pk).update(public_pages=True)
+    # The season's page waits for every event's public pages too, which start off.
+    assert client.get("/season/spring/").status_code == 404
+    Tournament.objects.filter(slug__in=["week-1", "week-2"]).update(public_pages=True)
     page = client.get("/season/spring/")
     assert page.status_code == 200 and "Ann Lee" in page.content.decode()
     assert client.get("/season/spring.xlsx").status_code == 200

@@ -157,12 +157,12 @@ def test_pdf_and_workbook_headings_and_a_row():
     assert book.sheetnames == ["Season", "Sessions", "Events"]
     sheet = book["Season"]
     header = [c.value for c in sheet[1]]
-    assert header[:4] == ["Rank", "Player", "Club", "Sessions (of 3)"]
-    assert header[4:7] == ["Week 1", "Week 2", "Week 3"]
+    assert header[:5] == ["Rank", "Player ID (all events)", "Player", "Club", "Sessions (of 3)"]
+    assert header[5:8] == ["Week 1", "Week 2", "Week 3"]
     first = dict(zip(header, [c.value for c in sheet[2]], strict=True))
     assert first["Player"] == "Ann Lee" and first["Rank"] == 1 and first["Best 2"] == 20
     assert first["Week 2"] == 30 and first["Average per game"] == 12.5
-    cy = next(row for row in sheet.iter_rows(values_only=True) if row[1] == "Cy Doe")
+    cy = next(row for row in sheet.iter_rows(values_only=True) if row[2] == "Cy Doe")
     assert cy[0] is None  # fewer sessions than best-of: no rank
 
 

@@ -44,7 +44,8 @@ def small(make_tournament):
         after game 1 of day 2: Ann 20, Bob 40, Cy 15, Di 25, Ed 50.
         after game 2 of day 2: Ann 20, Bob 49, Cy 27, Di 25, Ed 50.
     """
-    tournament = make_tournament(slug="small")
+    # New events start with their public pages off; these tests read the public pages too.
+    tournament = make_tournament(slug="small", public_pages=True)
     ann, bob, cy, di, ed = add_entries(
         tournament,
         [
@@ -634,7 +635,7 @@ def test_command_refuses_bad_input(small, args, message):
 
 
 def test_projector_of_an_event_with_nobody_yet(client, make_tournament):
-    make_tournament(slug="empty")
+    make_tournament(slug="empty", public_pages=True)
     body = client.get(reverse("public:projector", args=["empty"])).content.decode()
     assert "Nobody is ranked yet." in body and "Page 1 of 1" in body
     assert "Provisional: days 1, 2 not seated yet" in body

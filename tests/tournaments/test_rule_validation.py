@@ -189,7 +189,7 @@ def test_a_model_form_shows_the_refusal_on_the_field(make_tournament):
 
 @pytest.mark.django_db
 def test_the_public_standings_stay_up_after_a_refused_tie_break(make_tournament, client):
-    tournament = make_tournament()
+    tournament = make_tournament(public_pages=True)
     tournament.rules.tie_breaks = ["most_out"]
     with pytest.raises(ValidationError):
         tournament.rules.save()

@@ -30,6 +30,7 @@ from tournaments.models import (
     Table,
 )
 from tournaments.presenters import seating_summary
+from tournaments.services.events import set_public_pages
 from tournaments.services.planning import clear_plan, plan_remaining_days
 from tournaments.services.registration import (
     add_keep_apart,
@@ -425,6 +426,7 @@ def test_a_scorekeeper_link_never_shows_the_plan(rally, client):
 
 
 def test_public_pages_never_show_a_plan_as_seated(rally, client):
+    set_public_pages(rally, True)  # a new event's public pages start off
     plan_remaining_days(rally, seed=1)
     found = client.get(f"/t/{rally.slug}/find-your-table/", {"q": "Player 1"}).content.decode()
     assert "find-table-number" not in found and "no table yet" in found

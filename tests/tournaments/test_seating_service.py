@@ -19,6 +19,7 @@ from scoring.models import Game, SheetState
 from tournaments import hooks, selectors
 from tournaments.access import COMMAND_LINE
 from tournaments.models import Entry, Seat, Table
+from tournaments.services.events import set_public_pages
 from tournaments.services.registration import (
     add_keep_apart,
     register_player,
@@ -499,6 +500,7 @@ def test_day_seating_is_a_fixed_number_of_queries(tournament, django_assert_num_
 
 
 def test_find_your_table_shows_each_day(tournament, client):
+    set_public_pages(tournament, True)  # a new event's public pages start off
     register_player(tournament, name="Renée Côté")
     register(tournament, count=9)
     day1, _day2 = tournament.days.order_by("number")
@@ -520,6 +522,7 @@ def test_find_your_table_shows_each_day(tournament, client):
 
 
 def test_public_home_links_to_find_your_table(tournament, client):
+    set_public_pages(tournament, True)  # a new event's public pages start off
     page = client.get(f"/t/{tournament.slug}/").content.decode()
     assert f'href="/t/{tournament.slug}/find-your-table/"' in page
 

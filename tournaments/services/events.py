@@ -105,9 +105,13 @@ def create_tournament(
     organiser=None,
     venue: str = "",
     rules: dict | None = None,
+    public_pages: bool = False,
 ) -> Tournament:
     """A new event with the preset's rules, changed by ``rules`` (field -> value) under the
-    same checks as the rules page; ``organiser`` becomes its organiser."""
+    same checks as the rules page; ``organiser`` becomes its organiser.
+
+    Its public pages start off (the model's default is on, for events made other ways): a new
+    event's list of names and clubs is the organiser's to open, once it is checked."""
     name = " ".join(name.split())
     if not name:
         raise ServiceError("Give the tournament a name.", field="name")
@@ -118,7 +122,12 @@ def create_tournament(
     if problems:
         raise RuleProblems(problems)
     tournament = Tournament.objects.create(
-        slug=slug, name=name, start_date=start_date, preset=preset, venue=venue.strip()
+        slug=slug,
+        name=name,
+        start_date=start_date,
+        preset=preset,
+        venue=venue.strip(),
+        public_pages=public_pages,
     )
     RuleSet.objects.create(tournament=tournament, **values)
     for number in range(1, values["days"] + 1):

@@ -8,6 +8,7 @@ from django.db import transaction
 from django.db.models import Max
 
 from core.errors import ServiceError
+from domain.season_ranking import min_sessions_problem
 from tournaments.models import Season, SeasonEvent, Tournament
 from tournaments.services.events import slug_problem
 from tournaments.services.seating import refresh_repeat_counts
@@ -29,12 +30,19 @@ def _check_best_of(best_of: int | None) -> None:
         )
 
 
+def _check_min_sessions(min_sessions: int) -> None:
+    problem = min_sessions_problem(min_sessions)
+    if problem:
+        raise ServiceError(problem, field="min_sessions")
+
+
 @transaction.atomic
 def create_season(
     *,
     slug: str,
     name: str,
     best_of: int | None = None,
+    min_sessions: int = 1,
     avoid_earlier_pairings: bool = True,
     public_pages: bool = False,
     created_by=None,
@@ -54,14 +62,26 @@ def create_season(
     if not name:
         raise ServiceError("Give the season a name, such as Spring season 2027.", field="name")
     _check_best_of(best_of)
+    _check_min_sessions(min_sessions)
     return Season.objects.create(
         slug=slug,
         name=name,
         best_of=best_of,
+        min_sessions=min_sessions,
         avoid_earlier_pairings=avoid_earlier_pairings,
         public_pages=public_pages,
         created_by=created_by,
     )
+
+
+def set_season_ranking(season: Season, *, best_of: int | None, min_sessions: int) -> None:
+    """How the season ranks: best N sessions, or the average per game over players with at
+    least ``min_sessions`` sessions. Only the standings read these, so they may change at any
+    time; nothing is stored when either is refused."""
+    _check_best_of(best_of)
+    _check_min_sessions(min_sessions)
+    Season.objects.filter(pk=season.pk).update(best_of=best_of, min_sessions=min_sessions)
+    season.best_of, season.min_sessions = best_of, min_sessions
 
 
 def _events_or_refuse(season: Season, slugs: list[str]) -> list[Tournament]:

@@ -109,7 +109,11 @@ def tournament_new(request):
             made = f"{tournament.name} is created"
             if not data["slug"]:
                 made += f", its web address name {tournament.slug}"
-            messages.success(request, f"{made}. Check its rules below.")
+            messages.success(
+                request,
+                f"{made}. Check its rules below. Its public pages stay off until you turn them "
+                "on from its overview.",
+            )
             return redirect("organiser:rules", tournament.slug)
     return render(request, "tournaments/tournament_new.html", {"form": form})
 

@@ -1,6 +1,7 @@
 """python manage.py season create|add|remove|standings ...
 
-season create SLUG --name "Spring season" [--best-of N] [--keep-earlier-pairings] [--public]
+season create SLUG --name "Spring season" [--best-of N] [--min-sessions N]
+              [--keep-earlier-pairings] [--public]
 season add SLUG EVENT_SLUG [EVENT_SLUG ...] [--position P]
 season remove SLUG EVENT_SLUG
 season standings SLUG [--pdf FILE] [--xlsx FILE]
@@ -31,6 +32,13 @@ class Command(BaseCommand):
             "--best-of", type=int, help="Rank by each player's best N sessions (N of M)."
         )
         create.add_argument(
+            "--min-sessions",
+            type=int,
+            default=1,
+            help="Ranking by average per game, players with fewer sessions are listed after "
+            "the ranked ones (default 1).",
+        )
+        create.add_argument(
             "--keep-earlier-pairings",
             action="store_true",
             help="Do not make the seating avoid pairs who met at the season's earlier events.",
@@ -54,11 +62,12 @@ class Command(BaseCommand):
         except ServiceError as error:
             raise CommandError(str(error)) from None
 
-    def _create(self, *, slug, name, best_of, keep_earlier_pairings, public, **_):
+    def _create(self, *, slug, name, best_of, min_sessions, keep_earlier_pairings, public, **_):
         season = create_season(
             slug=slug,
             name=name,
             best_of=best_of,
+            min_sessions=min_sessions,
             avoid_earlier_pairings=not keep_earlier_pairings,
             public_pages=public,
         )

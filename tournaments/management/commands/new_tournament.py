@@ -33,8 +33,14 @@ class Command(BaseCommand):
         parser.add_argument("--set", type=int, help="The set: 6, 9, 12, 15 or 18 (double-N).")
         parser.add_argument("--max-table-size", type=int)
         parser.add_argument("--double-blank", type=int, help="Points the double blank counts.")
+        parser.add_argument(
+            "--public",
+            action="store_true",
+            help="Open its public pages now (standings, projector, find your table); without "
+            "it they stay off until an organiser turns them on.",
+        )
 
-    def handle(self, slug, name, rules, start_date=None, venue="", **options):
+    def handle(self, slug, name, rules, start_date=None, venue="", public=False, **options):
         date = None
         if start_date:
             try:
@@ -60,6 +66,7 @@ class Command(BaseCommand):
                 start_date=date,
                 venue=venue,
                 rules=changes,
+                public_pages=public,
             )
         except ServiceError as error:
             raise CommandError(str(error)) from error

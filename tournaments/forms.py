@@ -19,7 +19,6 @@ from domain.rules import (
 from tournaments.models import TIE_BREAK_CHOICES, TILE_SETS, Entry, RulePreset, Tournament
 from tournaments.player_import import CLUB_MAX, CONTACT_MAX, MEMBER_NUMBER_MAX, NAME_MAX
 
-
 BY_NUMBER = "number"
 BY_SURNAME = "surname"
 

@@ -3,9 +3,9 @@
 A table save is under 2 KB and an organiser's largest form (a day's check-in, a hand chart)
 well under 1 MB; only the upload pages (and the import's review, which sends the file back)
 take a file. Anything larger is not a form of ours, and reading it first (into memory, or to
-a temporary file for a multipart upload) lets one client fill a worker's memory or the disk. The venue worker (config/venue_worker.py) asks the
-same question before it reads a body, and the middleware below answers it for every other
-server, so each mode refuses the same requests.
+a temporary file for a multipart upload) lets one client fill a worker's memory or the disk.
+The venue worker (config/venue_worker.py) asks the same question before it reads a body, and
+the middleware below answers it for every other server, so each mode refuses the same requests.
 """
 
 from __future__ import annotations

@@ -10,16 +10,19 @@ reopened); the desk keying a paper card (games that match are confirmed, those t
 unless the desk says the paper card is right); confirm; "Wrong"; game not played and its undo;
 the organiser's correction with and without a reason; closing and reopening a day; withdrawal
 and its undo; a late walk-in; a substitute; switching the tie-breaks; hiding the finish after
-a game and revealing it. Scores come from
-``game_simulator``, so every game typed is one a table could have played.
+a game and revealing it; a player moving on to a later event in another club, or the directory
+changing their club; a player merged with a person of another event, and the merge undone.
+Scores come from ``game_simulator``, so every game typed is one a table could have played.
 
 What it checks after every step: the score history (every version stored, its state, engine,
 who went out, each score) is exactly the model's; the not-played marks are; each live sheet has
 a score for exactly the players who play that game; the standings read (totals, games, short
 marks, ranks, the "after game N" title, games to play and to confirm) equals the model's,
 recomputed from the confirmed record, for staff and, never past a hidden finish, for the
-public; the day board's confirmed / waiting / not played counts; and a refused action said
-why and changed nothing in the database. At the end of each example (teardown) every
+public; the day board's confirmed / waiting / not played counts; each player's name and club
+in the standings are the model's (the club the entry was made with, whatever the directory
+says since; the name of the person an entry was merged into); and a refused action said why
+and changed nothing in the database. At the end of each example (teardown) every
 standings output (page, public page, projector, PDF, workbook, command line, its --public)
 shows the model's totals, ranks and title, and each table's phone page the players at the table
 and their hand size.
@@ -79,7 +82,13 @@ from tournaments.models import (
 )
 from tournaments.services.events import create_tournament, set_hidden_finish, set_public_pages
 from tournaments.services.late import late_join_walk_in, substitute_walk_in
-from tournaments.services.registration import reinstate_entry, set_checked_in, withdraw_entry
+from tournaments.services.merging import merge_players, undo_merge
+from tournaments.services.registration import (
+    register_player,
+    reinstate_entry,
+    set_checked_in,
+    withdraw_entry,
+)
 from tournaments.services.rules import change_rules
 from tournaments.services.seating import clear_seating, seat_day
 
@@ -118,6 +127,7 @@ class Tally:
 TALLY = Tally()
 
 PHONE_WAYS = ["first", "first", "retry", "stale", "two phones", "dead link"]
+CLUBS = ("Elks", "Moose Lodge", "")
 
 
 class Refused(Exception):
@@ -168,7 +178,14 @@ class SimulatedDays(RuleBasedStateMachine):
         set_public_pages(t, True)
         self.t = fresh(t)
         self.srules = sheet_rules(self.t.rules)
-        add_entries(self.t, [f"Player {n:02}" for n in range(1, players + 1)])
+        add_entries(
+            self.t, [(f"Player {n:02}", CLUBS[n % len(CLUBS)]) for n in range(1, players + 1)]
+        )
+        # The model's own record of each entry's name and club, never read back from the
+        # database: only a merge changes a name, and nothing changes an entry's club.
+        self.names: dict[int, str] = {}
+        self.clubs: dict[int, str] = {}
+        self.elsewhere: Tournament | None = None
         days = {d.number: DayM(d.number, d.pk) for d in self.t.days.all()}
         self.model = Model(GAMES, days)
         # Day 1 starts seated, so most steps play it; reseating and clearing stay steps.
@@ -180,6 +197,8 @@ class SimulatedDays(RuleBasedStateMachine):
         registration decide them; the model keeps the scores)."""
         m = self.model
         for e in Entry.objects.filter(tournament=self.t).select_related("player"):
+            assert e.player.name == self.names.setdefault(e.pk, e.player.name), e.number
+            assert e.club == self.clubs.setdefault(e.pk, e.club), e.number
             sub = Seat.objects.filter(entry=e, replaces__isnull=False).exists()
             m.entries[e.pk] = EntryM(e.pk, e.number, e.player.name, e.status, sub)
         self.tables = {}
@@ -745,6 +764,63 @@ class SimulatedDays(RuleBasedStateMachine):
         )
         self.sync()
 
+    def another_event(self) -> Tournament:
+        """The club's next event, where the sim's people may turn up again."""
+        if self.elsewhere is None:
+            self.elsewhere = create_tournament(
+                slug="sim-next", name="Next", preset_key="club-session", organiser=None
+            )
+        return self.elsewhere
+
+    def person_not_in_the_next_event(self, data):
+        entered = Entry.objects.filter(tournament=self.another_event()).values("player_id")
+        entries = sorted(
+            Entry.objects.filter(tournament=self.t)
+            .exclude(player_id__in=entered)
+            .values_list("number", flat=True)
+        )
+        if not entries:
+            return None
+        number = data.draw(st.sampled_from(entries), label="player")
+        return Entry.objects.select_related("player").get(tournament=self.t, number=number)
+
+    @rule(data=st.data(), how=st.sampled_from(["next event", "directory"]))
+    def club_changes_elsewhere(self, data, how):
+        entry = self.person_not_in_the_next_event(data)
+        if entry is None:
+            return
+        club = f"{entry.club or 'No club'} 2"
+        if how == "next event":
+            register_player(self.another_event(), player=entry.player, club=club, user=COMMAND_LINE)
+        else:
+            Player.objects.filter(pk=entry.player_id).update(club=club)
+        assert Player.objects.get(pk=entry.player_id).club == club
+        TALLY.actions[f"club {how}"] += 1
+        self.sync()
+
+    @rule(data=st.data(), into_them=st.booleans(), undo=st.booleans())
+    def merge_with_someone_elsewhere(self, data, into_them, undo):
+        entry = self.person_not_in_the_next_event(data)
+        if entry is None:
+            return
+        name = f"Elsewhere {Player.objects.count():02}"
+        other = register_player(self.another_event(), name=name, user=COMMAND_LINE).player
+        keep, drop = (other, entry.player) if into_them else (entry.player, other)
+        merged = self.attempt(
+            "merge", lambda: merge_players(keep, drop, user=COMMAND_LINE), expect_refusal=False
+        )
+        self.names[entry.pk] = keep.name
+        self.sync()
+        if undo:
+            # Straight away, before anyone plays again: the entries go back as they were.
+            self.attempt(
+                "undo merge",
+                lambda: undo_merge(merged.merge, user=COMMAND_LINE),
+                expect_refusal=False,
+            )
+            self.names[entry.pk] = entry.player.name
+            self.sync()
+
     @rule(choice=st.sampled_from(TIE_BREAK_CHOICES), by_desk=st.booleans())
     def tie_breaks(self, choice, by_desk):
         user = self.desk["desk1"] if by_desk else self.organiser
@@ -853,6 +929,15 @@ class SimulatedDays(RuleBasedStateMachine):
         self.standings_agree(requested_standings(self.t, {}), staff)
         self.standings_agree(requested_standings(self.t, {}, public=True), public)
         TALLY.held_back += public.title != staff.title
+
+    @invariant()
+    def names_and_clubs_are_the_model(self):
+        if not hasattr(self, "model"):
+            return
+        for row in requested_standings(self.t, {}).rows:
+            pk = row.record.entry_id
+            shown = (row.record.name, row.record.club)
+            assert shown == (self.names[pk], self.clubs[pk]), row.record.player_number
 
     @staticmethod
     def standings_agree(got, want):

@@ -133,6 +133,16 @@ def _no_later_than(aim: dict, run: Run) -> dict:
     return {k: min(v, seen[k]) if seen.get(k) else v for k, v in aim.items()}
 
 
+def _aim_again(kill_at: float, run: Run) -> dict:
+    """The next kill's moment, aimed by the request's clock when its write transaction is too
+    short to watch: a request that finished first wrote at the end, so aim at the middle of its
+    own write stretch, counted back from its answer; one killed before it wrote, later."""
+    if run.answered:
+        back = run.window / 2 if run.window else run.seconds / 2
+        return {"kill_at": max(run.seconds - back, 0.001)}
+    return {"kill_at": kill_at * 1.5}
+
+
 def crash_and_restart(
     *, server, watch, fresh_target, send, rows_of, whole, sequence, sequence_rows
 ):
@@ -142,16 +152,16 @@ def crash_and_restart(
     assert calibration.answered and calibration.status == 302, calibration
     # PostgreSQL shows the rows going in (its sequences do not roll back): kill when half of
     # them are written. SQLite shows only that the write lock is held: kill half way through
-    # the transaction the first request took. Without one long transaction at all (an import
-    # that commits row by row) aim at the middle of the request, where the rows are written.
+    # the transaction the first request took. A transaction too short to aim at that way is
+    # aimed at by the request's clock (_aim_again).
     if not watch.sqlite:
         aim = {"kill_rows": sequence_rows}
     elif calibration.window >= MIN_WINDOW:
         aim = {"kill_after": calibration.window}
     else:
-        aim = {"kill_at": calibration.seconds}
+        aim = _aim_again(0.0, calibration)
     killed = []
-    fraction = 0.5
+    fraction = 1.0 if "kill_at" in aim else 0.5
     for _ in range(ATTEMPTS):
         target = fresh_target()
         run = send_and_watch(
@@ -168,6 +178,9 @@ def crash_and_restart(
         killed.append((target, run, rows))
         if not run.answered and run.killed_writing and rows == tuple(0 for _ in whole):
             break
+        if "kill_at" in aim:
+            aim, fraction = _aim_again(aim["kill_at"] * fraction, run), 1.0
+            continue
         # It finished first (or committed just before the kill): aim earlier, and at this run's
         # own timing when it was quicker than the calibration's (the load on a shared machine
         # changes it from one request to the next).

@@ -1086,8 +1086,12 @@ def test_the_player_upload_refuses_spoiled_lists_and_imports_nobody(event, spoil
         rows[index][2] = rows[index][0].upper()
         expected = (f"{rows[index][0]} cannot be kept apart from themself.",)
     elif spoil == "no name column":
-        header[0] = data.draw(st.sampled_from(["Nom", "Player", "", "Names", "Full name"]))
-        expected = ("The first row must hold the column names, and one of them must be Name.",)
+        header[0] = data.draw(st.sampled_from(["Nom", "Player", "", "Names", "Nmae"]))
+        expected = (
+            "The first row must hold the column names, and one of them must be Name (or First "
+            "name and Last name).",
+            "The columns found are",
+        )
     elif spoil == "two name columns":
         header.append(data.draw(st.sampled_from(["Name", "NAME", " name "])))
         rows = [[*row, "x"] for row in rows]

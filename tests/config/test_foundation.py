@@ -105,7 +105,7 @@ def test_a_refused_slug_leaves_the_home_page_working(client):
 
 def test_new_tournament_refuses_taken_slug(make_tournament):
     make_tournament(slug="taken")
-    with pytest.raises(CommandError, match='"taken" is already taken'):
+    with pytest.raises(CommandError, match='"taken" cannot be used for a new tournament'):
         call_command("new_tournament", "taken", "--name", "Again", "--rules", "tournament")
     assert Tournament.objects.count() == 1
 

@@ -244,7 +244,7 @@ def test_a_weekly_club_nights_repeated_name_gets_an_address_with_its_date(organi
 def test_a_taken_or_badly_shaped_slug_is_refused_by_the_field(organiser_client, tournament):
     before = snapshot(*RULE_MODELS)
     for slug, words in (
-        ("spring", "already taken"),
+        ("spring", "cannot be used for a new tournament"),
         ("Spring_Rally", "cannot be part of a web address"),
     ):
         page = organiser_client.post(

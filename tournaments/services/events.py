@@ -89,8 +89,10 @@ def check_slug(slug: str) -> None:
     if problem:
         raise ServiceError(problem, field="slug")
     if Tournament.objects.filter(slug=slug).exists():
+        # Said as a season's is: "taken" would tell anyone who can create events that a
+        # private event of that name exists.
         raise ServiceError(
-            f'The short name "{slug}" is already taken by another tournament; choose another.',
+            f'The short name "{slug}" cannot be used for a new tournament; choose another.',
             field="slug",
         )
 

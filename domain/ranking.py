@@ -58,6 +58,9 @@ class PlayerRecord:
     worst_game: int | None
     withdrawn: bool = False
     substitute: bool = False  # a substitute the event's rule leaves unranked
+    # Per day, the games a late player missed that the event's rule credited (empty: none).
+    late: tuple[int, ...] = ()
+    late_rule: str = ""  # the rule that credited them (``domain.rules.LATE_CHOICES``)
 
     @property
     def total(self) -> int:

@@ -741,6 +741,30 @@ class SimulatedDays(RuleBasedStateMachine):
     @precondition(lambda self: self.tables)
     @rule(day=st.sampled_from([1, 2]))
     def late_join(self, day):
+        self.walk_in_late(day)
+
+    def days_with_a_confirmed_game(self) -> list[int]:
+        return sorted(
+            number
+            for number, day in self.model.days.items()
+            if not day.closed
+            and any(
+                table.state(n) == CONFIRMED
+                for table in day.tables.values()
+                for n in range(1, GAMES + 1)
+            )
+        )
+
+    # A late player's missed games count only once confirmed at their table: arriving after a
+    # confirmed game is what the event's late rule (drawn in an_event) is about.
+    @precondition(lambda self: hasattr(self, "model") and self.days_with_a_confirmed_game())
+    @rule(data=st.data())
+    def late_join_after_a_confirmed_game(self, data):
+        self.walk_in_late(
+            data.draw(st.sampled_from(self.days_with_a_confirmed_game()), label="day")
+        )
+
+    def walk_in_late(self, day):
         name = f"Late {len(self.model.entries) + 1:02}"
         self.attempt(
             "late join",
@@ -938,6 +962,7 @@ class SimulatedDays(RuleBasedStateMachine):
         public = self.model.standings(public=True)
         self.standings_agree(requested_standings(self.t, {}), staff)
         self.standings_agree(requested_standings(self.t, {}, public=True), public)
+        TALLY.actions["steps with late credit"] += any(r.late for r in staff.rows.values())
         TALLY.held_back += public.title != staff.title
 
     @invariant()

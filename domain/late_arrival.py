@@ -36,6 +36,8 @@ class LateCredit:
 
     points: tuple[int, ...]
     games: tuple[int, ...]
+    # Each game credited: (day column, game number, points), in play order.
+    by_game: tuple[tuple[int, int, int], ...] = ()
 
 
 def missed_game_credit(rule: str, others: Sequence[int]) -> int | None:
@@ -73,16 +75,17 @@ def late_credit(
 ) -> dict[int, LateCredit]:
     """{entry id: credit} for every late seat with a missed game credited. ``confirmed`` holds,
     by (entry id, day column), the others' confirmed scores at that seat's table by game."""
-    found: dict[int, tuple[list[int], list[int]]] = {}
+    found: dict[int, tuple[list[int], list[int], list[tuple[int, int, int]]]] = {}
     for seat in seats:
         missed = confirmed.get((seat.entry_id, seat.day), {})
         credit = seat_credit(seat.joined_at_game, missed, rule)
         if not credit:
             continue
-        points, games = found.setdefault(seat.entry_id, ([0] * days, [0] * days))
+        points, games, by_game = found.setdefault(seat.entry_id, ([0] * days, [0] * days, []))
         points[seat.day] += sum(credit.values())
         games[seat.day] += len(credit)
+        by_game += [(seat.day, game, got) for game, got in credit.items()]
     return {
-        entry_id: LateCredit(tuple(points), tuple(games))
-        for entry_id, (points, games) in found.items()
+        entry_id: LateCredit(tuple(points), tuple(games), tuple(sorted(by_game)))
+        for entry_id, (points, games, by_game) in found.items()
     }

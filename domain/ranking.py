@@ -61,6 +61,8 @@ class PlayerRecord:
     # Per day, the games a late player missed that the event's rule credited (empty: none).
     late: tuple[int, ...] = ()
     late_rule: str = ""  # the rule that credited them (``domain.rules.LATE_CHOICES``)
+    # Each such game: (day column, game number, points), for the race chart's lines.
+    late_by_game: tuple[tuple[int, int, int], ...] = ()
 
     @property
     def total(self) -> int:

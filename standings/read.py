@@ -19,6 +19,7 @@ from django.db.models import Max, Q
 from core.sql import table_names
 from domain import hidden_finish
 from domain.hidden_finish import first_hidden, public_cut, public_note
+from domain.late_arrival import LateCredit
 from domain.ranking import (
     ClubRow,
     PlayerRecord,
@@ -326,7 +327,7 @@ def standings(tournament: Tournament, cut: Cut = Cut()) -> Standings:
 
 def _credits(progress, day_numbers, cut: Cut, rules, totals, averaging: bool):
     """({entry id: points per day} that games not played and a late player's missed games add,
-    {entry id: games so credited}, {entry id: the late games credited per day})."""
+    {entry id: games so credited}, {entry id: the late player's credit})."""
     days = len(day_numbers)
     credit: dict[int, tuple[int, ...]] = {}
     credited: Counter[int] = Counter()
@@ -334,7 +335,7 @@ def _credits(progress, day_numbers, cut: Cut, rules, totals, averaging: bool):
         sat_down = unplayed_seats(progress, day_numbers, cut, rules)
         credit = unplayed_credit(sat_down, played_by_day(totals, days), days)
         credited.update(entry_id for entry_id, _ in sat_down)
-    late: dict[int, tuple[int, ...]] = {}
+    late: dict[int, LateCredit] = {}
     if rules.late_missed_games != LATE_NOTHING:
         columns = {p[2]: day_numbers.index(n) for n, p in progress.items()}
         last = progress.get(cut.last_day(rules.days))
@@ -349,7 +350,7 @@ def _credits(progress, day_numbers, cut: Cut, rules, totals, averaging: bool):
             # the table played, so it stands level with the others' totals. Under "nothing"
             # nothing is credited and the total stays marked short.
             credited[entry_id] += sum(got.games)
-            late[entry_id] = got.games
+            late[entry_id] = got
     return credit, credited, late
 
 
@@ -385,8 +386,9 @@ def _records(
                 PlayerRecord(entry_id, number, name, club, day_totals, 0, 0, None, withdrawn)
             )
     for record in records:
-        if record.entry_id in late:
-            record.late, record.late_rule = late[record.entry_id], rules_late
+        got = late.get(record.entry_id)
+        if got is not None:
+            record.late, record.late_rule, record.late_by_game = got.games, rules_late, got.by_game
     return records
 
 

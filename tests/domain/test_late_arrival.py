@@ -45,8 +45,8 @@ def test_the_credit_goes_to_the_day_the_player_joined_on():
     seats = [LateSeat(7, day=1, joined_at_game=3), LateSeat(8, day=0, joined_at_game=2)]
     confirmed = {(7, 1): TABLE, (8, 0): {1: [3, 0]}}
     assert late_credit(seats, confirmed, LATE_HIGHEST, 2) == {
-        7: LateCredit(points=(0, 71), games=(0, 2)),
-        8: LateCredit(points=(3, 0), games=(1, 0)),
+        7: LateCredit(points=(0, 71), games=(0, 2), by_game=((1, 1, 30), (1, 2, 41))),
+        8: LateCredit(points=(3, 0), games=(1, 0), by_game=((0, 1, 3),)),
     }
     assert late_credit(seats, confirmed, LATE_NOTHING, 2) == {}
 

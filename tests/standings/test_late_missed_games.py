@@ -77,6 +77,15 @@ def test_each_missed_game_counts_what_the_rule_says(rule, total, short):
     assert rows(result)["Gus Ray"].total == 81
 
 
+def test_the_race_chart_line_of_a_late_player_holds_the_credited_games():
+    from standings.race import race_lines
+
+    w = late_at_table_2("highest")
+    result = standings(w.tournament, Cut(day=1, game=3))
+    lou = next(line for line in race_lines(result) if line.name == "Lou Late")
+    assert lou.games == {(1, 1): 30, (1, 2): 41, (1, 3): 10}
+
+
 def test_a_missed_game_not_confirmed_yet_counts_nothing_until_it_is():
     w = late_at_table_2("highest", game_2=SheetState.ENTERED)
     result = standings(w.tournament, Cut(day=1, game=3))

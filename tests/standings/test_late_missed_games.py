@@ -283,3 +283,19 @@ def test_the_late_seating_note_says_what_the_missed_games_count(rule, words):
                     hand_size=12)  # fmt: skip
     notes = late_plan_notes(plan, SimpleNamespace(late_missed_games=rule), "Lou Late")
     assert f"Lou Late was not at a table for games 1 to 2: {words}" in notes[1]
+
+
+def test_a_season_counts_the_late_players_session_as_the_event_does():
+    from standings.seasons.read import season_standings
+    from tournaments.services.seasons import add_events, create_season
+
+    w = late_at_table_2("highest")
+    season = create_season(slug="year", name="Year")
+    add_events(season, [w.tournament.slug])
+    rows = {row.player.name: row for row in season_standings(season).rows}
+    event = {r.record.name: r for r in standings(w.tournament).rows}
+    # The session's total is the event's day total, over the games it counts (1 played and 2
+    # credited).
+    assert rows["Lou Late"].total == event["Lou Late"].total == 81
+    assert rows["Lou Late"].games == 3
+    assert rows["Gus Ray"].total == event["Gus Ray"].total

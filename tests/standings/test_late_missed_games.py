@@ -18,7 +18,7 @@ from core.errors import ServiceError
 from scoring.models import GameSheet, SheetState
 from standings.columns import row_note
 from standings.late import late_legend
-from standings.read import Cut, marks_legend, standings
+from standings.read import Cut, marks_legend, rank_label, standings
 from tournaments.access import COMMAND_LINE
 from tournaments.models import Day, RuleSet, Tournament
 from tournaments.services.events import set_public_pages
@@ -299,3 +299,25 @@ def test_a_season_counts_the_late_players_session_as_the_event_does():
     assert rows["Lou Late"].total == event["Lou Late"].total == 81
     assert rows["Lou Late"].games == 3
     assert rows["Gus Ray"].total == event["Gus Ray"].total
+
+
+def test_the_players_page_shows_the_credited_games_and_ends_at_their_total(client):
+    from standings.player_story import player_story
+    from standings.read import public_standings
+
+    w = late_at_table_2("highest")
+    set_public_pages(w.tournament, True)
+    result = public_standings(fresh(w.tournament))
+    lou = rows(result)["Lou Late"]
+    story = player_story(result, lou.record.player_number)
+    games = story.days[0].games
+    assert [(g.points, g.late) for g in games[:3]] == [
+        (30, "late: highest at the table"),
+        (41, "late: highest at the table"),
+        (10, ""),
+    ]
+    assert games[2].total == story.days[0].total == lou.total == 81
+    # The rank after the last game is the standings' rank: everyone's credit counted alike.
+    assert games[2].rank == rank_label(lou)
+    page = client.get(f"/t/cup/player/{lou.record.player_number}/").content.decode()
+    assert "30L" in page and "L: late: highest at the table" in page

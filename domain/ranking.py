@@ -58,6 +58,11 @@ class PlayerRecord:
     worst_game: int | None
     withdrawn: bool = False
     substitute: bool = False  # a substitute the event's rule leaves unranked
+    # Per day, the games a late player missed that the event's rule credited (empty: none).
+    late: tuple[int, ...] = ()
+    late_rule: str = ""  # the rule that credited them (``domain.rules.LATE_CHOICES``)
+    # Each such game: (day column, game number, points), for the race chart's lines.
+    late_by_game: tuple[tuple[int, int, int], ...] = ()
 
     @property
     def total(self) -> int:

@@ -34,14 +34,15 @@ RULE_FIELDS = (
     "tie_breaks",
     "unplayed_counts",
     "late_joins",
+    "late_missed_games",
     "substitutes",
     "substitute_ranking",
 )
 
 # Rules that only order the standings: they change no score check and no total, so they may
 # change at any time, even after play has started (each change goes in the event's history).
-# What a game not played counts (``unplayed_counts``) changes totals, so it is fixed with the
-# other rules once play starts.
+# What a game not played counts (``unplayed_counts``) and what a late player's missed games count
+# (``late_missed_games``) change totals, so they are fixed with the other rules once play starts.
 STANDINGS_SETTINGS = ("tie_breaks",)
 
 # What a game marked "not played" counts for each player at that table.
@@ -50,6 +51,19 @@ UNPLAYED_CHOICES = {
     UNPLAYED_NOTHING: "Nothing",
     UNPLAYED_AVERAGE: "The player's average that day, rounded",
 }
+
+# What each game a late player missed that day counts for them, once that game is confirmed at
+# their table: nothing (as an absent player's game), the highest score at the table in it (the
+# Good Sams of Florida's "must accept the highest score at the table"), or the table's average
+# in it, rounded as a game not played's average is.
+LATE_NOTHING, LATE_HIGHEST, LATE_AVERAGE = "nothing", "highest", "average"
+LATE_CHOICES = {
+    LATE_NOTHING: "Nothing",
+    LATE_HIGHEST: "The highest score at their table in that game",
+    LATE_AVERAGE: "Their table's average in that game, rounded",
+}
+# What an output says of a game so credited, beside the mark on the day it counts in.
+LATE_WORDS = {LATE_HIGHEST: "late: highest at the table", LATE_AVERAGE: "late: table average"}
 
 # How a substitute's games count in the standings.
 SUB_NOT_RANKED, SUB_OWN, SUB_SHARED = "not_ranked", "own", "shared"
@@ -75,6 +89,7 @@ RULE_LABELS = {
     "tie_breaks": "Tie-breaks",
     "unplayed_counts": "A game not played counts",
     "late_joins": "Late players may join",
+    "late_missed_games": "A late player's missed games count",
     "substitutes": "Substitutes allowed",
     "substitute_ranking": "A substitute's games count",
 }
@@ -180,7 +195,7 @@ def parse_rule(field: str, text: str) -> object:
         return parse_flag(text)
     if field == "tie_breaks":
         return parse_tie_breaks(text)
-    if field in ("unplayed_counts", "substitute_ranking"):
+    if field in ("unplayed_counts", "late_missed_games", "substitute_ranking"):
         return text.strip().lower()
     if not text.strip().isdigit():
         raise ValueError("Type a whole number, 0 or more.")
@@ -200,6 +215,8 @@ def format_rule(field: str, value: object) -> str:
         return set_label(value)  # type: ignore[arg-type]
     if field == "unplayed_counts":
         return UNPLAYED_CHOICES.get(str(value), str(value))
+    if field == "late_missed_games":
+        return LATE_CHOICES.get(str(value), str(value))
     if field == "substitute_ranking":
         return SUBSTITUTE_CHOICES.get(str(value), str(value))
     return str(value)
@@ -264,6 +281,8 @@ def _number_problems(rules: Mapping[str, Any]) -> dict[str, str]:
         )
     if rules.get("unplayed_counts", UNPLAYED_NOTHING) not in UNPLAYED_CHOICES:
         found["unplayed_counts"] = 'Choose "nothing" or "average".'
+    if rules.get("late_missed_games", LATE_NOTHING) not in LATE_CHOICES:
+        found["late_missed_games"] = 'Choose "nothing", "highest" or "average".'
     if rules.get("substitute_ranking", SUB_NOT_RANKED) not in SUBSTITUTE_CHOICES:
         found["substitute_ranking"] = 'Choose "not_ranked", "own" or "shared".'
     size = rules["max_table_size"]

@@ -17,6 +17,7 @@ from typing import Any, NamedTuple
 
 from core.formats import AVERAGE_CELL_FORMAT, average_text, rounded_average
 from domain.ranking import ClubRow, RankedRow
+from standings.late import day_label, late_note
 from standings.read import (
     TIE_MARK,
     WITHDRAWN_MARK,
@@ -96,6 +97,11 @@ class ColumnSet:
 # --- The players' table ----------------------------------------------------------------------
 
 
+def row_note(row: RankedRow) -> str:
+    """The workbook's note: its totals and days are numbers, so their marks are words here."""
+    return "; ".join(note for note in (short_note(row), late_note(row)) if note)
+
+
 def _status(row: RankedRow) -> str:
     if row.record.substitute:
         return "substitute"
@@ -145,8 +151,9 @@ PLAYERS_AFTER_DAYS = (
     # Games counted per player, on every output: mid-day, tables differ in games played.
     Column("games", "Games", lambda row: row.record.games_played),
     Column("status", "Status", _status, numeric=False, outputs=frozenset({Output.WORKBOOK})),
-    # The workbook keeps totals as numbers, so a short total's mark is a note beside it.
-    Column("note", "Note", short_note, numeric=False, outputs=frozenset({Output.WORKBOOK})),
+    # The workbook keeps totals and days as numbers, so a short total's mark and a late
+    # player's are a note beside them.
+    Column("note", "Note", row_note, numeric=False, outputs=frozenset({Output.WORKBOOK})),
 )
 
 
@@ -166,6 +173,7 @@ def day_column(index: int, day: int) -> Column:
         f"day_{day}",
         f"Day {day}",
         lambda row: row.record.day_totals[index],
+        text=lambda row: day_label(row, index),
         blank=_NOT_PLAYED,
     )
 

@@ -17,6 +17,7 @@ from django.urls import reverse
 
 from core.reports import FileFormat, report_response
 from standings.forms import hidden_finish_form
+from standings.late import late_legend
 from standings.race import race_chart
 from standings.read import (
     DEFAULT_VIEW_NOTE,
@@ -173,7 +174,7 @@ def standings_page(request, tournament, *, namespace: str, can_publish: bool) ->
             "show_all": show_all,
             "per_page": PER_PAGE,
             "per_page_url": _other_paging_url(request, show_all),
-            "legend": TIE_LEGEND + short_legend(result),
+            "legend": TIE_LEGEND + short_legend(result) + late_legend(result),
             "organiser_page": namespace == "organiser",
             "can_publish": can_publish,
             "public_pages": tournament.public_pages,

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from core.sql import table_names
 from domain.ranking import PlayerRecord, RankedRow, rank_players
+from domain.rules import LATE_WORDS
 from scoring.models import Game, GameSheet, Score, SheetState
 from standings.race import slots
 from standings.race_chart import RaceLine, race_chart_svg
@@ -25,6 +26,7 @@ class GameLine:
     game: int
     engine: int | None = None
     points: int | None = None  # None: not played (or not confirmed) yet
+    late: str = ""  # a missed game the late rule credited: "late: highest at the table"
     went_out: str = ""  # who went out, "" for nobody yet, "blocked" when nobody did
     total: int | None = None  # the player's total after this game
     rank: str = ""  # rank after this game, as printed
@@ -43,6 +45,7 @@ class PlayerStory:
     row: RankedRow
     days: list[DayLine]
     chart: str
+    late_words: str = ""  # what the late mark on a credited game means; "" when none is
 
 
 def player_story(result: Standings, number: int) -> PlayerStory | None:
@@ -64,6 +67,9 @@ def player_story(result: Standings, number: int) -> PlayerStory | None:
         for entry, day, game, points, _ in scores
         if entry == row.record.entry_id
     }
+    credited = _late_games(result, row)
+    own.update(credited)
+    late_words = LATE_WORDS.get(row.record.late_rule, "")
     days: dict[int, DayLine] = {}
     total = 0
     for day, game in event_slots:
@@ -74,6 +80,7 @@ def player_story(result: Standings, number: int) -> PlayerStory | None:
             total += own[(day, game)]
             game_line.points, game_line.total = own[(day, game)], total
             game_line.rank = ranks.get((day, game), "")
+            game_line.late = late_words if (day, game) in credited else ""
             line.total = (line.total or 0) + own[(day, game)]
         line.games.append(game_line)
     leader = result.rows[0]
@@ -84,7 +91,16 @@ def player_story(result: Standings, number: int) -> PlayerStory | None:
             0, RaceLine(leader.record.player_number, leader.record.name, "1", leader_games)
         )
     chart = race_chart_svg(event_slots, lines, f"{row.record.name}: total after each game")
-    return PlayerStory(row, list(days.values()), chart)
+    return PlayerStory(row, list(days.values()), chart, late_words if credited else "")
+
+
+def _late_games(result: Standings, row: RankedRow) -> dict[tuple[int, int], int]:
+    """{(day, game): points} of the missed games the late rule credited to ``row``: in its
+    total, so in its story too."""
+    return {
+        (result.day_numbers[column], game): points
+        for column, game, points in row.record.late_by_game
+    }
 
 
 def _event_scores(result: Standings) -> list[tuple[int, int, int, int, bool]]:
@@ -111,9 +127,14 @@ def _event_scores(result: Standings) -> list[tuple[int, int, int, int, bool]]:
 def _ranks_after_each_game(result, event_slots, scores, entry_id) -> dict[tuple[int, int], str]:
     """The player's rank as printed after each game: everyone's totals up to that game, ranked
     as the standings rank them (same tie-breaks)."""
-    by_slot: dict[tuple[int, int], list[tuple[int, int, bool]]] = {}
+    by_slot: dict[tuple[int, int], list[tuple[int, int, bool | None]]] = {}
     for entry, day, game, points, out in scores:
         by_slot.setdefault((day, game), []).append((entry, points, out))
+    # A late player's credited missed games count in their totals as the standings count them
+    # (out None: not a game they played, so neither a game gone out nor their worst game).
+    for r in result.rows:
+        for slot, points in _late_games(result, r).items():
+            by_slot.setdefault(slot, []).append((r.record.entry_id, points, None))
     records = {
         r.record.entry_id: PlayerRecord(
             r.record.entry_id,
@@ -140,9 +161,10 @@ def _ranks_after_each_game(result, event_slots, scores, entry_id) -> dict[tuple[
             totals = list(record.day_totals)
             totals[index[day]] = (totals[index[day]] or 0) + points
             record.day_totals = tuple(totals)
-            record.games_played += 1
-            record.games_out += out
-            record.worst_game = max(record.worst_game or 0, points)
+            if out is not None:
+                record.games_played += 1
+                record.games_out += out
+                record.worst_game = max(record.worst_game or 0, points)
         if any(entry == entry_id for entry, _, _ in played):
             ranked = rank_players(records.values(), tie_breaks)
             mine = next(r for r in ranked if r.record.entry_id == entry_id)

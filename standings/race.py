@@ -55,6 +55,10 @@ def race_lines(result: Standings, picked: Iterable[int] = (), top: int = TOP) ->
     if not chosen:
         return []
     games = _points(result, [row.record.entry_id for row in chosen])
+    # A late player's credited missed games are in their total, so their line holds them too.
+    for row in chosen:
+        for column, game, points in row.record.late_by_game:
+            games.setdefault(row.record.entry_id, {})[(result.day_numbers[column], game)] = points
     return [
         RaceLine(
             row.record.player_number,

@@ -19,6 +19,7 @@ from django.db.models import Max, Q
 from core.sql import table_names
 from domain import hidden_finish
 from domain.hidden_finish import first_hidden, public_cut, public_note
+from domain.late_arrival import LateCredit
 from domain.ranking import (
     ClubRow,
     PlayerRecord,
@@ -30,9 +31,10 @@ from domain.ranking import (
     unplayed_credit,
     with_credit,
 )
-from domain.rules import UNPLAYED_AVERAGE
+from domain.rules import LATE_NOTHING, UNPLAYED_AVERAGE
 from scoring.models import LIVE_STATES, Game, GameSheet, Score, SheetState, UnplayedGame
 from scoring.progress import finished_games, game_states, latest_day_in_play
+from standings.late import late_legend, late_seat_credit
 from tournaments.models import Day, Entry, Player, Seat, Table, Tournament
 
 # Shared ranks print as "=2" everywhere a rank is text (page, projector, PDF, command line), so
@@ -221,7 +223,7 @@ def marks_legend(result: Standings, *, brief: bool = False) -> str:
     legend = f"{TIE_LEGEND_BRIEF if brief else TIE_LEGEND} {WITHDRAWN_LEGEND}"
     if any(row.record.substitute for row in result.rows):
         legend += f" {SUBSTITUTE_LEGEND}"
-    return legend + short_legend(result, brief=brief)
+    return legend + short_legend(result, brief=brief) + late_legend(result, brief=brief)
 
 
 def short_legend(result: Standings, *, brief: bool = False) -> str:
@@ -299,15 +301,12 @@ def standings(tournament: Tournament, cut: Cut = Cut()) -> Standings:
     totals = totals_by_entry(progress, day_numbers, cut, rules, averaging) if progress else []
     day_ids = [day_id for _, _, day_id, *_ in progress.values()]
     entries = {row[0]: row for row in _entries(tournament, day_ids, rules.substitutes)}
-    credit: dict[int, tuple[int, ...]] = {}
-    credited: Counter[int] = Counter()
-    if averaging:
-        sat_down = unplayed_seats(progress, day_numbers, cut, rules)
-        credit = unplayed_credit(sat_down, played_by_day(totals, days), days)
-        credited.update(entry_id for entry_id, _ in sat_down)
+    credit, credited, late = _credits(progress, day_numbers, cut, rules, totals, averaging)
     replaced_by = {row[0]: row[6] for row in entries.values() if row[6] is not None}
     records = apply_substitute_rule(
-        _records(totals, entries, credit, days), replaced_by, rules.substitute_ranking
+        _records(totals, entries, credit, days, late, rules.late_missed_games),
+        replaced_by,
+        rules.substitute_ranking,
     )
     rows = rank_players(records, rules.tie_breaks or ())
     mark_short_totals(rows, credited)
@@ -326,16 +325,49 @@ def standings(tournament: Tournament, cut: Cut = Cut()) -> Standings:
     )
 
 
-def _records(totals, entries: dict[int, tuple], credit, days: int) -> list[PlayerRecord]:
+def _credits(progress, day_numbers, cut: Cut, rules, totals, averaging: bool):
+    """({entry id: points per day} that games not played and a late player's missed games add,
+    {entry id: games so credited}, {entry id: the late player's credit})."""
+    days = len(day_numbers)
+    credit: dict[int, tuple[int, ...]] = {}
+    credited: Counter[int] = Counter()
+    if averaging:
+        sat_down = unplayed_seats(progress, day_numbers, cut, rules)
+        credit = unplayed_credit(sat_down, played_by_day(totals, days), days)
+        credited.update(entry_id for entry_id, _ in sat_down)
+    late: dict[int, LateCredit] = {}
+    if rules.late_missed_games != LATE_NOTHING:
+        columns = {p[2]: day_numbers.index(n) for n, p in progress.items()}
+        last = progress.get(cut.last_day(rules.days))
+        cut_game = (last[2], cut.game) if cut.game is not None and last else None
+        got_late = late_seat_credit(columns, rules.late_missed_games, days, cut_game)
+        for entry_id, got in got_late.items():
+            credit[entry_id] = tuple(
+                a + b for a, b in zip(credit.get(entry_id, (0,) * days), got.points, strict=True)
+            )
+            # A missed game credited with a score counts as a game for the short mark, as a
+            # game not played under "average" does: the total then holds a score for every game
+            # the table played, so it stands level with the others' totals. Under "nothing"
+            # nothing is credited and the total stays marked short.
+            credited[entry_id] += sum(got.games)
+            late[entry_id] = got
+    return credit, credited, late
+
+
+def _records(
+    totals, entries: dict[int, tuple], credit, days: int, late, rules_late: str = ""
+) -> list[PlayerRecord]:
     """A record for every entry with a counted game (``totals``), with the credit for games not
-    played, then for every entry without one who sat at a table."""
+    played and a late player's missed games, then for every entry without one who sat at a
+    table (a late player's missed games may be credited before their first game is)."""
     records = []
     remaining = dict(entries)
+    nothing = (0,) * days
     for row in totals:  # (entry, points per day..., played, worst game, outs, played per day...)
         entry = remaining.pop(row[0], None)
         if entry is not None:
             entry_id, number, status, name, club, _, _ = entry
-            day_totals = with_credit(row[1 : days + 1], credit.get(entry_id, (0,) * days))
+            day_totals = with_credit(row[1 : days + 1], credit.get(entry_id, nothing))
             played, worst, outs = row[days + 1 : days + 4]
             withdrawn = status == Entry.WITHDRAWN
             records.append(
@@ -349,9 +381,14 @@ def _records(totals, entries: dict[int, tuple], credit, days: int) -> list[Playe
     for entry_id, number, status, name, club, seated, _ in remaining.values():
         if seated:
             withdrawn = status == Entry.WITHDRAWN
+            day_totals = with_credit(no_game, credit.get(entry_id, nothing))
             records.append(
-                PlayerRecord(entry_id, number, name, club, no_game, 0, 0, None, withdrawn)
+                PlayerRecord(entry_id, number, name, club, day_totals, 0, 0, None, withdrawn)
             )
+    for record in records:
+        got = late.get(record.entry_id)
+        if got is not None:
+            record.late, record.late_rule, record.late_by_game = got.games, rules_late, got.by_game
     return records
 
 

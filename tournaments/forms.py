@@ -8,6 +8,8 @@ from core.formats import entered_so_far, when_left
 from core.forms import CappedUploadForm, field_of
 from domain.people import SamePerson
 from domain.rules import (
+    LATE_CHOICES,
+    LATE_NOTHING,
     MAX_DOUBLE_BLANK,
     SUBSTITUTE_CHOICES,
     UNPLAYED_CHOICES,
@@ -367,6 +369,13 @@ class RulesForm(forms.Form):
         required=False,
         help_text="Seated at the smallest table for the games still to come.",
     )
+    late_missed_games = forms.ChoiceField(
+        label="A late player's missed games count",
+        choices=list(LATE_CHOICES.items()),
+        # A post without it (a form saved before the rule existed) keeps the event's value.
+        required=False,
+        help_text="For each game of that day they missed, once it is confirmed at their table.",
+    )
     substitutes = forms.BooleanField(
         label="Substitutes allowed",
         required=False,
@@ -381,6 +390,11 @@ class RulesForm(forms.Form):
 
     def clean_hand_sizes(self):
         return _parsed(parse_hand_chart, self.cleaned_data["hand_sizes"])
+
+    def clean_late_missed_games(self):
+        return self.cleaned_data["late_missed_games"] or self.initial.get(
+            "late_missed_games", LATE_NOTHING
+        )
 
     @classmethod
     def initial_from(cls, rules) -> dict:

@@ -77,6 +77,14 @@ class RuleFields(models.Model):
         help_text="A player who arrives after play has started is seated at the smallest table "
         "for the games still to come.",
     )
+    late_missed_games = models.CharField(
+        "a late player's missed games count",
+        max_length=10,
+        choices=list(rule_checks.LATE_CHOICES.items()),
+        default=rule_checks.LATE_NOTHING,
+        help_text="For each game of that day a late player missed, once it is confirmed at "
+        "their table.",
+    )
     substitutes = models.BooleanField(
         default=False,
         help_text="Someone may take a withdrawn player's seat from a given game on.",

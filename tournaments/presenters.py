@@ -14,7 +14,14 @@ from django.utils import timezone
 from core.formats import date_and_time, long_date, time_of_day, when_left
 from core.search import matches, search_key
 from domain import hidden_finish
-from domain.rules import RULE_FIELDS, RULE_LABELS, STANDINGS_SETTINGS, format_rule
+from domain.rules import (
+    LATE_CHOICES,
+    LATE_NOTHING,
+    RULE_FIELDS,
+    RULE_LABELS,
+    STANDINGS_SETTINGS,
+    format_rule,
+)
 from domain.seating.plan_following import pairs_again, schedule_line
 from tournaments.models import Entry, StaffRole
 
@@ -299,7 +306,7 @@ class RuleRow:
 
 SOURCE_WORDS = {
     "seed": "from the organisers' rule sheet",
-    "published": "from the published chart the preset names",
+    "published": "from the published rules or chart the preset names",
     "assumed": "our assumption: the rule sheet does not say",
     "event": "set for this event",
 }
@@ -395,12 +402,24 @@ def late_plan_notes(plan, rules, name: str) -> list[str]:
         f"seat, fewest players first) from game {first}: {plan.players} players there{hand}."
     ]
     if first > 1:
-        missed = "game 1" if first == 2 else f"games 1 to {first - 1}"
-        notes.append(
-            f"{name} was not at a table for {missed}: they count nothing, so their day total "
-            f"is over {plan.games_per_day - first + 1} games, not {plan.games_per_day}."
-        )
+        notes.append(_missed_games_note(name, first, plan.games_per_day, rules))
     return notes
+
+
+def _missed_games_note(name: str, first: int, games_per_day: int, rules) -> str:
+    """What the games a late player missed count, under the event's rule."""
+    missed = "game 1" if first == 2 else f"games 1 to {first - 1}"
+    rule = getattr(rules, "late_missed_games", LATE_NOTHING)
+    if rule == LATE_NOTHING:
+        return (
+            f"{name} was not at a table for {missed}: they count nothing, so their day total "
+            f"is over {games_per_day - first + 1} games, not {games_per_day}."
+        )
+    counts = LATE_CHOICES[rule][0].lower() + LATE_CHOICES[rule][1:]
+    return (
+        f"{name} was not at a table for {missed}: each counts {counts}, once it is confirmed "
+        f"there (Rules: \u201c{RULE_LABELS['late_missed_games']}\u201d)."
+    )
 
 
 # How a substitute's games count, by the event's rule (Rules: "A substitute's games count").

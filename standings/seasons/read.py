@@ -30,9 +30,10 @@ from domain.ranking import (
     unplayed_credit,
     with_credit,
 )
-from domain.rules import SUB_OWN, SUB_SHARED, UNPLAYED_AVERAGE
+from domain.rules import LATE_NOTHING, SUB_OWN, SUB_SHARED, UNPLAYED_AVERAGE
 from domain.season_ranking import SeasonPlayer, SeasonRow, SessionResult, rank_season, ranking_rule
 from scoring.models import Game, GameSheet, SheetState, UnplayedGame
+from standings.late import late_seat_credit
 from standings.read import Cut, played_by_day, sql_rows, totals_by_entry, unplayed_seats
 from tournaments.models import Day, Entry, Season, SeasonEvent, Seat, Table, Tournament
 
@@ -152,8 +153,10 @@ def season_events(season: Season) -> list[Tournament]:
 
 def season_standings(season: Season, *, public: bool = False) -> SeasonStandings:
     """Four queries; one more when an event allows substitutes, two more when one counts a
-    game not played as the player's average. ``public``: without the days an event's hidden
-    finish keeps from public pages, in whole or in part (a season counts whole days)."""
+    game not played as the player's average, one more for each late rule ("highest",
+    "average") some event credits a late player's missed games by. ``public``: without the
+    days an event's hidden finish keeps from public pages, in whole or in part (a season
+    counts whole days)."""
     events = season_events(season)
     sessions, hidden = _sessions(events, public=public)
     if not sessions:
@@ -165,8 +168,12 @@ def season_standings(season: Season, *, public: bool = False) -> SeasonStandings
     day_numbers = tuple(progress)
     totals = totals_by_entry(progress, day_numbers, Cut(), events[0].rules, True)
     credit = _credit(events, sessions, progress, totals)
+    late = _late_credit(sessions)
+    for entry_id, got in late.items():
+        before = credit.get(entry_id, (0,) * len(sessions))
+        credit[entry_id] = tuple(a + b for a, b in zip(before, got.points, strict=True))
     entries = _entries(events)
-    records = _records(events, sessions, totals, credit, entries)
+    records = _records(events, sessions, totals, credit, entries, late)
     players = _players(records, entries)
     rows = rank_season(
         players.values(),
@@ -263,6 +270,21 @@ def _credit(events, sessions, progress, totals) -> dict[int, tuple]:
     return unplayed_credit(sat_down, played_by_day(totals, len(progress)), len(progress))
 
 
+def _late_credit(sessions) -> dict:
+    """What a late player's missed games count, for the events whose rule credits them: the
+    event standings' own reckoning (``standings.late``), one query per rule in use."""
+    by_rule: dict[str, dict[int, int]] = {}
+    for session in sessions:
+        rule = session.event.rules.late_missed_games
+        if rule != LATE_NOTHING:
+            by_rule.setdefault(rule, {})[session.day_id] = session.index
+    credit: dict = {}
+    for rule, columns in by_rule.items():
+        # Each entry plays in one event, under one rule: no entry is credited twice.
+        credit.update(late_seat_credit(columns, rule, len(sessions), None))
+    return credit
+
+
 def _entries(events) -> dict[int, tuple]:
     """entry id -> (event id, status, player id, name, club played for, entry replaced or None),
     One query, two when an event allows substitutes."""
@@ -279,9 +301,11 @@ def _entries(events) -> dict[int, tuple]:
     return entries
 
 
-def _records(events, sessions, totals, credit, entries) -> dict[int, tuple]:
+def _records(events, sessions, totals, credit, entries, late) -> dict[int, tuple]:
     """entry id -> (its session results, its event) for the entries each event ranks, under
-    that event's substitute rule."""
+    that event's substitute rule. A late player's credited missed games count as games of the
+    session, as they count as games for the event's short mark: the session's total holds a
+    score for each of them."""
     count = len(sessions)
     by_event: dict[int, list[PlayerRecord]] = {e.pk: [] for e in events}
     games: dict[int, list[int]] = {}
@@ -303,6 +327,10 @@ def _records(events, sessions, totals, credit, entries) -> dict[int, tuple]:
             )
         )
         games[entry_id] = list(row[count + 4 : 2 * count + 4])
+        if entry_id in late:
+            games[entry_id] = [
+                a + b for a, b in zip(games[entry_id], late[entry_id].games, strict=True)
+            ]
     kept: dict[int, tuple] = {}
     for event in events:
         replaced_by = {e: v[5] for e, v in entries.items() if v[0] == event.pk and v[5] is not None}

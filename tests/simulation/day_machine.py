@@ -109,6 +109,9 @@ WATCHED = (
     SettingChange,
     Tournament,
 )
+# What a late player's missed games count: the model works each out for itself.
+LATE_RULES = ("nothing", "highest", "average")
+LATE_WORDS = {"highest": "late: highest at the table", "average": "late: table average"}
 TIE_BREAK_CHOICES = ((), ("most_outs",), ("lowest_worst_game",), ("most_outs", "lowest_worst_game"))
 
 
@@ -164,13 +167,19 @@ class SimulatedDays(RuleBasedStateMachine):
     # The event
     # ------------------------------------------------------------------------------
 
-    @initialize(players=st.integers(8, 16), seed=st.integers(0, 2**32 - 1))
-    def an_event(self, players, seed):
+    @initialize(
+        players=st.integers(8, 16),
+        seed=st.integers(0, 2**32 - 1),
+        late_rule=st.sampled_from(LATE_RULES),
+    )
+    def an_event(self, players, seed, late_rule):
         self.rng = random.Random(seed)
         users = get_user_model().objects
         self.organiser = users.create(username="sim-organiser", is_superuser=True)
         t = create_tournament(slug="sim", name="Sim", preset_key="club-session", organiser=None)
-        change_rules(t, {"days": 2, "games_per_day": GAMES}, by=COMMAND_LINE)
+        change_rules(
+            t, {"days": 2, "games_per_day": GAMES, "late_missed_games": late_rule}, by=COMMAND_LINE
+        )
         self.desk = {}
         for name in ("desk1", "desk2"):
             self.desk[name] = users.create(username=f"sim-{name}")
@@ -187,7 +196,8 @@ class SimulatedDays(RuleBasedStateMachine):
         self.clubs: dict[int, str] = {}
         self.elsewhere: Tournament | None = None
         days = {d.number: DayM(d.number, d.pk) for d in self.t.days.all()}
-        self.model = Model(GAMES, days)
+        self.model = Model(GAMES, days, late_rule=late_rule)
+        TALLY.actions[f"late rule {late_rule}"] += 1
         # Day 1 starts seated, so most steps play it; reseating and clearing stay steps.
         seat_day(self.t.days.get(number=1), seed=seed % 1000)
         self.sync()
@@ -731,6 +741,30 @@ class SimulatedDays(RuleBasedStateMachine):
     @precondition(lambda self: self.tables)
     @rule(day=st.sampled_from([1, 2]))
     def late_join(self, day):
+        self.walk_in_late(day)
+
+    def days_with_a_confirmed_game(self) -> list[int]:
+        return sorted(
+            number
+            for number, day in self.model.days.items()
+            if not day.closed
+            and any(
+                table.state(n) == CONFIRMED
+                for table in day.tables.values()
+                for n in range(1, GAMES + 1)
+            )
+        )
+
+    # A late player's missed games count only once confirmed at their table: arriving after a
+    # confirmed game is what the event's late rule (drawn in an_event) is about.
+    @precondition(lambda self: hasattr(self, "model") and self.days_with_a_confirmed_game())
+    @rule(data=st.data())
+    def late_join_after_a_confirmed_game(self, data):
+        self.walk_in_late(
+            data.draw(st.sampled_from(self.days_with_a_confirmed_game()), label="day")
+        )
+
+    def walk_in_late(self, day):
         name = f"Late {len(self.model.entries) + 1:02}"
         self.attempt(
             "late join",
@@ -928,6 +962,7 @@ class SimulatedDays(RuleBasedStateMachine):
         public = self.model.standings(public=True)
         self.standings_agree(requested_standings(self.t, {}), staff)
         self.standings_agree(requested_standings(self.t, {}, public=True), public)
+        TALLY.actions["steps with late credit"] += any(r.late for r in staff.rows.values())
         TALLY.held_back += public.title != staff.title
 
     @invariant()
@@ -1003,6 +1038,12 @@ class SimulatedDays(RuleBasedStateMachine):
                     n: f"{r.total}{mark if r.short else ''}" for n, r in want.rows.items()
                 }, (name, shown.totals)
             assert set(shown.ranks) == set(want.rows), name
+            # A credited late player's missed games are marked, and the mark explained.
+            credited = any(r.late for r in want.rows.values())
+            words = LATE_WORDS.get(self.model.late_rule, "late:")
+            assert (words in shown.text) == credited, (name, words)
+            if credited:
+                TALLY.actions["late credit shown"] += 1
             for player, printed in shown.ranks.items():
                 r = want.rows[player]
                 if r.rank is None:

@@ -118,6 +118,7 @@ class RowM:
     tied: bool
     withdrawn: bool
     substitute: bool
+    late: int = 0  # missed games the event's late rule credited
 
 
 @dataclass
@@ -136,6 +137,8 @@ class Model:
     tie_breaks: tuple[str, ...] = ()
     # The hidden finish: public standings stop after (day, game), game None for the whole day.
     hidden: tuple[int, int | None] | None = None
+    # What a late player's missed games count: "nothing", "highest" or "average".
+    late_rule: str = "nothing"
 
     @property
     def started(self) -> bool:
@@ -210,13 +213,19 @@ class Model:
                         s[1] += 1
                         s[2] += live.went_out == entry
                         s[3] = max(s[3], points)
+        late = self.late_credit(seated_days, counts)
         seated = {s.entry for d in seated_days for t in d.tables.values() for s in t.seats}
         shown = set(stats) | (seated if seated_days else set(self.entries))
-        most = max((stats.get(e, [0, 0])[1] for e in shown), default=0)
+
+        def counted(entry_id: int) -> int:
+            return stats.get(entry_id, [0, 0])[1] + late.get(entry_id, (0, 0))[1]
+
+        most = max((counted(e) for e in shown), default=0)
         rows = {}
         for entry_id in shown:
             entry = self.entries[entry_id]
             total, games, outs, worst = stats.get(entry_id, [0, 0, 0, -1])
+            total += late.get(entry_id, (0, 0))[0]
             rows[entry_id] = [entry, total, games, outs, worst]
         ranked = self._rank(rows)
         result = {}
@@ -226,11 +235,12 @@ class Model:
                 entry.name,
                 total,
                 games,
-                games < most,
+                counted(entry_id) < most,
                 rank,
                 tied,
                 entry.status == "withdrawn",
                 entry.substitute,
+                late.get(entry_id, (0, 0))[1],
             )
         title = "Standings"
         if cut_game is not None:
@@ -238,6 +248,34 @@ class Model:
         elif cut_day is not None:
             title = f"Standings after day {cut_day}"
         return StandingsM(title, result, max(0, expected - settled), entered)
+
+    def late_credit(self, seated_days, counts) -> dict[int, tuple[int, int]]:
+        """{entry: (points, games)} the late rule credits: for each game of the day a late
+        player (joined after game 1, nobody replaced) missed that is confirmed at their table
+        and in view, the highest of the others' scores in it, or their average rounded half
+        up. Worked out here from the model's own record, not by the app's arithmetic."""
+        credit: dict[int, tuple[int, int]] = {}
+        if self.late_rule == "nothing":
+            return credit
+        for day in seated_days:
+            for table in day.tables.values():
+                for seat in table.seats:
+                    if seat.joined is None or seat.replaces is not None:
+                        continue
+                    for n in range(1, seat.joined):
+                        live = table.live(n)
+                        if not counts(day.number, n) or live is None or live.state != CONFIRMED:
+                            continue
+                        others = [p for e, p in live.scores.items() if e != seat.entry]
+                        if not others:
+                            continue
+                        if self.late_rule == "highest":
+                            points = max(others)
+                        else:
+                            points = (2 * sum(others) + len(others)) // (2 * len(others))
+                        got = credit.get(seat.entry, (0, 0))
+                        credit[seat.entry] = (got[0] + points, got[1] + 1)
+        return credit
 
     def _rank(self, rows) -> dict[int, tuple[int, bool]]:
         """Lowest total first; equal on the total and every tie-break chosen share a rank."""

@@ -3,7 +3,7 @@ import datetime
 from django.core.management.base import BaseCommand, CommandError
 
 from core.errors import ServiceError
-from domain.rules import parse_engine_order
+from domain.rules import LATE_CHOICES, parse_engine_order
 from tournaments.services.events import create_tournament
 
 # Options that change one rule of the preset, checked with the rules as a whole.
@@ -13,6 +13,7 @@ RULE_OPTIONS = {
     "set": "top_double",
     "max_table_size": "max_table_size",
     "double_blank": "double_blank_value",
+    "late_missed_games": "late_missed_games",
 }
 
 
@@ -33,6 +34,13 @@ class Command(BaseCommand):
         parser.add_argument("--set", type=int, help="The set: 6, 9, 12, 15 or 18 (double-N).")
         parser.add_argument("--max-table-size", type=int)
         parser.add_argument("--double-blank", type=int, help="Points the double blank counts.")
+        parser.add_argument(
+            "--late-missed-games",
+            type=str.lower,
+            help="What each game a late player missed that day counts: "
+            + ", ".join(LATE_CHOICES)
+            + ".",
+        )
         parser.add_argument(
             "--public",
             action="store_true",

@@ -58,6 +58,7 @@ class PlayerRecord:
     worst_game: int | None
     withdrawn: bool = False
     substitute: bool = False  # a substitute the event's rule leaves unranked
+    flight: str = ""  # the entry's flight, "" for none (domain.flights)
 
     @property
     def total(self) -> int:

@@ -98,7 +98,9 @@ def _pdf(client: Client, slug: str, params=None) -> Shown:
     text = " ".join(page.extract_text() for page in PdfReader(io.BytesIO(data)).pages)
     lines = text.splitlines()
     # Every player's standings come first; each flight's section after them ranks again.
-    sections = [i for i, line in enumerate(lines) if re.fullmatch(r"Flight .+ standings", line)]
+    sections = [
+        i for i, line in enumerate(lines) if re.fullmatch(r"Flight .+ standings", line.strip())
+    ]
     ranked = lines[: sections[0]] if sections else lines
     # The heading says the state first ("Final standings", "Complete standings after ...").
     heading = next(

@@ -104,6 +104,7 @@ class EntryM:
     name: str
     status: str  # "registered", "checked_in", "withdrawn"
     substitute: bool = False
+    flight: str = ""
 
 
 @dataclass(frozen=True)
@@ -178,7 +179,9 @@ class Model:
             return cut_day, cut_game
         return hidden[0], None if hidden[1] == games else hidden[1]
 
-    def standings(self, *, public: bool = False) -> StandingsM:
+    def standings(self, *, public: bool = False, flight: str = "") -> StandingsM:
+        """Every player's standings, or with ``flight`` that flight's players ranked among
+        themselves (their short marks against the most games any of them counted)."""
         cut_day, cut_game = self.default_cut()
         if public:
             cut_day, cut_game = self.public_cut(cut_day, cut_game)
@@ -212,6 +215,8 @@ class Model:
                         s[3] = max(s[3], points)
         seated = {s.entry for d in seated_days for t in d.tables.values() for s in t.seats}
         shown = set(stats) | (seated if seated_days else set(self.entries))
+        if flight:
+            shown = {e for e in shown if self.entries[e].flight == flight}
         most = max((stats.get(e, [0, 0])[1] for e in shown), default=0)
         rows = {}
         for entry_id in shown:
@@ -237,6 +242,8 @@ class Model:
             title = f"Standings after game {cut_game} of day {last}"
         elif cut_day is not None:
             title = f"Standings after day {cut_day}"
+        if flight:
+            title += f" \u00b7 Flight {flight}"
         return StandingsM(title, result, max(0, expected - settled), entered)
 
     def _rank(self, rows) -> dict[int, tuple[int, bool]]:

@@ -201,3 +201,12 @@ def test_a_flight_with_no_flights_defined_names_none(world):
     with pytest.raises(FlightError, match="this event's flights are none"):
         requested_standings(fresh(world.tournament), {"flight": "70-79"})
     assert requested_standings(fresh(world.tournament), {"flight": ""}).flight == ""
+
+
+def test_every_players_outputs_rank_every_player_whatever_the_flight_sections(world, client):
+    tournament = flights_day(world)
+    client.force_login(world.boss)
+    wanted = {name: rank for rank, name, _ in ranked(standings(tournament))}
+    for output, seen in every_output(tournament, client).items():
+        assert seen.heading == "Standings", output
+        assert seen.ranks == wanted, output

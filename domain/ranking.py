@@ -63,6 +63,7 @@ class PlayerRecord:
     late_rule: str = ""  # the rule that credited them (``domain.rules.LATE_CHOICES``)
     # Each such game: (day column, game number, points), for the race chart's lines.
     late_by_game: tuple[tuple[int, int, int], ...] = ()
+    flight: str = ""  # the entry's flight, "" for none (domain.flights)
 
     @property
     def total(self) -> int:

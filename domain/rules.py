@@ -7,6 +7,7 @@ and the tests all ask here, so a rule refused in one place is refused in every p
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from domain.flights import flight_problems, flights_words, parse_flights
 from domain.tie_breaks import tie_break_problems, tie_break_words
 
 SETS = (6, 9, 12, 15, 18)
@@ -37,6 +38,7 @@ RULE_FIELDS = (
     "late_missed_games",
     "substitutes",
     "substitute_ranking",
+    "flights",
 )
 
 # Rules that only order the standings: they change no score check and no total, so they may
@@ -92,6 +94,7 @@ RULE_LABELS = {
     "late_missed_games": "A late player's missed games count",
     "substitutes": "Substitutes allowed",
     "substitute_ranking": "A substitute's games count",
+    "flights": "Flights",
 }
 
 
@@ -195,6 +198,8 @@ def parse_rule(field: str, text: str) -> object:
         return parse_flag(text)
     if field == "tie_breaks":
         return parse_tie_breaks(text)
+    if field == "flights":
+        return parse_flights(text)
     if field in ("unplayed_counts", "late_missed_games", "substitute_ranking"):
         return text.strip().lower()
     if not text.strip().isdigit():
@@ -211,6 +216,8 @@ def format_rule(field: str, value: object) -> str:
         return "yes" if value else "no"
     if field == "tie_breaks":
         return tie_break_words(value)  # type: ignore[arg-type]
+    if field == "flights":
+        return flights_words(value)  # type: ignore[arg-type]
     if field == "top_double":
         return set_label(value)  # type: ignore[arg-type]
     if field == "unplayed_counts":
@@ -364,13 +371,17 @@ def rule_problems(rules: Mapping[str, Any]) -> dict[str, list[str]]:
         found["tie_breaks"] = ties
     if not isinstance(rules.get("engine_set_aside", False), bool):
         found["engine_set_aside"] = ['Say "yes" or "no": is the engine set aside before the deal?']
+    # The flights depend on no other rule, so they are checked whatever else is wrong.
+    flights = flight_problems(rules.get("flights") or [])
     if found:
         # The checks below read these fields as sound numbers and charts.
-        return found
+        return found | ({"flights": flights} if flights else {})
     engine = _engine_problem(rules)
     if engine:
         found[engine[0]] = [engine[1]]
     deal = _deal_problems(rules)
     if deal:
         found["hand_sizes"] = deal
+    if flights:
+        found["flights"] = flights
     return found

@@ -143,6 +143,28 @@ def _cut_choices(result: Standings) -> dict:
     }
 
 
+def _kept_choices(request, result: Standings) -> dict:
+    """The flight menu, and what the page's forms send again so that a new choice keeps the
+    others: the sort, and the cut and flight of the race chart's form."""
+    return {
+        "flight_choices": _flight_choices(result),
+        "sort": request.GET.get("sort", ""),
+        "cut_params": [
+            (k, request.GET[k]) for k in ("after_day", "after_game", "flight") if k in request.GET
+        ],
+    }
+
+
+def _flight_choices(result: Standings) -> list[tuple[str, str, bool]]:
+    """(value, words, chosen) of the flight menu: every player first, then each flight; none
+    for an event without flights."""
+    flights = result.tournament.rules.flights
+    if not flights:
+        return []
+    every = ("", "All players", not result.flight)
+    return [every, *((name, f"Flight {name}", name == result.flight) for name in flights)]
+
+
 def standings_page(request, tournament, *, namespace: str, can_publish: bool) -> HttpResponse:
     """The page in the URL namespace given: its download links stay in that namespace, and
     the public one never shows past a hidden finish."""
@@ -154,7 +176,7 @@ def standings_page(request, tournament, *, namespace: str, can_publish: bool) ->
     changed = last_changed(tournament)
     all_columns = request.GET.get("columns") == "all"
     show_all = request.GET.get("per_page") == "all"
-    cut_query = urlencode(result.cut.as_params())
+    cut_query = urlencode(result.params)
 
     def url(name):
         address = reverse(f"{namespace}:{name}", args=[tournament.slug])
@@ -179,9 +201,11 @@ def standings_page(request, tournament, *, namespace: str, can_publish: bool) ->
             "can_publish": can_publish,
             "public_pages": tournament.public_pages,
             **_cut_choices(result),
+            **_kept_choices(request, result),
             "pdf_url": url("standings_pdf"),
             "xlsx_url": url("standings_xlsx"),
-            "projector_url": reverse("public:projector", args=[tournament.slug]),
+            "projector_url": reverse("public:projector", args=[tournament.slug])
+            + (f"?{urlencode({'flight': result.flight})}" if result.flight else ""),
             "race_chart": race_chart(result, picked),
             "picked": picked,
             "pick_error": pick_error,
@@ -192,9 +216,6 @@ def standings_page(request, tournament, *, namespace: str, can_publish: bool) ->
             "version": _version(changed, result),
             "all_columns": all_columns,
             "columns_url": _with_params(request, columns=None if all_columns else "all"),
-            "cut_params": [
-                (k, request.GET[k]) for k in ("after_day", "after_game") if k in request.GET
-            ],
             "unpick_url": _with_params(request, pick=None),
             "every_game_url": _every_game_url(request),
             "default_view_note": DEFAULT_VIEW_NOTE.format(cut=result.cut_label),

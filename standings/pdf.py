@@ -12,6 +12,7 @@ from typing import Any
 
 from django.utils import timezone
 from reportlab.lib import colors
+from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.utils import simpleSplit
 from reportlab.pdfbase import pdfmetrics
 from reportlab.platypus import (
@@ -37,6 +38,7 @@ from core.pdf_documents import (
 )
 from core.pdf_fonts import pdf_fonts, printable
 from standings.columns import CLUB_COLUMNS, Column, Output, club_lines, player_columns, text_table
+from standings.flights import flight_sections
 from standings.pdf_chart import race_drawing
 from standings.race import race_title
 from standings.read import COMPLETE, PROVISIONAL, Standings, marks_legend
@@ -202,6 +204,8 @@ def render_standings_pdf(
     heading = f"{result.state.capitalize()} standings"
     if result.cut_label:
         heading += f" {result.cut_label}"
+    if result.flight:
+        heading += f" \u00b7 {result.flight_label}"
     when = printed_at or timezone.now()
     facts = [
         long_date(tournament.start_date) if tournament.start_date else "",
@@ -237,11 +241,29 @@ def render_standings_pdf(
                 ]
             )
         )
+    story += _flight_sections(result, font, bold, styles)
     chart = race_drawing(result, PAGE_SIZE[0] - 2 * MARGIN, font)
     if chart is not None:
         story += [PageBreak(), Paragraph(race_title(result), styles["heading"]), chart]
 
     return build_document(story, f"{tournament.name}: {heading}", tournament.name, font)
+
+
+def _flight_sections(
+    result: Standings, font: str, bold: str, styles: dict[str, ParagraphStyle]
+) -> list[Flowable]:
+    """Each flight on a page of its own after every player's standings, ranked within it."""
+    story: list[Flowable] = []
+    for section in flight_sections(result):
+        story += [
+            PageBreak(),
+            Paragraph(markup(f"{section.flight_label} standings"), styles["heading"]),
+        ]
+        if section.rows:
+            story += [Spacer(1, 6), _player_table(section, font, bold)]
+        else:
+            story.append(Paragraph(markup("No player in this flight yet."), styles["small"]))
+    return story
 
 
 def _club_table(result: Standings, font: str, bold: str) -> Table:

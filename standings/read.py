@@ -18,6 +18,7 @@ from django.db.models import Max, Q
 
 from core.sql import table_names
 from domain import hidden_finish
+from domain.flights import flight_named, no_such_flight
 from domain.hidden_finish import first_hidden, public_cut, public_note
 from domain.late_arrival import LateCredit
 from domain.ranking import (
@@ -62,6 +63,10 @@ FINAL, COMPLETE, PROVISIONAL = "final", "complete", "provisional"
 
 class CutError(ValueError):
     """An "after day / after game" choice the event does not have; the message says why."""
+
+
+class FlightError(CutError):
+    """A flight the event does not have; the message names those it has."""
 
 
 @dataclass(frozen=True)
@@ -120,6 +125,16 @@ def parse_cut(rules, params: Mapping[str, object]) -> Cut:
     return Cut(day=day, game=game)
 
 
+def parse_flight(rules, params: Mapping[str, object]) -> str:
+    """The event's spelling of the flight ``params`` asks for ("" for every player), or
+    FlightError naming the event's flights."""
+    typed = str(params.get("flight") or "").strip()
+    flight = flight_named(rules.flights, typed) if typed else ""
+    if flight is None:
+        raise FlightError(no_such_flight(typed, rules.flights))
+    return flight
+
+
 @dataclass(frozen=True)
 class Standings:
     tournament: Tournament
@@ -137,6 +152,11 @@ class Standings:
     # they say about it.
     hidden_from: tuple[int, int] | None = None
     hidden_note: str = ""
+    # The flight the rows are ranked within ("" for every player), and what ranking within a
+    # flight starts from: every player's record, and the games not played credited to each.
+    flight: str = ""
+    records: tuple[PlayerRecord, ...] = field(default=(), repr=False, compare=False)
+    credited: Mapping[int, int] = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def to_confirm(self) -> int:
@@ -207,9 +227,27 @@ class Standings:
         return self.cut.label(self.tournament.rules.days)
 
     @property
+    def flight_label(self) -> str:
+        return f"Flight {self.flight}" if self.flight else ""
+
+    @property
     def title(self) -> str:
         label = self.cut_label
-        return f"Standings {label}" if label else "Standings"
+        title = f"Standings {label}" if label else "Standings"
+        return f"{title} \u00b7 {self.flight_label}" if self.flight else title
+
+    @property
+    def params(self) -> dict[str, object]:
+        """The query that asks for this view again: the cut and the flight."""
+        return {**self.cut.as_params(), **({"flight": self.flight} if self.flight else {})}
+
+    def for_flight(self, flight: str) -> Standings:
+        """The same standings with only ``flight``'s players, ranked 1..n among themselves by
+        the same rules, ties and tie-breaks. No query: the records are already read."""
+        records = [record for record in self.records if record.flight == flight]
+        rows = rank_players(records, self.tournament.rules.tie_breaks or ())
+        mark_short_totals(rows, self.credited)
+        return replace(self, flight=flight, rows=rows, clubs=rank_clubs(rows))
 
 
 def _games(count: int) -> str:
@@ -256,7 +294,15 @@ def requested_standings(
 ) -> Standings:
     """The standings at the cut asked for; with none asked for (neither parameter given, not
     even blank), the mid-day default view. Raises CutError for a cut the event does not have.
-    ``public``: as public pages and the projector show them, never past a hidden finish."""
+    ``public``: as public pages and the projector show them, never past a hidden finish.
+    A ``flight`` asked for ranks that flight's players only (FlightError for one the event
+    does not have)."""
+    flight = parse_flight(tournament.rules, params)
+    result = _requested(tournament, params, public=public)
+    return result.for_flight(flight) if flight else result
+
+
+def _requested(tournament: Tournament, params: Mapping[str, object], *, public: bool) -> Standings:
     if "after_day" in params or "after_game" in params:
         cut, default_view = parse_cut(tournament.rules, params), False
     else:
@@ -310,6 +356,8 @@ def standings(tournament: Tournament, cut: Cut = Cut()) -> Standings:
     )
     rows = rank_players(records, rules.tie_breaks or ())
     mark_short_totals(rows, credited)
+    # Only flights need the records again; an event without them keeps none.
+    kept = tuple(records) if rules.flights else ()
     expected, confirmed = _games_to_settle(progress, cut, rules)
     entered = sum(p[4] for p in progress.values())
     return Standings(
@@ -322,6 +370,8 @@ def standings(tournament: Tournament, cut: Cut = Cut()) -> Standings:
         confirmed_games=confirmed,
         entered_games=entered,
         unseated_days=tuple(d for d in day_numbers if d not in progress),
+        records=kept,
+        credited=credited,
     )
 
 
@@ -366,30 +416,30 @@ def _records(
     for row in totals:  # (entry, points per day..., played, worst game, outs, played per day...)
         entry = remaining.pop(row[0], None)
         if entry is not None:
-            entry_id, number, status, name, club, _, _ = entry
-            day_totals = with_credit(row[1 : days + 1], credit.get(entry_id, nothing))
+            day_totals = with_credit(row[1 : days + 1], credit.get(entry[0], nothing))
             played, worst, outs = row[days + 1 : days + 4]
-            withdrawn = status == Entry.WITHDRAWN
-            records.append(
-                PlayerRecord(
-                    entry_id, number, name, club, day_totals, played, outs, worst, withdrawn
-                )
-            )
+            records.append(_record(entry, day_totals, played, outs, worst))
     # Left: players without a counted game. Registered but never at a table (a no-show): a
     # total of 0 is not a score, so once tables are seated those without a seat are left out.
     no_game = (None,) * days
-    for entry_id, number, status, name, club, seated, _ in remaining.values():
-        if seated:
-            withdrawn = status == Entry.WITHDRAWN
-            day_totals = with_credit(no_game, credit.get(entry_id, nothing))
-            records.append(
-                PlayerRecord(entry_id, number, name, club, day_totals, 0, 0, None, withdrawn)
-            )
+    records += [
+        _record(entry, with_credit(no_game, credit.get(entry[0], nothing)), 0, 0, None)
+        for entry in remaining.values()
+        if entry[5]
+    ]
     for record in records:
         got = late.get(record.entry_id)
         if got is not None:
             record.late, record.late_rule, record.late_by_game = got.games, rules_late, got.by_game
     return records
+
+
+def _record(entry: tuple, day_totals, played: int, outs: int, worst) -> PlayerRecord:
+    entry_id, number, status, name, club, _, _, flight = entry
+    withdrawn = status == Entry.WITHDRAWN
+    return PlayerRecord(
+        entry_id, number, name, club, day_totals, played, outs, worst, withdrawn, flight=flight
+    )
 
 
 def _games_to_settle(progress, cut: Cut, rules) -> tuple[int, int]:
@@ -592,9 +642,9 @@ def played_by_day(totals, days: int) -> dict[int, tuple[tuple, tuple]]:
 
 def _entries(tournament, day_ids: list[int], substitutes: bool) -> list[tuple]:
     """(entry id, player number, status, name, club, seated, entry replaced as a substitute or
-    None) of every entry, in no particular order (the ranking sets it). ``seated``: at a table
-    on one of ``day_ids``, the seated days in scope; with none seated yet, everyone counts as
-    seated. Substitutes are looked up only under rules that allow them (the rules are fixed
+    None, flight) of every entry, in no particular order (the ranking sets it). ``seated``: at a
+    table on one of ``day_ids``, the seated days in scope; with none seated yet, everyone counts
+    as seated. Substitutes are looked up only under rules that allow them (the rules are fixed
     before anyone can be one)."""
     # As in every query here: table names from the models, values as parameters (S608).
     entry, player, seat = table_names(Entry, Player, Seat)
@@ -608,7 +658,7 @@ def _entries(tournament, day_ids: list[int], substitutes: bool) -> list[tuple]:
         replaced = f"(SELECT MAX(r.replaces_id) FROM {seat} r WHERE r.entry_id = e.id)"  # noqa: S608
     return sql_rows(
         f"""
-        SELECT e.id, e.number, e.status, p.name, e.club, {seated}, {replaced}
+        SELECT e.id, e.number, e.status, p.name, e.club, {seated}, {replaced}, e.flight
         FROM {entry} e JOIN {player} p ON p.id = e.player_id
         WHERE e.tournament_id = %s
         """,  # noqa: S608

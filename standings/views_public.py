@@ -130,7 +130,9 @@ def projector(request, tournament):
     kind = cycle[screen - 1]
     # A default (mid-day) view is not carried to the next screen: it moves on by itself as
     # the tables finish.
-    cut = {} if result.default_view else result.cut.as_params()
+    cut: dict[str, object] = {} if result.default_view else {**result.cut.as_params()}
+    if result.flight:
+        cut["flight"] = result.flight  # a board of one flight stays on it
 
     def screen_url(number):
         params = {**cut, "page": number}

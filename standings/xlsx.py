@@ -1,8 +1,9 @@
 """The club's record of an event as one Excel workbook (openpyxl, write-only for speed).
 
-Sheets: Standings (first), Clubs, Scores, Seating, Rules. Every text cell that a spreadsheet
-could take for a formula (starting =, +, - or @) is stored as text with Excel's quote prefix,
-so a player typed as ``=HYPERLINK(...)`` stays a name.
+Sheets: Standings (first), one per flight when every player's standings are shown in an event
+with flights (``standings.flights``), Clubs, Scores, Seating, Rules. Every text cell that a
+spreadsheet could take for a formula (starting =, +, - or @) is stored as text with Excel's
+quote prefix, so a player typed as ``=HYPERLINK(...)`` stays a name.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from core.formats import long_date
 from core.spreadsheet_print import set_page_layout
 from core.spreadsheet_write import sheet_column_widths, write_sheet
 from standings.columns import CLUB_COLUMNS, Column, Output, club_lines, player_columns, value_table
+from standings.flights import flight_sections, sheet_title
 from standings.read import Standings, score_rows, seating_rows
 from tournaments.presenters import rule_rows
 
@@ -40,8 +42,10 @@ def workbook_sheets(result: Standings, scores: list[tuple], seating: list[tuple]
         [day, table, game, engine, number, name, points, "yes" if out else "", state]
         for day, table, game, engine, number, name, points, out, state in scores
     ]
+    flights = [(sheet_title(f), *standings_sheet_rows(f)) for f in flight_sections(result)]
     return [
         ("Standings", *standings_sheet_rows(result)),
+        *flights,
         ("Clubs", *clubs),
         (
             "Scores",
@@ -58,10 +62,14 @@ def build_workbook(result: Standings, scores: list[tuple], seating: list[tuple])
     # The standings depend on the cut and on what is confirmed; the page header says which.
     status = f"{result.title} ({result.status_line})"
     printed_titles = {"Standings": status, "Clubs": f"Clubs: {status}"}
+    players = cell_formats(player_columns(result.day_numbers).for_output(Output.WORKBOOK))
     formats = {
-        "Standings": cell_formats(player_columns(result.day_numbers).for_output(Output.WORKBOOK)),
+        "Standings": players,
         "Clubs": cell_formats(CLUB_COLUMNS.for_output(Output.WORKBOOK)),
     }
+    for section in flight_sections(result):
+        printed_titles[sheet_title(section)] = f"{section.title} ({section.status_line})"
+        formats[sheet_title(section)] = players
     for title, header, rows in workbook_sheets(result, scores, seating):
         sheet = workbook.create_sheet(title)
         set_page_layout(

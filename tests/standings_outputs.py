@@ -71,8 +71,8 @@ def _ranks(rows: list[list]) -> dict[str, str]:
     return {r[name]: "" if r[rank] is None else str(r[rank]) for r in body}
 
 
-def _page(client: Client, url: str) -> Shown:
-    page = client.get(url).content.decode()
+def _page(client: Client, url: str, params=None) -> Shown:
+    page = client.get(url, params or {}).content.decode()
     heading = re.search(r'<h2 id="standings-title">(.*?)</h2>', page, re.S)
     status = re.search(r'id="standings-status"\s+role="status">(.*?)</p>', page, re.S)
     rows = _html_rows(page, "standings")
@@ -82,8 +82,8 @@ def _page(client: Client, url: str) -> Shown:
     )
 
 
-def _projector(client: Client, slug: str) -> Shown:
-    page = client.get(f"/t/{slug}/projector/", {"rows": 40}).content.decode()
+def _projector(client: Client, slug: str, params=None) -> Shown:
+    page = client.get(f"/t/{slug}/projector/", {"rows": 40, **(params or {})}).content.decode()
     heading = re.search(r'<p class="board-title">(.*?)</p>', page, re.S)
     status = re.search(r'<p class="board-\w+" role="status">(.*?)</p>', page, re.S)
     rows = _html_rows(page, "board-players")
@@ -93,10 +93,15 @@ def _projector(client: Client, slug: str) -> Shown:
     )
 
 
-def _pdf(client: Client, slug: str) -> Shown:
-    data = client.get(f"/t/{slug}/standings.pdf").content
+def _pdf(client: Client, slug: str, params=None) -> Shown:
+    data = client.get(f"/t/{slug}/standings.pdf", params or {}).content
     text = " ".join(page.extract_text() for page in PdfReader(io.BytesIO(data)).pages)
     lines = text.splitlines()
+    # Every player's standings come first; each flight's section after them ranks again.
+    sections = [
+        i for i, line in enumerate(lines) if re.fullmatch(r"Flight .+ standings", line.strip())
+    ]
+    ranked = lines[: sections[0]] if sections else lines
     # The heading says the state first ("Final standings", "Complete standings after ...").
     heading = next(
         line for line in lines if re.match(r"(Final|Complete|Provisional) standings", line)
@@ -109,12 +114,13 @@ def _pdf(client: Client, slug: str) -> Shown:
     cut = heading.split(" standings", 1)[1]
     # Each cell is a line of its own (an empty club is none): a rank, the Player ID, the name.
     names = set(Entry.objects.filter(tournament__slug=slug).values_list("player__name", flat=True))
-    ranks = {line: lines[i - 2] for i, line in enumerate(lines) if line in names and i >= 2}
+    ranks = {line: ranked[i - 2] for i, line in enumerate(ranked) if line in names and i >= 2}
     return Shown(f"Standings{cut}", status, {}, {}, " ".join(text.split()), ranks)
 
 
-def _workbook(client: Client, slug: str) -> tuple[Shown, list[tuple]]:
-    book = load_workbook(io.BytesIO(client.get(f"/t/{slug}/standings.xlsx").content))
+def _workbook(client: Client, slug: str, params=None) -> tuple[Shown, list[tuple]]:
+    data = client.get(f"/t/{slug}/standings.xlsx", params or {}).content
+    book = load_workbook(io.BytesIO(data))
     rows = [list(r) for r in book["Standings"].iter_rows(values_only=True)]
     header, body = rows[0], rows[1:]
     name, total, games = (header.index(h) for h in ("Player", "Total", "Games"))
@@ -156,20 +162,24 @@ def _command(tournament: Tournament, *args: str) -> Shown:
 PUBLIC_OUTPUTS = frozenset({"public page", "projector", "pdf", "workbook", "public command"})
 
 
-def every_output(tournament: Tournament, organiser_client: Client) -> dict[str, Shown]:
+def every_output(
+    tournament: Tournament, organiser_client: Client, flight: str = ""
+) -> dict[str, Shown]:
     """What each standings output shows now, by output name (those in PUBLIC_OUTPUTS as the
-    public sees them). The public pages must be on."""
+    public sees them), of one ``flight`` when one is given. The public pages must be on."""
     slug = tournament.slug
     public = Client()
-    workbook, _ = _workbook(public, slug)
+    params = {"flight": flight} if flight else {}
+    chosen = ("--flight", flight) if flight else ()
+    workbook, _ = _workbook(public, slug, params)
     return {
-        "page": _page(organiser_client, f"/organiser/t/{slug}/standings/"),
-        "public page": _page(public, f"/t/{slug}/standings/"),
-        "projector": _projector(public, slug),
-        "pdf": _pdf(public, slug),
+        "page": _page(organiser_client, f"/organiser/t/{slug}/standings/", params),
+        "public page": _page(public, f"/t/{slug}/standings/", params),
+        "projector": _projector(public, slug, params),
+        "pdf": _pdf(public, slug, params),
         "workbook": workbook,
-        "command": _command(tournament),
-        "public command": _command(tournament, "--public"),
+        "command": _command(tournament, *chosen),
+        "public command": _command(tournament, "--public", *chosen),
     }
 
 

@@ -6,6 +6,7 @@ from django import forms
 
 from core.formats import entered_so_far, when_left
 from core.forms import CappedUploadForm, field_of
+from domain.flights import format_flights, parse_flights
 from domain.people import SamePerson
 from domain.rules import (
     LATE_CHOICES,
@@ -56,6 +57,18 @@ class PlayerDetailsForm(forms.Form):
         max_value=200,
         help_text="Only for a player who cannot move; leave empty otherwise.",
     )
+    # A menu of the event's flights; the registration service, not the menu, refuses any other.
+    flight = forms.CharField(label="Flight", required=False, widget=forms.Select)
+
+    def __init__(self, *args, flights=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        if not flights:
+            del self.fields["flight"]  # the event has none: nothing to choose
+            return
+        self.fields["flight"].widget = forms.Select(
+            choices=[("", "none"), *((name, name) for name in flights)]
+        )
+
     # A name of spaces alone is stripped to nothing and refused as required; runs of spaces
     # inside a name are closed up by the services, the one place that cleans names.
 
@@ -384,6 +397,16 @@ class RulesForm(forms.Form):
     substitute_ranking = forms.ChoiceField(
         label="A substitute's games count", choices=list(SUBSTITUTE_CHOICES.items())
     )
+    flights = forms.CharField(
+        label="Flights (optional)",
+        required=False,
+        help_text='Groups ranked on their own, in order, with commas between: "50-59, 60-69, '
+        '70-79, 80+" (an age range places an imported Age), or skill flights like "Gold, '
+        'Silver". Empty: no flights.',
+    )
+
+    def clean_flights(self):
+        return parse_flights(self.cleaned_data["flights"])
 
     def clean_engine_order(self):
         return _parsed(parse_engine_order, self.cleaned_data["engine_order"])
@@ -401,6 +424,7 @@ class RulesForm(forms.Form):
         values = rules.rule_values()
         values["engine_order"] = format_engine_order(values["engine_order"])
         values["hand_sizes"] = format_hand_chart(values["hand_sizes"])
+        values["flights"] = format_flights(values["flights"])
         return values
 
 

@@ -7,6 +7,7 @@ from django.db import models
 from django.db.models import F, Q
 
 from domain import fees, rules as rule_checks
+from domain.flights import FLIGHT_MAX
 from domain.hidden_finish import HiddenFinish
 from domain.rules import SETS, hand_sizes_problems, rule_problems, set_label
 from domain.tie_breaks import TIE_BREAK_KEYS, tie_break_choices
@@ -103,6 +104,8 @@ class RuleFields(models.Model):
         default=True,
         help_text="Day 1 spreads each club across the tables as evenly as the numbers allow.",
     )
+    # Names in order ("50-59", "80+"); empty: the event has no flights (domain.flights).
+    flights = models.JSONField(default=list, blank=True)
 
     class Meta:
         abstract = True
@@ -111,6 +114,8 @@ class RuleFields(models.Model):
         # An explicit engine order starts where it says; first_engine follows it.
         if self.engine_order and isinstance(self.engine_order[0], int):
             self.first_engine = self.engine_order[0]
+        # A form's empty JSON field gives None; no flights is an empty list everywhere else.
+        self.flights = self.flights or []
         # Code that skips full_clean must not store rules that cannot be played.
         self.check_rules()
         super().save(*args, **kwargs)
@@ -339,6 +344,9 @@ class Entry(models.Model):
     pinned_table = models.PositiveSmallIntegerField(null=True, blank=True)
     # As it was at this event: a directory change leaves a finished event's record as it was.
     club = models.CharField("club or chapter", max_length=120, blank=True)
+    # One of the event's flights, or blank: the entry's, so a new season's age group leaves
+    # last season's record as it was.
+    flight = models.CharField(max_length=FLIGHT_MAX, blank=True)
     # Given to this event's organisers only; another event entering the same player does not see it.
     contact = models.CharField(max_length=200, blank=True)
     registered_at = models.DateTimeField(auto_now_add=True)

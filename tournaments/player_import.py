@@ -6,8 +6,11 @@ The service that writes to the database imports nothing unless the list of probl
 
 Columns, matched by header whatever the case: ``Name`` (or ``First name`` and ``Last name``,
 joined), ``Club``, ``Member number``, ``Phone`` and ``Email`` (together the entry's contact),
-``Keep apart`` (the name of another player in the same event who must never share the table)
-and ``Table`` (a pinned table number for a player who cannot move). Other columns are ignored.
+``Keep apart`` (the name of another player in the same event who must never share the table),
+``Table`` (a pinned table number for a player who cannot move), ``Flight`` (one of the event's
+flights, in any case) and ``Age`` (a whole number: the flight whose age range holds it, see
+``domain.flights``; read only when the event has flights, so a list that keeps ages for its own
+reasons still imports into an event without). Other columns are ignored.
 
 A name that is already entered in the event is a problem, not a silent skip, so importing the
 same file twice is refused with a clear message instead of doubling the field.
@@ -18,6 +21,7 @@ from __future__ import annotations
 import csv
 import io
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from django.db.models import CharField
@@ -30,6 +34,7 @@ from core.spreadsheet_files import (
     refuse_if_too_big,
     within_time,
 )
+from domain.flights import age_problem, flight_named, not_a_flight
 from domain.people import member_key
 from domain.seating.pairs import table_sizes
 from tournaments.models import Entry, Player
@@ -91,6 +96,10 @@ COLUMNS = {
     "e mail address": "email",
     "keep apart": "keep_apart",
     "table": "table",
+    "flight": "flight",
+    "age group": "flight",
+    "age flight": "flight",
+    "age": "age",
 }
 KNOWN_COLUMNS = (
     "Name (or First name and Last name), Club, Member number, Phone, Email, Keep apart, Table"
@@ -110,6 +119,7 @@ class ImportRow:
     table: int | None = None
     member_number: str = ""
     contact: str = ""
+    flight: str = ""  # the event's spelling of it
 
 
 @dataclass(frozen=True)
@@ -249,6 +259,7 @@ def parse_player_file(
     existing_names: dict[str, int] | None = None,
     existing_players: int = 0,
     max_bytes: int | None = None,
+    flights: Sequence[str] = (),
 ) -> ParsedImport:
     """Read and check a player file.
 
@@ -265,6 +276,7 @@ def parse_player_file(
         max_table_size=max_table_size,
         existing_names=existing_names or {},
         existing_players=existing_players,
+        flights=flights,
     )
 
 
@@ -277,6 +289,8 @@ class _RawRow:
     table_text: str
     member_number: str = ""
     contact: str = ""
+    flight_text: str = ""
+    age_text: str = ""
 
 
 @dataclass(frozen=True)
@@ -289,6 +303,7 @@ class _FileContext:
     player_count: int
     table_count: int
     max_table_size: int
+    flights: tuple[str, ...] = ()
 
 
 def check_rows(
@@ -297,20 +312,21 @@ def check_rows(
     max_table_size: int,
     existing_names: dict[str, int],
     existing_players: int,
+    flights: Sequence[str] = (),
 ) -> ParsedImport:
     result = ParsedImport()
     problems = result.problems
     if not any(any(c for c in row) for row in cells):
         problems.append(ImportProblem(1, "The file is empty."))
         return result
-    columns = _columns(cells[0], problems)
+    columns = _columns(cells[0], problems, bool(flights))
     if columns is None:
         return result
     raw = _raw_rows(cells, columns)
     if not raw:
         problems.append(ImportProblem(1, "The file has no players below the header row."))
         return result
-    context = _context(raw, existing_names, existing_players, max_table_size)
+    context = _context(raw, existing_names, existing_players, max_table_size, tuple(flights))
     for row in raw:
         row_problems = _row_problems(row, context)
         problems.extend(ImportProblem(row.number, message) for message in row_problems)
@@ -325,6 +341,7 @@ def check_rows(
                     table,
                     row.member_number,
                     row.contact,
+                    _row_flight(row, context.flights)[0],
                 )
             )
             if row.keep_apart:
@@ -337,7 +354,9 @@ def check_rows(
     return result
 
 
-def _columns(header: list[str], problems: list[ImportProblem]) -> dict[str, int] | None:
+def _columns(
+    header: list[str], problems: list[ImportProblem], flights: bool = False
+) -> dict[str, int] | None:
     """Column index of each known column by key; None (with a problem naming the headers found)
     when there is no Name column, nor a First name and a Last name."""
     columns: dict[str, int] = {}
@@ -365,7 +384,9 @@ def _columns(header: list[str], problems: list[ImportProblem]) -> dict[str, int]
         ImportProblem(
             1,
             "The first row must hold the column names, and one of them must be Name (or First "
-            f"name and Last name). {seen} The columns read are {KNOWN_COLUMNS}.",
+            f"name and Last name). {seen} The columns read are {KNOWN_COLUMNS}"
+            # Flight and Age are read only in an event with flights (see _row_flight).
+            + (", Flight, Age." if flights else "."),
         )
     )
     return None
@@ -393,6 +414,8 @@ def _raw_rows(cells: list[list[str]], columns: dict[str, int]) -> list[_RawRow]:
             value(row, "table"),
             value(row, "member_number"),
             contact(row),
+            value(row, "flight"),
+            value(row, "age"),
         )
         for number, row in enumerate(cells[1:], start=2)
         if any(row)
@@ -400,7 +423,11 @@ def _raw_rows(cells: list[list[str]], columns: dict[str, int]) -> list[_RawRow]:
 
 
 def _context(
-    raw: list[_RawRow], existing_names: dict[str, int], existing_players: int, max_table_size: int
+    raw: list[_RawRow],
+    existing_names: dict[str, int],
+    existing_players: int,
+    max_table_size: int,
+    flights: tuple[str, ...],
 ) -> _FileContext:
     first_row_of: dict[str, int] = {}
     first_row_of_member: dict[str, int] = {}
@@ -417,6 +444,7 @@ def _context(
         player_count=player_count,
         table_count=len(table_sizes(player_count, max_table_size)),
         max_table_size=max_table_size,
+        flights=flights,
     )
 
 
@@ -447,7 +475,26 @@ def _row_problems(row: _RawRow, context: _FileContext) -> list[str]:
             )
     if row.table_text:
         problems.extend(_table_problems(row.table_text, context))
+    problems.extend(_row_flight(row, context.flights)[1])
     return problems
+
+
+def _row_flight(row: _RawRow, flights: tuple[str, ...]) -> tuple[str, list[str]]:
+    """(the row's flight, "" for none; what is wrong with its Flight or Age cell). The Age cell
+    counts only in an event with flights."""
+    flight = ""
+    if row.flight_text:
+        flight = flight_named(flights, row.flight_text) or ""
+        if not flight:
+            return "", [not_a_flight(row.flight_text, flights)]
+    if not (row.age_text and flights):
+        return flight, []
+    by_age, problem = age_problem(row.age_text, flights)
+    if by_age is None:
+        return "", [problem]
+    if flight and by_age != flight:
+        return "", [f"flight {flight} and age {row.age_text} (flight {by_age}) disagree."]
+    return by_age, []
 
 
 def _detail_problems(row: _RawRow, context: _FileContext) -> list[str]:

@@ -12,6 +12,7 @@ the organiser's correction with and without a reason; closing and reopening a da
 and its undo; a late walk-in; a substitute; switching the tie-breaks; hiding the finish after
 a game and revealing it; a player moving on to a later event in another club, or the directory
 changing their club; a player merged with a person of another event, and the merge undone.
+Players are in flights (60-69, 70-79, 80+, or none; a walk-in enters with none).
 Scores come from ``game_simulator``, so every game typed is one a table could have played.
 
 What it checks after every step: the score history (every version stored, its state, engine,
@@ -19,13 +20,14 @@ who went out, each score) is exactly the model's; the not-played marks are; each
 a score for exactly the players who play that game; the standings read (totals, games, short
 marks, ranks, the "after game N" title, games to play and to confirm) equals the model's,
 recomputed from the confirmed record, for staff and, never past a hidden finish, for the
-public; the day board's confirmed / waiting / not played counts; each player's name and club
-in the standings are the model's (the club the entry was made with, whatever the directory
-says since; the name of the person an entry was merged into); and a refused action said why
-and changed nothing in the database. At the end of each example (teardown) every
-standings output (page, public page, projector, PDF, workbook, command line, its --public)
-shows the model's totals, ranks and title, and each table's phone page the players at the table
-and their hand size.
+public, and one flight's in turn (its players ranked among themselves); the day board's
+confirmed / waiting / not played counts; each player's name and club in the standings are the
+model's (the club the entry was made with, whatever the directory says since; the name of the
+person an entry was merged into); and a refused action said why and changed nothing in the
+database. At the end of each example (teardown) every standings output (page, public page,
+projector, PDF, workbook, command line, its --public) shows the model's totals, ranks and
+title, for every player and for one flight, and each table's phone page the players at the
+table and their hand size.
 
 What it leaves out: the views and forms (the phones and desk are the services they call),
 seating quality (the seating is read back, checked only for who is seated and even tables),
@@ -112,6 +114,7 @@ WATCHED = (
 # What a late player's missed games count: the model works each out for itself.
 LATE_RULES = ("nothing", "highest", "average")
 LATE_WORDS = {"highest": "late: highest at the table", "average": "late: table average"}
+FLIGHTS = ["60-69", "70-79", "80+"]
 TIE_BREAK_CHOICES = ((), ("most_outs",), ("lowest_worst_game",), ("most_outs", "lowest_worst_game"))
 
 
@@ -178,7 +181,14 @@ class SimulatedDays(RuleBasedStateMachine):
         self.organiser = users.create(username="sim-organiser", is_superuser=True)
         t = create_tournament(slug="sim", name="Sim", preset_key="club-session", organiser=None)
         change_rules(
-            t, {"days": 2, "games_per_day": GAMES, "late_missed_games": late_rule}, by=COMMAND_LINE
+            t,
+            {
+                "days": 2,
+                "games_per_day": GAMES,
+                "late_missed_games": late_rule,
+                "flights": FLIGHTS,
+            },
+            by=COMMAND_LINE,
         )
         self.desk = {}
         for name in ("desk1", "desk2"):
@@ -187,9 +197,15 @@ class SimulatedDays(RuleBasedStateMachine):
         set_public_pages(t, True)
         self.t = fresh(t)
         self.srules = sheet_rules(self.t.rules)
-        add_entries(
+        added = add_entries(
             self.t, [(f"Player {n:02}", CLUBS[n % len(CLUBS)]) for n in range(1, players + 1)]
         )
+        # Some in each flight and some in none; the model's own record of each entry's flight,
+        # as of its name and club (a walk-in enters with none).
+        self.flights: dict[int, str] = {}
+        for entry in added:
+            self.flights[entry.pk] = (*FLIGHTS, "")[entry.number % (len(FLIGHTS) + 1)]
+            Entry.objects.filter(pk=entry.pk).update(flight=self.flights[entry.pk])
         # The model's own record of each entry's name and club, never read back from the
         # database: only a merge changes a name, and nothing changes an entry's club.
         self.names: dict[int, str] = {}
@@ -209,8 +225,9 @@ class SimulatedDays(RuleBasedStateMachine):
         for e in Entry.objects.filter(tournament=self.t).select_related("player"):
             assert e.player.name == self.names.setdefault(e.pk, e.player.name), e.number
             assert e.club == self.clubs.setdefault(e.pk, e.club), e.number
+            assert e.flight == self.flights.setdefault(e.pk, ""), e.number
             sub = Seat.objects.filter(entry=e, replaces__isnull=False).exists()
-            m.entries[e.pk] = EntryM(e.pk, e.number, e.player.name, e.status, sub)
+            m.entries[e.pk] = EntryM(e.pk, e.number, e.player.name, e.status, sub, e.flight)
         self.tables = {}
         for day in m.days.values():
             kept = {t.pk: t for t in day.tables.values()}
@@ -964,6 +981,12 @@ class SimulatedDays(RuleBasedStateMachine):
         self.standings_agree(requested_standings(self.t, {}, public=True), public)
         TALLY.actions["steps with late credit"] += any(r.late for r in staff.rows.values())
         TALLY.held_back += public.title != staff.title
+        # One flight a step, in turn: each flight's ranking is the model's own.
+        self.flight_turn = getattr(self, "flight_turn", -1) + 1
+        flight = FLIGHTS[self.flight_turn % len(FLIGHTS)]
+        self.standings_agree(
+            requested_standings(self.t, {"flight": flight}), self.model.standings(flight=flight)
+        )
 
     @invariant()
     def names_and_clubs_are_the_model(self):
@@ -1028,28 +1051,40 @@ class SimulatedDays(RuleBasedStateMachine):
 
         client = Client()
         client.force_login(self.organiser)
-        for name, shown in every_output(fresh(self.t), client).items():
-            want = self.model.standings(public=name in PUBLIC_OUTPUTS)
-            assert shown.heading == want.title, (name, shown.heading)
-            if shown.totals:
-                # The workbook keeps totals as numbers, with a note for a short one.
-                mark = "" if name == "workbook" else "*"
-                assert shown.totals == {
-                    n: f"{r.total}{mark if r.short else ''}" for n, r in want.rows.items()
-                }, (name, shown.totals)
-            assert set(shown.ranks) == set(want.rows), name
-            # A credited late player's missed games are marked, and the mark explained.
-            credited = any(r.late for r in want.rows.values())
-            words = LATE_WORDS.get(self.model.late_rule, "late:")
-            assert (words in shown.text) == credited, (name, words)
-            if credited:
-                TALLY.actions["late credit shown"] += 1
-            for player, printed in shown.ranks.items():
-                r = want.rows[player]
-                if r.rank is None:
-                    assert not printed.strip("=").isdigit(), (name, player, printed)
-                else:
-                    assert printed == f"{'=' if r.tied else ''}{r.rank}", (name, player, printed)
+        # Every player's standings, and one flight's (in turn over the examples).
+        flight = FLIGHTS[TALLY.events % len(FLIGHTS)]
+        for asked in ("", flight):
+            for name, shown in every_output(fresh(self.t), client, asked).items():
+                want = self.model.standings(public=name in PUBLIC_OUTPUTS, flight=asked)
+                self.output_is(name, shown, want)
+                if not asked:
+                    self.late_marks_are(name, shown, want)
+
+    def late_marks_are(self, name, shown, want):
+        """A credited late player's missed games are marked, and the mark explained."""
+        credited = any(r.late for r in want.rows.values())
+        words = LATE_WORDS.get(self.model.late_rule, "late:")
+        assert (words in shown.text) == credited, (name, words)
+        if credited:
+            TALLY.actions["late credit shown"] += 1
+
+    @staticmethod
+    def output_is(name, shown, want):
+        """One output as the model expects it: its heading, totals (short marks) and ranks."""
+        assert shown.heading == want.title, (name, shown.heading)
+        if shown.totals:
+            # The workbook keeps totals as numbers, with a note for a short one.
+            mark = "" if name == "workbook" else "*"
+            assert shown.totals == {
+                n: f"{r.total}{mark if r.short else ''}" for n, r in want.rows.items()
+            }, (name, shown.totals)
+        assert set(shown.ranks) == set(want.rows), name
+        for player, printed in shown.ranks.items():
+            r = want.rows[player]
+            if r.rank is None:
+                assert not printed.strip("=").isdigit(), (name, player, printed)
+            else:
+                assert printed == f"{'=' if r.tied else ''}{r.rank}", (name, player, printed)
 
     def check_phone_pages(self):
         """Each open table's page: the players at the table for the game it asks for next, and

@@ -104,6 +104,7 @@ class EntryM:
     name: str
     status: str  # "registered", "checked_in", "withdrawn"
     substitute: bool = False
+    flight: str = ""
 
 
 @dataclass(frozen=True)
@@ -181,7 +182,9 @@ class Model:
             return cut_day, cut_game
         return hidden[0], None if hidden[1] == games else hidden[1]
 
-    def standings(self, *, public: bool = False) -> StandingsM:
+    def standings(self, *, public: bool = False, flight: str = "") -> StandingsM:
+        """Every player's standings, or with ``flight`` that flight's players ranked among
+        themselves (their short marks against the most games any of them counted)."""
         cut_day, cut_game = self.default_cut()
         if public:
             cut_day, cut_game = self.public_cut(cut_day, cut_game)
@@ -216,6 +219,8 @@ class Model:
         late = self.late_credit(seated_days, counts)
         seated = {s.entry for d in seated_days for t in d.tables.values() for s in t.seats}
         shown = set(stats) | (seated if seated_days else set(self.entries))
+        if flight:
+            shown = {e for e in shown if self.entries[e].flight == flight}
 
         def counted(entry_id: int) -> int:
             return stats.get(entry_id, [0, 0])[1] + late.get(entry_id, (0, 0))[1]
@@ -247,6 +252,8 @@ class Model:
             title = f"Standings after game {cut_game} of day {last}"
         elif cut_day is not None:
             title = f"Standings after day {cut_day}"
+        if flight:
+            title += f" \u00b7 Flight {flight}"
         return StandingsM(title, result, max(0, expected - settled), entered)
 
     def late_credit(self, seated_days, counts) -> dict[int, tuple[int, int]]:

@@ -101,6 +101,7 @@ def _check(cells, tournament, state: _EventState) -> ParsedImport:
         max_table_size=rules.max_table_size,
         existing_names=state.names,
         existing_players=state.playing,
+        flights=rules.flights,
     )
 
 
@@ -245,6 +246,7 @@ def _write(tournament, parsed: ParsedImport, matches: list[int | None], existing
             contact=row.contact,
             number=first + i,
             pinned_table=row.table,
+            flight=row.flight,
         )
         for i, (row, player) in enumerate(zip(parsed.rows, players, strict=True))
     )

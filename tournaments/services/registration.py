@@ -8,6 +8,7 @@ from django.db.models import Max
 
 from core.errors import ServiceError
 from core.formats import when_left
+from domain.flights import flight_named, not_a_flight
 from tournaments.access import account_of
 from tournaments.hooks import play_record
 from tournaments.models import (
@@ -45,6 +46,36 @@ def refuse_if_play_started(tournament, action: str, *, unless_rules_allow: bool 
             "nobody joins once play has started and there are no substitutes "
             "(Rules: \u201cLate players may join\u201d and \u201cSubstitutes allowed\u201d are "
             "off)."
+        )
+
+
+def checked_flight(tournament, typed: str) -> str:
+    """The event's spelling of the flight ``typed`` (blank: none), or refused naming the
+    event's flights."""
+    typed = " ".join((typed or "").split())
+    if not typed:
+        return ""
+    flights = tournament.rules.flights
+    flight = flight_named(flights, typed)
+    if flight is None:
+        reason = not_a_flight(typed, flights)
+        raise ServiceError(reason[0].upper() + reason[1:], field="flight")
+    return flight
+
+
+def _refuse_flight_change_after_play(entry: Entry) -> None:
+    """A player's flight is fixed once they are seated on a day that has scores, as the rules
+    are once play starts: the flights' standings have counted them where they are. A late
+    player entered since and not seated yet may still be given one."""
+    started = Seat.objects.filter(entry=entry, day__tables__in=Table.objects.with_scores())
+    if started.exists():
+        day = first_started_day(entry.tournament)
+        held = f"flight {entry.flight}" if entry.flight else "no flight"
+        raise ServiceError(
+            f"Day {day} already has scores and {entry.player.name} is seated in {held}, so "
+            "their flight is fixed, as the rules are once play starts: the flights' standings "
+            "count them there. Not changed: flight.",
+            field="flight",
         )
 
 
@@ -91,15 +122,17 @@ def register_player(
     contact: str = "",
     pinned_table: int | None = None,
     member_number: str = "",
+    flight: str = "",
     user=None,
 ) -> Entry:
     """Enter a player: an existing directory ``player`` (one in ``user``'s directory, see
     selectors.directory_for), or a new one called ``name``. The entry plays for ``club``, or for
     the player's current club when none is given. A club given becomes the player's current one
     unless they have played a later event (:func:`club_is_current`); a member number given is
-    theirs."""
+    theirs. ``flight``: one of the event's flights, or blank."""
     tournament = lock_tournament(tournament)
     refuse_if_play_started(tournament, "no one new can be entered", unless_rules_allow=True)
+    flight = checked_flight(tournament, flight)
     club = _clean_text(club, "club", CLUB_MAX)
     member_number = _clean_text(member_number, "member_number", MEMBER_NUMBER_MAX)
     if player is not None:
@@ -132,6 +165,7 @@ def register_player(
         number=next_number(tournament),
         pinned_table=pinned_table,
         contact=_clean_contact(contact),
+        flight=flight,
     )
 
 
@@ -152,8 +186,12 @@ def update_entry(
     pinned_table: int | None,
     user,
     member_number: str | None = None,
+    flight: str | None = None,
 ) -> Entry:
     """Correct a player's details in an event ``user`` organises.
+
+    The flight (None: as it is) is one of the event's flights or blank, and fixed once the
+    player has played (:func:`_refuse_flight_change_after_play`).
 
     The club, contact and pinned table are this entry's: the club is the one played for at this
     event, and becomes the player's current club only when this is their latest event (by
@@ -171,14 +209,12 @@ def update_entry(
     if pinned_table is not None and pinned_table < 1:
         raise ServiceError("Table numbers start at 1.", field="pinned_table")
     contact = _clean_contact(contact)
+    flight = _new_flight(entry, flight)
     if name != entry.player.name:
         _rename(entry, name, user)
     if member_number is not None:
         _set_member_number(entry.player, member_number)
-    if club != entry.club:
-        entry.club = club
-        entry.save(update_fields=["club"])
-        _club_is_current_if_latest(entry)
+    _set_club_and_flight(entry, club, flight)
     if (entry.pinned_table, entry.contact) != (pinned_table, contact):
         pin_changed = entry.pinned_table != pinned_table
         entry.pinned_table, entry.contact = pinned_table, contact
@@ -186,6 +222,28 @@ def update_entry(
         if pin_changed:
             _refresh_open_days(entry.tournament)
     return entry
+
+
+def _new_flight(entry: Entry, typed: str | None) -> str:
+    """The flight ``entry`` is to hold (``typed`` None: the one it holds), checked before
+    anything is written."""
+    if typed is None:
+        return entry.flight
+    flight = checked_flight(entry.tournament, typed)
+    if flight != entry.flight:
+        _refuse_flight_change_after_play(entry)
+    return flight
+
+
+def _set_club_and_flight(entry: Entry, club: str, flight: str) -> None:
+    """This event's club and flight: both the entry's, so another season's are not touched."""
+    if (club, flight) == (entry.club, entry.flight):
+        return
+    club_changed = club != entry.club
+    entry.club, entry.flight = club, flight
+    entry.save(update_fields=["club", "flight"])
+    if club_changed:
+        _club_is_current_if_latest(entry)
 
 
 def _set_member_number(player: Player, member_number: str) -> None:

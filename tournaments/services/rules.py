@@ -12,10 +12,19 @@ from django.db import transaction
 from django.db.models import Count
 
 from core.errors import ServiceError
+from domain.flights import removed_in_use
 from domain.rules import RULE_FIELDS, RULE_LABELS, STANDINGS_SETTINGS, rule_problems
 from domain.seating.pairs import table_sizes
 from tournaments.access import account_of, role_in
-from tournaments.models import Day, RuleSet, StaffRole, StandingsSettingChange, Table, Tournament
+from tournaments.models import (
+    Day,
+    Entry,
+    RuleSet,
+    StaffRole,
+    StandingsSettingChange,
+    Table,
+    Tournament,
+)
 from tournaments.selectors import first_started_day
 
 
@@ -136,6 +145,27 @@ def _record_settings(tournament: Tournament, before: dict, values: dict, changed
     )
 
 
+def _refuse_flights_in_use(tournament: Tournament, old: list[str], new: list[str]) -> None:
+    """A flight taken away while players hold it would leave them in a flight the event does
+    not have: refused, naming them."""
+    held: dict[str, list[str]] = {}
+    entries = Entry.objects.filter(tournament=tournament, flight__in=old).order_by("number")
+    for flight, number, name in entries.values_list("flight", "number", "player__name"):
+        held.setdefault(flight, []).append(f"#{number} {name}")
+    refusal = removed_in_use(old, new, held)
+    if refusal:
+        raise RuleProblems({"flights": [refusal]})
+
+
+def _respell_flights(tournament: Tournament, old: list[str], new: list[str]) -> None:
+    # A flight whose name only changes case keeps its players, under the new spelling.
+    spelling = {name.casefold(): name for name in new}
+    for name in old:
+        respelt = spelling.get(name.casefold())
+        if respelt is not None and respelt != name:
+            Entry.objects.filter(tournament=tournament, flight=name).update(flight=respelt)
+
+
 @transaction.atomic
 def change_rules(tournament: Tournament, changes: dict, *, by) -> RuleChange:
     """Apply ``changes`` (rule field -> value) to the event's rules, or change nothing and
@@ -151,6 +181,9 @@ def change_rules(tournament: Tournament, changes: dict, *, by) -> RuleChange:
     problems = rule_problems(values)
     if problems:
         raise RuleProblems(problems)
+    if "flights" in changed:
+        _refuse_flights_in_use(tournament, before["flights"], values["flights"])
+        _respell_flights(tournament, before["flights"], values["flights"])
     outcome = RuleChange(changed=changed)
     if not changed:
         return outcome

@@ -64,7 +64,8 @@ def players(request, tournament):
 def player_add(request, tournament):
     search = PlayerSearchForm(request.GET)
     query = search.cleaned_data["q"].strip() if search.is_valid() else ""
-    form = PlayerDetailsForm(initial={"name": query})
+    flights = tournament.rules.flights
+    form = PlayerDetailsForm(initial={"name": query}, flights=flights)
     if request.method == "POST":
         if "player" in request.POST:
             chosen = ExistingPlayerForm(request.POST)
@@ -86,7 +87,7 @@ def player_add(request, tournament):
                     _seat_late_hint(request, tournament, entry)
                     return redirect("organiser:player_add", tournament.slug)
         else:
-            form = PlayerDetailsForm(request.POST)
+            form = PlayerDetailsForm(request.POST, flights=flights)
             if form.is_valid():
                 try:
                     entry = registration.register_player(tournament, **form.cleaned_data)
@@ -136,10 +137,12 @@ def player_edit(request, tournament, number):
             "member_number": player.member_number,
             "contact": entry.contact,
             "pinned_table": entry.pinned_table,
-        }
+            "flight": entry.flight,
+        },
+        flights=tournament.rules.flights,
     )
     if request.method == "POST":
-        form = PlayerDetailsForm(request.POST)
+        form = PlayerDetailsForm(request.POST, flights=tournament.rules.flights)
         if form.is_valid():
             try:
                 registration.update_entry(entry, **form.cleaned_data, user=request.user)

@@ -1,5 +1,5 @@
 """python manage.py standings SLUG [--after-day N] [--after-game K | --every-game] [--public]
-[--pdf FILE] [--xlsx FILE]
+[--flight F] [--pdf FILE] [--xlsx FILE]
 
 With no cut asked for it prints what the page opens on (``requested_standings``): mid-day, the
 standings after the last game every table has finished.
@@ -42,6 +42,12 @@ class Command(BaseCommand):
             help="What public pages and the projector show: never past a hidden finish.",
         )
         parser.add_argument(
+            "--flight",
+            metavar="F",
+            help="One flight's standings, ranked within it (any case; an unknown one exits 1 "
+            "naming the event's flights).",
+        )
+        parser.add_argument(
             "--pdf", type=Path, metavar="FILE", help="Write the standings PDF here."
         )
         parser.add_argument(
@@ -49,13 +55,16 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args, slug, after_day, after_game, every_game, public, pdf, xlsx, **options):
+        flight = options.get("flight")
         tournament = Tournament.objects.select_related("rules").filter(slug=slug).first()
         if tournament is None:
             raise CommandError(f'There is no tournament with the slug "{slug}".')
         asked = {"after_day": after_day, "after_game": after_game}
-        params = {k: v for k, v in asked.items() if v is not None}
+        params: dict[str, object] = {k: v for k, v in asked.items() if v is not None}
         if every_game:
             params = {"after_day": "", "after_game": ""} | params
+        if flight is not None:
+            params["flight"] = flight
         try:
             result = requested_standings(tournament, params, public=public)
         except CutError as error:

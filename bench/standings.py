@@ -45,7 +45,8 @@ from standings.pdf import (
     render_standings_pdf,
 )
 from standings.race import race_chart
-from standings.read import score_rows, seating_rows, standings
+from standings.read import standings
+from standings.workbook_rows import score_rows, seating_rows
 from standings.xlsx import standings_workbook, workbook_sheets
 from tournaments.models import Entry, Player, Seat, Table as SeatingTable, Tournament
 from tournaments.services.events import create_tournament

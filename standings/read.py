@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
 from django.db import connections
-from django.db.models import Max, Q
+from django.db.models import Max
 
 from core.sql import table_names
 from domain import hidden_finish
@@ -33,7 +33,7 @@ from domain.ranking import (
     with_credit,
 )
 from domain.rules import LATE_NOTHING, UNPLAYED_AVERAGE
-from scoring.models import LIVE_STATES, Game, GameSheet, Score, SheetState, UnplayedGame
+from scoring.models import Game, GameSheet, Score, SheetState, UnplayedGame
 from scoring.progress import finished_games, game_states, latest_day_in_play
 from standings.late import late_legend, late_seat_credit
 from tournaments.models import Day, Entry, Player, Seat, Table, Tournament
@@ -673,52 +673,3 @@ def sql_rows(sql: str, params) -> list[tuple]:
 
 
 # --- Reads for the extra Excel sheets: one query each, whatever the size of the event. ---
-
-
-def score_rows(tournament: Tournament, hidden_from: tuple[int, int] | None = None) -> list[tuple]:
-    """Every player's score on every live sheet (entered or confirmed), in play order; with
-    ``hidden_from`` (day, game), only those of the games before it.
-
-    (day, table, game, engine used, player number, name, points, went out, state label).
-    """
-    states = dict(SheetState.choices)
-    rows = (
-        Score.objects.filter(sheet__state__in=LIVE_STATES, sheet__table__day__tournament=tournament)
-        .order_by(
-            "sheet__table__day__number",
-            "sheet__table__number",
-            "sheet__game__number",
-            "entry__number",
-        )
-        .values_list(
-            "sheet__table__day__number",
-            "sheet__table__number",
-            "sheet__game__number",
-            "sheet__engine_used",
-            "entry__number",
-            "entry__player__name",
-            "points",
-            "sheet__went_out_id",
-            "entry_id",
-            "sheet__state",
-        )
-    )
-    if hidden_from is not None:
-        day, game = hidden_from
-        rows = rows.filter(
-            Q(sheet__table__day__number__lt=day)
-            | Q(sheet__table__day__number=day, sheet__game__number__lt=game)
-        )
-    return [
-        (day, table, game, engine, number, name, points, went_out == entry, states[state])
-        for day, table, game, engine, number, name, points, went_out, entry, state in rows
-    ]
-
-
-def seating_rows(tournament: Tournament) -> list[tuple]:
-    """(day, table, player number, name) for every seat of every day."""
-    return list(
-        Seat.objects.filter(day__tournament=tournament)
-        .order_by("day__number", "table__number", "position")
-        .values_list("day__number", "table__number", "entry__number", "entry__player__name")
-    )

@@ -17,7 +17,8 @@ from core.spreadsheet_print import set_page_layout
 from core.spreadsheet_write import sheet_column_widths, write_sheet
 from standings.columns import CLUB_COLUMNS, Column, Output, club_lines, player_columns, value_table
 from standings.flights import flight_sections, sheet_title
-from standings.read import Standings, score_rows, seating_rows
+from standings.read import Standings
+from standings.workbook_rows import score_rows, seating_rows
 from tournaments.presenters import rule_rows
 
 

@@ -17,10 +17,9 @@ from standings.read import (
     CutError,
     parse_cut,
     rank_label,
-    score_rows,
-    seating_rows,
     standings,
 )
+from standings.workbook_rows import score_rows, seating_rows
 from tournaments.models import Entry, Player, StaffRole, Table, Tournament
 from tournaments.services.events import set_public_pages
 

@@ -136,6 +136,15 @@ def test_a_bad_minimum_on_the_new_season_form_saves_nothing(organiser_client, va
     assert not Season.objects.exists()
 
 
+def test_a_best_of_beyond_a_season_is_refused_by_the_field(organiser_client):
+    page = organiser_client.post(
+        "/organiser/seasons/new/", {"name": "Fall", "slug": "fall", "best_of": "40000"}
+    )
+    assert page.status_code == 200
+    assert 'class="field-error"' in page.content.decode()
+    assert not Season.objects.exists()
+
+
 def test_the_ranking_page_changes_the_rule(organiser_client, season):
     page = organiser_client.get("/organiser/season/spring/ranking/")
     assert page.status_code == 200 and 'value="2"' in page.content.decode()

@@ -208,6 +208,10 @@ def test_command_creates_adds_and_prints(tmp_path):
         (["create", "bad slug", "--name", "X"], "cannot be part of a web address"),
         (["create", "new", "--name", "  "], "Give the season a name"),
         (["create", "new", "--name", "X", "--best-of", "0"], "Best of 0 sessions"),
+        (
+            ["create", "new", "--name", "X", "--best-of", "40000"],
+            "Best of 40000 sessions is more than a season holds",
+        ),
     ],
 )
 def test_command_refusals_change_nothing(args, message):

@@ -8,7 +8,7 @@ from django.db import transaction
 from django.db.models import Max
 
 from core.errors import ServiceError
-from domain.season_ranking import min_sessions_problem
+from domain.season_ranking import MAX_MIN_SESSIONS, min_sessions_problem
 from tournaments.models import Season, SeasonEvent, Tournament
 from tournaments.services.events import slug_problem
 from tournaments.services.seating import refresh_repeat_counts
@@ -26,6 +26,14 @@ def _check_best_of(best_of: int | None) -> None:
         raise ServiceError(
             f"Best of {best_of} sessions cannot rank anyone: give 1 or more, or leave it empty "
             "to rank by the average per game.",
+            field="best_of",
+        )
+    if best_of is not None and best_of > MAX_MIN_SESSIONS:
+        # The same bound as the minimum of sessions: above it a typo, and PostgreSQL's small
+        # integer column would refuse it with an error page.
+        raise ServiceError(
+            f"Best of {best_of} sessions is more than a season holds: give 1 to "
+            f"{MAX_MIN_SESSIONS}, or leave it empty to rank by the average per game.",
             field="best_of",
         )
 

@@ -29,6 +29,7 @@ class SeasonRankingForm(forms.Form):
         label="Rank by the best N sessions",
         required=False,
         min_value=1,
+        max_value=MAX_MIN_SESSIONS,
         help_text="Leave empty to rank by the average per game.",
     )
     min_sessions = forms.IntegerField(

@@ -95,7 +95,7 @@ def _player_url(tournament):
     return lambda number: f"{head}/{number}/"
 
 
-def _with_params(request, **changes) -> str:
+def with_params(request, **changes) -> str:
     """This page's address with some parameters set (None removes one)."""
     params = request.GET.copy()
     for key, value in changes.items():
@@ -215,8 +215,8 @@ def standings_page(request, tournament, *, namespace: str, can_publish: bool) ->
             "refresh_seconds": getattr(settings, "STANDINGS_REFRESH_SECONDS", REFRESH_SECONDS),
             "version": _version(changed, result),
             "all_columns": all_columns,
-            "columns_url": _with_params(request, columns=None if all_columns else "all"),
-            "unpick_url": _with_params(request, pick=None),
+            "columns_url": with_params(request, columns=None if all_columns else "all"),
+            "unpick_url": with_params(request, pick=None),
             "every_game_url": _every_game_url(request),
             "default_view_note": DEFAULT_VIEW_NOTE.format(cut=result.cut_label),
         },

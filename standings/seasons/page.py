@@ -8,6 +8,7 @@ from django.shortcuts import render
 from django.urls import reverse
 
 from core.reports import FileFormat, report_response
+from standings.page import with_params
 from standings.seasons.read import (
     SeasonStandings,
     player_season,
@@ -26,16 +27,6 @@ def visible_standings(request, season, *, public: bool) -> SeasonStandings:
     if public and not result.is_public and not may_see_season(request.user, season):
         raise Http404("No such season.")
     return result
-
-
-def _with_params(request, **changes) -> str:
-    """This page's address with some parameters set (None removes one)."""
-    params = request.GET.copy()
-    for key, value in changes.items():
-        params.pop(key, None)
-        if value is not None:
-            params[key] = value
-    return f"?{params.urlencode()}"
 
 
 def season_page(request, season, *, namespace: str, can_run: bool = False):
@@ -58,7 +49,7 @@ def season_page(request, season, *, namespace: str, can_run: bool = False):
             "organiser_page": namespace == "organiser",
             "can_run": can_run,
             "all_columns": all_columns,
-            "columns_url": _with_params(request, columns=None if all_columns else "all"),
+            "columns_url": with_params(request, columns=None if all_columns else "all"),
             "pdf_url": reverse(f"{namespace}:season_pdf", args=[season.slug]),
             "xlsx_url": reverse(f"{namespace}:season_xlsx", args=[season.slug]),
             "public_url": reverse("public:season", args=[season.slug]),

@@ -107,12 +107,7 @@ def directory_for(user):
     current = Player.objects.filter(merged_into__isnull=True)
     if getattr(user, "is_superuser", False):
         return current
-    organised = StaffRole.objects.filter(user=user, role=StaffRole.ORGANISER).values(
-        "tournament_id"
-    )
-    return current.filter(
-        pk__in=Entry.objects.filter(tournament_id__in=organised).values("player_id")
-    )
+    return current.filter(pk__in=_organised_entries(user).values("player_id"))
 
 
 def _organised_entries(user):

@@ -39,6 +39,7 @@ RULE_FIELDS = (
     "substitutes",
     "substitute_ranking",
     "flights",
+    "seat_within_flights",
 )
 
 # Rules that only order the standings: they change no score check and no total, so they may
@@ -74,7 +75,14 @@ SUBSTITUTE_CHOICES = {
     SUB_OWN: "Ranked on their own total",
     SUB_SHARED: "Added to the player they replaced",
 }
-FLAGS = ("engine_set_aside", "reshuffle_each_day", "spread_clubs", "late_joins", "substitutes")
+FLAGS = (
+    "engine_set_aside",
+    "reshuffle_each_day",
+    "spread_clubs",
+    "late_joins",
+    "substitutes",
+    "seat_within_flights",
+)
 
 RULE_LABELS = {
     "top_double": "Set",
@@ -95,6 +103,7 @@ RULE_LABELS = {
     "substitutes": "Substitutes allowed",
     "substitute_ranking": "A substitute's games count",
     "flights": "Flights",
+    "seat_within_flights": "Seat each flight at tables of its own",
 }
 
 
@@ -384,4 +393,9 @@ def rule_problems(rules: Mapping[str, Any]) -> dict[str, list[str]]:
         found["hand_sizes"] = deal
     if flights:
         found["flights"] = flights
+    if rules.get("seat_within_flights") and not rules.get("flights"):
+        found["seat_within_flights"] = [
+            'Seating within flights needs the event\'s flights: list them under "Flights", or '
+            "seat the flights mixed."
+        ]
     return found

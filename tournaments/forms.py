@@ -405,6 +405,13 @@ class RulesForm(forms.Form):
         'Silver". Empty: no flights.',
     )
 
+    seat_within_flights = forms.BooleanField(
+        label="Seat each flight at tables of its own",
+        required=False,
+        help_text="Unticked, the tables mix the flights. A flight of one player sits with the "
+        "flight listed next to it.",
+    )
+
     def clean_flights(self):
         return parse_flights(self.cleaned_data["flights"])
 

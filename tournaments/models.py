@@ -106,6 +106,11 @@ class RuleFields(models.Model):
     )
     # Names in order ("50-59", "80+"); empty: the event has no flights (domain.flights).
     flights = models.JSONField(default=list, blank=True)
+    seat_within_flights = models.BooleanField(
+        "seat each flight at tables of its own",
+        default=False,
+        help_text="Tables seat players of one flight; off, the tables mix the flights.",
+    )
 
     class Meta:
         abstract = True

@@ -8,6 +8,7 @@ from django.db.models import Count, Exists, F, OuterRef, Prefetch
 
 from core.search import matches, search_key, surname_key
 from core.sql import table_names
+from domain.seating.by_flight import flight_groups
 from domain.seating.pairs import (
     club_groups,
     club_spread,
@@ -133,6 +134,7 @@ class SeatView:
 class TableView:
     table: Table
     seats: list[SeatView]
+    flights: list[str] = field(default_factory=list)  # of its players, in the rules' order
 
     @property
     def number(self) -> int:
@@ -141,6 +143,7 @@ class TableView:
     @property
     def size(self) -> int:
         return len(self.seats)
+
 
 
 def day_tables(day) -> list[Table]:
@@ -161,6 +164,7 @@ def day_seating(day) -> dict:
     met = meeting_pairs(history)
     apart = keep_apart_set(keep_apart_ids(tournament))
     views = []
+    order = tournament.rules.flights
     for table in tables:
         seat_views = [SeatView(seat=s, entry=s.entry) for s in table.seats.all()]
         by_id = {view.entry.pk: view for view in seat_views}
@@ -177,7 +181,9 @@ def day_seating(day) -> dict:
                 view.notes.append(f"pinned to table {pin}")
             elif pin is not None:
                 view.marks.append(f"pinned to table {pin}")
-        views.append(TableView(table=table, seats=seat_views))
+        views.append(
+            TableView(table=table, seats=seat_views, flights=_flights_at(seat_views, order))
+        )
     _mark_kept_apart(views, apart)
     return {
         "day": day,
@@ -186,7 +192,22 @@ def day_seating(day) -> dict:
         "scores_started": day.scores_started(),
         "history_days": len(history),
         "club_spread": _club_spread(views),
+        "flight_notes": _flight_notes(tournament.rules, views),
     }
+
+
+def _flights_at(seat_views: list[SeatView], order: list[str]) -> list[str]:
+    held = {view.entry.flight for view in seat_views if view.entry.flight}
+    return sorted(held, key=lambda f: order.index(f) if f in order else len(order))
+
+
+def _flight_notes(rules, views) -> list[str]:
+    """What the seating says of the flights when each sits at tables of its own: a flight too
+    small for a table of its own, and whom it sits with."""
+    if not rules.seat_within_flights or not rules.flights:
+        return []
+    flight_of = {v.entry.pk: v.entry.flight for t in views for v in t.seats}
+    return flight_groups(list(flight_of), flight_of, rules.flights)[1]
 
 
 def _club_spread(views) -> tuple[int, int] | None:

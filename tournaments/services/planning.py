@@ -13,11 +13,14 @@ from django.utils import timezone
 
 from core.errors import ServiceError
 from domain.seating.bounds import repeat_lower_bound
+from domain.seating.by_flight import group_pins, joined_plans
+from domain.seating.feasibility import namer
 from domain.seating.pairs import SeatingError, table_sizes
 from domain.seating.sessions import SessionPlan, plan_sessions, plan_size_refusal
 from tournaments.access import account_of
 from tournaments.models import Day, Entry, PlannedDay, SeatingPlan, Tournament
 from tournaments.selectors import keep_apart_ids, seating_history
+from tournaments.services.flight_tables import groups_to_seat
 from tournaments.services.seating import clubs_to_spread, players_or_refuse
 
 logger = logging.getLogger(__name__)
@@ -90,11 +93,12 @@ class _PlanInputs:
     locked, before storing: a plan is stored only if they are unchanged."""
 
     days: tuple[int, ...]
-    players: tuple[tuple[int, int | None, str], ...]  # (entry id, pinned table, club)
+    players: tuple[tuple[int, int | None, str, str], ...]  # (entry id, pinned table, club, flight)
     history: tuple[tuple[tuple[int, ...], ...], ...]
     keep_apart: tuple[tuple[int, int], ...]
     max_table_size: int
     spread_clubs: bool
+    seat_within_flights: bool
 
     @classmethod
     def read(cls, tournament, *, lock: bool) -> tuple["_PlanInputs", list[Day], list[Entry]]:
@@ -110,34 +114,47 @@ class _PlanInputs:
         history = seating_history(tournament, remaining[0].number)
         inputs = cls(
             days=tuple(d.number for d in remaining),
-            players=tuple((e.pk, e.pinned_table, e.club) for e in players),
+            players=tuple((e.pk, e.pinned_table, e.club, e.flight) for e in players),
             history=tuple(tuple(tuple(t) for t in day) for day in history),
             keep_apart=tuple(sorted(keep_apart_ids(tournament))),
             max_table_size=tournament.rules.max_table_size,
             spread_clubs=tournament.rules.spread_clubs,
+            seat_within_flights=tournament.rules.seat_within_flights,
         )
         return inputs, remaining, players
 
     @property
     def pins(self) -> dict[int, int]:
-        return {pk: pin for pk, pin, _ in self.players if pin is not None}
+        return {pk: pin for pk, pin, *_ in self.players if pin is not None}
 
 
 def _make_plan(inputs: _PlanInputs, players: list[Entry], seed: int, rules) -> SessionPlan:
     history = [list(map(list, day)) for day in inputs.history]
-    try:
+    names = {e.pk: f"{e.player.name} (#{e.number})" for e in players}
+    groups = groups_to_seat(rules, players)
+
+    def plan(ids: list[int], pinned: dict[int, int], time_limit: float) -> SessionPlan:
         return plan_sessions(
-            [e.pk for e in players],
+            ids,
             inputs.max_table_size,
             len(inputs.days),
             seed=seed,
             history=history,
             keep_apart=inputs.keep_apart,
-            pinned=inputs.pins,
+            pinned=pinned,
             clubs=clubs_to_spread(rules, history, players),
-            names={e.pk: f"{e.player.name} (#{e.number})" for e in players},
-            time_limit=_plan_time_limit(),
+            names=names,
+            time_limit=time_limit,
         )
+
+    try:
+        if groups is None:
+            return plan([e.pk for e in players], inputs.pins, _plan_time_limit())
+        # The time limit bounds the whole plan, so each flight gets its share.
+        share = _plan_time_limit() / len(groups)
+        local = group_pins(groups, inputs.pins, inputs.max_table_size, namer(names))
+        plans = [plan(list(g.ids), p, share) for g, p in zip(groups, local, strict=True)]
+        return joined_plans(plans, seed)
     except SeatingError as error:
         raise ServiceError(str(error)) from error
 

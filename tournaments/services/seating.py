@@ -11,7 +11,9 @@ from django.utils import timezone
 
 from core.errors import ServiceError
 from domain.seating.bounds import repeat_lower_bound
+from domain.seating.by_flight import seat_groups
 from domain.seating.day import seat
+from domain.seating.feasibility import namer
 from domain.seating.pairs import (
     SeatingError,
     broken_keep_aparts,
@@ -31,6 +33,7 @@ from domain.seating.plan_following import (
 )
 from domain.seating.sessions import replan_session
 from tournaments.hooks import day_seated
+from tournaments.services.flight_tables import fits_the_flights, flights_sizes, groups_to_seat
 from tournaments.models import (
     Day,
     Entry,
@@ -163,23 +166,37 @@ def _seat_from_plan(day, players, planned: PlannedDay, seed, organiser) -> Seati
     seed = planned.plan.seed if seed is None else seed
     inputs = _SeatingInputs.of(day, players)
     max_size = day.tournament.rules.max_table_size
-    try:
-        result = replan_session(
-            planned.tables,
-            inputs.ids,
+    groups = groups_to_seat(day.tournament.rules, players)
+    time_limit = _seating_limits()["time_limit"] / (len(groups) if groups else 1)
+
+    def replan(ids: list[int], pinned: dict[int, int], tables) -> list[list[int]]:
+        return replan_session(
+            tables,
+            ids,
             max_size,
             seed=seed,
             history=inputs.history,
             keep_apart=inputs.apart,
-            pinned=inputs.pins,
+            pinned=pinned,
             names=inputs.names,
-            time_limit=_seating_limits()["time_limit"],
-        )
+            time_limit=time_limit,
+        ).tables
+
+    def replan_group(group, pinned: dict[int, int]) -> list[list[int]]:
+        # A plan made within flights has tables of one group each.
+        mine = set(group.ids)
+        return replan(list(group.ids), pinned, [t for t in planned.tables if mine & set(t)])
+
+    try:
+        if groups is None:
+            tables = replan(inputs.ids, inputs.pins, planned.tables)
+        else:
+            tables = seat_groups(groups, inputs.pins, max_size, namer(inputs.names), replan_group)
     except SeatingError as error:
         raise ServiceError(str(error)) from error
-    tables = align_to_plan(result.tables, planned.tables, inputs.pins)
-    replanned = breaks_rules(tables, inputs.pins, inputs.apart) or not seats_everyone_evenly(
-        tables, inputs.ids, max_size
+    tables = align_to_plan(tables, planned.tables, inputs.pins)
+    replanned = breaks_rules(tables, inputs.pins, inputs.apart) or not _seats_by_the_rules(
+        tables, inputs.ids, groups, max_size
     )
     if replanned:  # a pin or keep-apart pair set since the plan (or a table size): seat afresh
         fresh, _ = _choose_tables(day, players, seed)
@@ -192,6 +209,15 @@ def _seat_from_plan(day, players, planned: PlannedDay, seed, organiser) -> Seati
     outcome = _commit_seating(day, players, tables, seed, organiser, kept=False)
     outcome.plan = followed
     return outcome
+
+
+def _seats_by_the_rules(tables, ids: list[int], groups, max_size: int) -> bool:
+    """Everyone once at tables as even as the rules allow: within each flight when the rules
+    seat each flight at tables of its own."""
+    if groups is None:
+        return seats_everyone_evenly(tables, ids, max_size)
+    seated = sorted(p for table in tables for p in table)
+    return seated == sorted(ids) and fits_the_flights(tables, groups, max_size)
 
 
 @transaction.atomic
@@ -211,7 +237,14 @@ def seat_day_with_tables(
     if seated != sorted(e.pk for e in players):
         raise ServiceError("Those tables do not seat every player to seat exactly once.")
     sizes = sorted((len(t) for t in given), reverse=True)
-    if sizes != table_sizes(len(seated), day.tournament.rules.max_table_size):
+    rules = day.tournament.rules
+    groups = groups_to_seat(rules, players)
+    if groups is not None and not fits_the_flights(given, groups, rules.max_table_size):
+        raise ServiceError(
+            "Those tables do not seat each flight at tables of its own, as evenly as the rules "
+            "allow."
+        )
+    if groups is None and sizes != table_sizes(len(seated), rules.max_table_size):
         raise ServiceError("Those tables are not as even as the rules allow.")
     return _commit_seating(day, players, given, seed, organiser, kept=False)
 
@@ -257,29 +290,44 @@ def _choose_tables(day, players: list[Entry], seed: int) -> tuple[list[list[int]
     rules = day.tournament.rules
     inputs = _SeatingInputs.of(day, players)
     history, apart, pins = inputs.history, inputs.apart, inputs.pins
+    groups = groups_to_seat(rules, players)
     # Reshuffle is a rule between an event's days: day 1 of an event in a season always avoids
     # the season's earlier pairings (the history then holds only those).
     keep_tables = not rules.reshuffle_each_day and day.number > 1
     if history and keep_tables:
         sizes = table_sizes(len(inputs.ids), rules.max_table_size)
+        if groups is not None:
+            sizes = flights_sizes(groups, rules.max_table_size)
         kept = _kept_tables(history[-1], players, sizes, pins, apart)
-        if kept is not None:
+        if kept is not None and fits_the_flights(kept, groups, rules.max_table_size):
             return kept, True
-    try:
-        result = seat(
-            inputs.ids,
+    limits = _seating_limits()
+    if groups is not None:  # the safety net bounds the day, not each flight
+        limits["time_limit"] /= len(groups)
+
+    def seat_some(ids: list[int], pinned: dict[int, int]) -> list[list[int]]:
+        return seat(
+            ids,
             rules.max_table_size,
             seed=seed,
             history=() if keep_tables else history,
             keep_apart=apart,
-            pinned=pins,
+            pinned=pinned,
             names=inputs.names,
             clubs=clubs_to_spread(rules, history, players),
-            **_seating_limits(),
-        )
+            **limits,
+        ).tables
+
+    try:
+        if groups is None:
+            return seat_some(inputs.ids, pins), False
+
+        def seat_group(group, pinned: dict[int, int]) -> list[list[int]]:
+            return seat_some(list(group.ids), pinned)
+
+        return seat_groups(groups, pins, rules.max_table_size, namer(inputs.names), seat_group), False
     except SeatingError as error:
         raise ServiceError(str(error)) from error
-    return result.tables, False
 
 
 def _commit_seating(day, players, tables, seed, organiser, *, kept: bool) -> SeatingOutcome:
@@ -463,12 +511,40 @@ def _new_problems(day, before: dict, after: dict, moved: list[Entry]) -> list[st
             warnings.append(f"{names[a]} and {names[b]} must sit apart, but would share a table.")
         else:
             warnings.append(f"{names[a]} and {names[b]} already met on an earlier day.")
+    warnings += _flights_mixed(day, before, after)
     table_of = {p: number for number, members in after.items() for p in members}
     for entry in moved:
         pin = entry.pinned_table
         if pin is not None and table_of[entry.pk] != pin:
             warnings.append(f"{entry.player.name} is pinned to table {pin}.")
     return warnings
+
+
+def _flights_mixed(day, before: dict, after: dict) -> list[str]:
+    """A table a hand change makes mix the flights, when the rules seat each flight apart."""
+    rules = day.tournament.rules
+    if not rules.seat_within_flights or not rules.flights:
+        return []
+    flight_of = dict(Entry.objects.filter(seats__day=day).values_list("pk", "flight"))
+
+    def flights_at(members) -> list[str]:
+        return sorted({flight_of.get(p, "") for p in members}, key=_flight_order(rules.flights))
+
+    warnings = []
+    for number, members in sorted(after.items()):
+        flights = flights_at(members)
+        if len(flights) > 1 and len(flights) > len(flights_at(before.get(number, []))):
+            shown = " and ".join(f or "no flight" for f in flights)
+            warnings.append(
+                f"Table {number} would seat flights {shown} together: the rules seat each "
+                "flight at tables of its own."
+            )
+    return warnings
+
+
+def _flight_order(flights: list[str]):
+    order = {name: i for i, name in enumerate(flights)}
+    return lambda flight: order.get(flight, len(order))
 
 
 def check_move(day, entry, table_number: int) -> list[str]:

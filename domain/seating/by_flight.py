@@ -61,25 +61,27 @@ def flight_groups(
     for p in players:
         flight = flight_of.get(p, NO_FLIGHT)
         members.setdefault(flight if flight in order else NO_FLIGHT, []).append(p)
-    names = sorted(members, key=lambda f: order.get(f, len(order)))
-    groups = [[(name,), sorted(members[name])] for name in names]
+    rank = lambda flight: order.get(flight, len(order))  # noqa: E731
+    groups = [
+        FlightGroup((name,), tuple(sorted(members[name]))) for name in sorted(members, key=rank)
+    ]
     notes: list[str] = []
-    i = 0
-    while i < len(groups) and len(groups) > 1:
-        names_here, ids = groups[i]
-        if len(ids) >= MIN_GROUP:
-            i += 1
-            continue
-        into = i + 1 if i + 1 < len(groups) else i - 1
+    small = _first_small(groups)
+    while small is not None and len(groups) > 1:
+        alone = groups.pop(small)
+        into = min(small, len(groups) - 1)  # the group after it, or the one before the last
         notes.append(
-            f"{_flight_words(names_here[0]).capitalize()} has one player, who sits with "
-            f"{' and '.join(_flight_words(f) for f in groups[into][0])}."
+            f"{_flight_words(alone.flights[0]).capitalize()} has one player, who sits with "
+            f"{groups[into].label}."
         )
-        merged_names = tuple(sorted(groups[into][0] + names_here, key=lambda f: order.get(f, len(order))))
-        groups[into] = [merged_names, sorted(groups[into][1] + ids)]
-        del groups[i]
-        i = 0
-    return [FlightGroup(tuple(n), tuple(ids)) for n, ids in groups], notes
+        flights_here = tuple(sorted(groups[into].flights + alone.flights, key=rank))
+        groups[into] = FlightGroup(flights_here, tuple(sorted(groups[into].ids + alone.ids)))
+        small = _first_small(groups)
+    return groups, notes
+
+
+def _first_small(groups: Sequence[FlightGroup]) -> int | None:
+    return next((i for i, group in enumerate(groups) if len(group.ids) < MIN_GROUP), None)
 
 
 def group_pins(
@@ -143,7 +145,9 @@ def seat_groups(
 def joined_plans(plans: Sequence[SessionPlan], seed: int) -> SessionPlan:
     """The groups' plans as one: each session's tables group after group. No pair of two groups
     ever meets, so the repeats and the bounds add up."""
-    sessions = [joined_tables(tables) for tables in zip(*(plan.sessions for plan in plans), strict=True)]
+    sessions = [
+        joined_tables(tables) for tables in zip(*(plan.sessions for plan in plans), strict=True)
+    ]
     repeats = [sum(counts) for counts in zip(*(plan.repeats for plan in plans), strict=True)]
     methods = list(dict.fromkeys(plan.method for plan in plans))
     return SessionPlan(

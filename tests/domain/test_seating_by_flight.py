@@ -32,8 +32,13 @@ def test_groups_follow_the_rules_order_then_the_players_with_no_flight():
 
 
 def test_a_flight_of_one_sits_with_the_flight_listed_after_it_or_the_last_before_it():
-    groups, notes = flight_groups([1, 2, 3, 4, 5], {1: "50-59", 2: "60-69", 3: "60-69", 4: "80+", 5: "80+"}, AGES)
-    assert [(g.flights, g.ids) for g in groups] == [(("50-59", "60-69"), (1, 2, 3)), (("80+",), (4, 5))]
+    groups, notes = flight_groups(
+        [1, 2, 3, 4, 5], {1: "50-59", 2: "60-69", 3: "60-69", 4: "80+", 5: "80+"}, AGES
+    )
+    assert [(g.flights, g.ids) for g in groups] == [
+        (("50-59", "60-69"), (1, 2, 3)),
+        (("80+",), (4, 5)),
+    ]
     assert notes == ["Flight 50-59 has one player, who sits with flight 60-69."]
     groups, notes = flight_groups([1, 2, 3], {1: "50-59", 2: "50-59", 3: "80+"}, AGES)
     assert [(g.flights, g.ids) for g in groups] == [(("50-59", "80+"), (1, 2, 3))]
@@ -48,7 +53,9 @@ def test_one_player_alone_in_the_event_is_one_group():
 
 
 def test_pins_become_table_numbers_within_the_flight_or_are_refused_with_the_tables():
-    groups, _ = flight_groups(range(1, 15), {p: "50-59" if p <= 8 else "60-69" for p in range(1, 15)}, AGES)
+    groups, _ = flight_groups(
+        range(1, 15), {p: "50-59" if p <= 8 else "60-69" for p in range(1, 15)}, AGES
+    )
     # 8 players at tables of at most 4: tables 1-2; 6 players: tables 3-4.
     assert group_pins(groups, {1: 2, 9: 4}, 4, str) == [{1: 2}, {9: 2}]
     with pytest.raises(SeatingError) as refused:
@@ -66,8 +73,16 @@ def test_mixed_tables_are_named():
 
 
 def test_plans_join_session_by_session_with_repeats_and_bounds_added():
-    a = SessionPlan(sessions=[[[1, 2]], [[1, 2]]], repeats=[0, 1], lower_bound=1, method="search", seed=5)
-    b = SessionPlan(sessions=[[[3, 4], [5, 6]], [[3, 5], [4, 6]]], repeats=[0, 0], lower_bound=0, method="affine plane", seed=5)
+    a = SessionPlan(
+        sessions=[[[1, 2]], [[1, 2]]], repeats=[0, 1], lower_bound=1, method="search", seed=5
+    )
+    b = SessionPlan(
+        sessions=[[[3, 4], [5, 6]], [[3, 5], [4, 6]]],
+        repeats=[0, 0],
+        lower_bound=0,
+        method="affine plane",
+        seed=5,
+    )
     joined = joined_plans([a, b], 5)
     assert joined.sessions == [[[1, 2], [3, 4], [5, 6]], [[1, 2], [3, 5], [4, 6]]]
     assert joined.repeats == [0, 1] and joined.lower_bound == 1
@@ -76,7 +91,9 @@ def test_plans_join_session_by_session_with_repeats_and_bounds_added():
 
 @settings(max_examples=40, deadline=None)
 @given(
-    flights=st.lists(st.sampled_from(["50-59", "60-69", "70-79", "80+", ""]), min_size=2, max_size=40),
+    flights=st.lists(
+        st.sampled_from(["50-59", "60-69", "70-79", "80+", ""]), min_size=2, max_size=40
+    ),
     max_size=st.integers(min_value=2, max_value=8),
     seed=st.integers(min_value=0, max_value=10_000),
 )
@@ -90,7 +107,9 @@ def test_every_seating_within_flights_keeps_them_apart_and_even(flights, max_siz
         {},
         max_size,
         str,
-        lambda group, pins: seat(group.ids, max_size, seed=seed, pinned=pins, max_evals=2_000).tables,
+        lambda group, pins: (
+            seat(group.ids, max_size, seed=seed, pinned=pins, max_evals=2_000).tables
+        ),
     )
     assert sorted(p for t in tables for p in t) == sorted(flight_of)
     assert mixed_flights(tables, groups) == []

@@ -125,7 +125,9 @@ def test_swapping_players_of_two_flights_is_warned(senior_games):
     seat_day(day(senior_games, 1), seed=3)
     sixty = Entry.objects.get(tournament=senior_games, player__name="Sixty 0")
     here = Seat.objects.get(entry=sixty).table.number
-    seventy = Seat.objects.filter(day__number=1, entry__flight="70-79", entry__tournament=senior_games).first()
+    seventy = Seat.objects.filter(
+        day__number=1, entry__flight="70-79", entry__tournament=senior_games
+    ).first()
     there = seventy.table.number
     warnings = check_swap(day(senior_games, 1), sixty, seventy.entry)
     assert (
@@ -133,8 +135,14 @@ def test_swapping_players_of_two_flights_is_warned(senior_games):
         "flight at tables of its own."
     ) in warnings
     assert any(w.startswith(f"Table {there} would seat flights 60-69 and 70-79") for w in warnings)
-    same = Seat.objects.filter(day__number=1, entry__flight="60-69", entry__tournament=senior_games).exclude(table__number=here).first()
-    assert not any("would seat flights" in w for w in check_swap(day(senior_games, 1), sixty, same.entry))
+    same = (
+        Seat.objects.filter(day__number=1, entry__flight="60-69", entry__tournament=senior_games)
+        .exclude(table__number=here)
+        .first()
+    )
+    assert not any(
+        "would seat flights" in w for w in check_swap(day(senior_games, 1), sixty, same.entry)
+    )
 
 
 def test_the_seating_page_names_each_tables_flight_and_the_lone_player(
@@ -143,7 +151,10 @@ def test_the_seating_page_names_each_tables_flight_and_the_lone_player(
     seat_day(day(senior_games, 1), seed=11)
     page = organiser_client.get(organiser_url(senior_games, "seating/1/"))
     text = page.content.decode()
-    assert "Each flight sits at tables of its own. Flight 80+ has one player, who sits with flight 70-79." in text
+    assert (
+        "Each flight sits at tables of its own. Flight 80+ has one player, who sits with "
+        "flight 70-79." in text
+    )
     assert "(3) · flight 60-69" in text
     assert "(4) · flight 70-79 and 80+" in text
     assert "(4) · flight 70-79</span>" in text

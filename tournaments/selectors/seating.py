@@ -145,7 +145,6 @@ class TableView:
         return len(self.seats)
 
 
-
 def day_tables(day) -> list[Table]:
     """The day's tables with seats, entries and players loaded. Two queries."""
     seats = Seat.objects.select_related("entry__player").order_by("position")

@@ -33,7 +33,6 @@ from domain.seating.plan_following import (
 )
 from domain.seating.sessions import replan_session
 from tournaments.hooks import day_seated
-from tournaments.services.flight_tables import fits_the_flights, flights_sizes, groups_to_seat
 from tournaments.models import (
     Day,
     Entry,
@@ -53,6 +52,7 @@ from tournaments.selectors import (
     seating_history,
     seatings_by_day,
 )
+from tournaments.services.flight_tables import fits_the_flights, flights_sizes, groups_to_seat
 
 logger = logging.getLogger(__name__)
 
@@ -325,7 +325,9 @@ def _choose_tables(day, players: list[Entry], seed: int) -> tuple[list[list[int]
         def seat_group(group, pinned: dict[int, int]) -> list[list[int]]:
             return seat_some(list(group.ids), pinned)
 
-        return seat_groups(groups, pins, rules.max_table_size, namer(inputs.names), seat_group), False
+        return seat_groups(
+            groups, pins, rules.max_table_size, namer(inputs.names), seat_group
+        ), False
     except SeatingError as error:
         raise ServiceError(str(error)) from error
 

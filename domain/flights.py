@@ -8,8 +8,10 @@ are an ordered list of names; an entry holds one of them, or none.
 
 from __future__ import annotations
 
+import datetime
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 # A flight names a workbook sheet ("Flight 80+", at most 31 characters there), so it is short
 # and holds none of the characters a sheet name cannot.
@@ -134,3 +136,136 @@ def removed_in_use(old: Sequence[str], new: Sequence[str], held: dict[str, list[
         + "; ".join(parts)
         + ": give them another flight on their player page first."
     )
+
+
+# --- Flights from a birth year or date ----------------------------------------------------------
+# Senior games place a player by the age they reach during the year of the games (their age on
+# 31 December); others by the age on the first day. A directory may know a person's whole birth
+# date or only the year: with the year alone, the age on a date is one of two, and the flight is
+# still certain when both fall in the same flight.
+
+EARLIEST_BIRTH_YEAR = 1900
+_ISO = re.compile(r"(\d{4})-(\d{1,2})-(\d{1,2})")
+_SLASHED = re.compile(r"(\d{1,2})[/.](\d{1,2})[/.](\d{4})")
+
+
+@dataclass(frozen=True)
+class Birth:
+    """What the directory knows of when a person was born: nothing, the year, or the date."""
+
+    year: int | None = None
+    date: datetime.date | None = None
+
+    @property
+    def known(self) -> bool:
+        return self.year is not None
+
+    def words(self) -> str:
+        if self.date is not None:
+            return self.date.isoformat()
+        return str(self.year) if self.year is not None else ""
+
+    def ages_on(self, on: datetime.date) -> tuple[int, int]:
+        """(the least, the most) the person can be on ``on``: one age with the date known."""
+        if self.date is not None:
+            before_birthday = (on.month, on.day) < (self.date.month, self.date.day)
+            age = on.year - self.date.year - before_birthday
+            return age, age
+        assert self.year is not None
+        if (on.month, on.day) == (12, 31):  # every birthday of the year has passed
+            return on.year - self.year, on.year - self.year
+        return on.year - self.year - 1, on.year - self.year
+
+
+def read_birth(text: str, today: datetime.date) -> tuple[Birth, str]:
+    """(what ``text`` says of a birth, why it cannot be read or ""): a year ("1948"), a date
+    written 1948-03-21, or a slashed date whose day is over 12 (21/3/1948 or 3/21/1948); a
+    slashed date that could be read two ways is refused, saying both."""
+    text = text.strip()
+    if not text:
+        return Birth(), ""
+    if re.fullmatch(r"\d{4}(\.0*)?", text):
+        year = int(text[:4])
+        return _checked(Birth(year=year), text, today)
+    if match := _ISO.fullmatch(text):
+        return _date(int(match[1]), int(match[2]), int(match[3]), text, today)
+    if match := _SLASHED.fullmatch(text):
+        first, second, year = int(match[1]), int(match[2]), int(match[3])
+        if first > 12 >= second:
+            return _date(year, second, first, text, today)
+        if second > 12 >= first:
+            return _date(year, first, second, text, today)
+        if first == second:
+            return _date(year, first, first, text, today)
+        return Birth(), (
+            f'born "{text}" could be {first} {_MONTHS[second - 1]} or {second} '
+            f"{_MONTHS[first - 1]}: write it as {year}-{second:02d}-{first:02d} or "
+            f"{year}-{first:02d}-{second:02d}."
+        )
+    return Birth(), f'born "{text}" is not a year (1948) or a date (1948-03-21).'
+
+
+_MONTHS = [
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+]
+
+
+def _date(year: int, month: int, day: int, text: str, today: datetime.date) -> tuple[Birth, str]:
+    try:
+        born = datetime.date(year, month, day)
+    except ValueError:
+        return Birth(), f'born "{text}" is not a date of the calendar.'
+    return _checked(Birth(year=year, date=born), text, today)
+
+
+def _checked(birth: Birth, text: str, today: datetime.date) -> tuple[Birth, str]:
+    assert birth.year is not None
+    if birth.year < EARLIEST_BIRTH_YEAR or (birth.date or datetime.date(birth.year, 1, 1)) > today:
+        return Birth(), f'born "{text}" is not a birth year from {EARLIEST_BIRTH_YEAR} to today.'
+    return birth, ""
+
+
+@dataclass(frozen=True)
+class ByBirth:
+    """Where a birth places a player on a date: the flight, or why not (and whether the
+    whole birth date would settle it)."""
+
+    flight: str | None
+    why: str = ""
+    needs_date: bool = False
+
+
+def flight_by_birth(flights: Sequence[str], birth: Birth, on: datetime.date) -> ByBirth:
+    """The flight ``birth`` puts a player in by their age on ``on``."""
+    if not birth.known:
+        return ByBirth(None, "no birth year on file")
+    low, high = birth.ages_on(on)
+    first, last = flight_for_age(flights, low), flight_for_age(flights, high)
+    if first is None and last is None:
+        age = str(low) if low == high else f"{low} or {high}"
+        return ByBirth(None, f"age {age} on {on.isoformat()} fits none of the flights")
+    if first != last:
+        return ByBirth(
+            None,
+            f"born {birth.year}: {low} or {high} on {on.isoformat()}, in two flights "
+            f"({first or 'none'} or {last or 'none'})",
+            needs_date=True,
+        )
+    return ByBirth(first)
+
+
+def ages_reached_on(event_date: datetime.date | None, today: datetime.date) -> datetime.date:
+    """The date a list's birth years place players by age unless the organiser gives another:
+    31 December of the event's year, as senior games count the age a player reaches in it."""
+    return datetime.date((event_date or today).year, 12, 31)

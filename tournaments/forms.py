@@ -3,10 +3,11 @@
 from typing import Any
 
 from django import forms
+from django.utils import timezone
 
 from core.formats import entered_so_far, when_left
 from core.forms import CappedUploadForm, field_of
-from domain.flights import format_flights, parse_flights
+from domain.flights import Birth, format_flights, parse_flights, read_birth
 from domain.people import SamePerson
 from domain.rules import (
     LATE_CHOICES,
@@ -34,6 +35,14 @@ class PlayerSearchForm(forms.Form):
     )
 
 
+class FlightsByAgeForm(forms.Form):
+    on = forms.DateField(
+        label="Age on",
+        widget=forms.DateInput(attrs={"type": "date"}),
+        help_text="Senior games count the age reached in the year: 31 December.",
+    )
+
+
 class PlayerDetailsForm(forms.Form):
     name = forms.CharField(label="Name", max_length=NAME_MAX)
     club = forms.CharField(label="Club or chapter", max_length=CLUB_MAX, required=False)
@@ -57,6 +66,12 @@ class PlayerDetailsForm(forms.Form):
         max_value=200,
         help_text="Only for a player who cannot move; leave empty otherwise.",
     )
+    birth = forms.CharField(
+        label="Born",
+        max_length=12,
+        required=False,
+        help_text="The year (1948) or the date (1948-03-21), if you set flights by age.",
+    )
     # A menu of the event's flights; the registration service, not the menu, refuses any other.
     flight = forms.CharField(label="Flight", required=False, widget=forms.Select)
 
@@ -68,6 +83,12 @@ class PlayerDetailsForm(forms.Form):
         self.fields["flight"].widget = forms.Select(
             choices=[("", "none"), *((name, name) for name in flights)]
         )
+
+    def clean_birth(self) -> Birth:
+        birth, problem = read_birth(self.cleaned_data["birth"], timezone.localdate())
+        if problem:
+            raise forms.ValidationError(problem[0].upper() + problem[1:])
+        return birth
 
     # A name of spaces alone is stripped to nothing and refused as required; runs of spaces
     # inside a name are closed up by the services, the one place that cleans names.

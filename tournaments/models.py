@@ -7,7 +7,7 @@ from django.db import models
 from django.db.models import F, Q
 
 from domain import fees, rules as rule_checks
-from domain.flights import FLIGHT_MAX
+from domain.flights import FLIGHT_MAX, Birth
 from domain.hidden_finish import HiddenFinish
 from domain.rules import SETS, hand_sizes_problems, rule_problems, set_label
 from domain.tie_breaks import TIE_BREAK_KEYS, tie_break_choices
@@ -319,6 +319,10 @@ class Player(models.Model):
     club = models.CharField("club or chapter", max_length=120, blank=True)
     # The club's own number for the person: an import trusts it before the name (domain.people).
     member_number = models.CharField(max_length=40, blank=True, db_index=True)
+    # When the person was born, as far as the directory knows (the year, or the whole date): a
+    # flight by age is set from it (domain.flights.flight_by_birth).
+    birth_year = models.PositiveSmallIntegerField(null=True, blank=True)
+    birth_date = models.DateField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     # Merged into another person (services.merging): kept, with no entries, for an undo.
     merged_into = models.ForeignKey(
@@ -331,9 +335,19 @@ class Player(models.Model):
 
     class Meta:
         ordering = ["name"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(birth_date__isnull=True) | Q(birth_year__isnull=False),
+                name="birth_date_has_its_year",
+            )
+        ]
 
     def __str__(self):
         return self.name
+
+    @property
+    def birth(self) -> Birth:
+        return Birth(self.birth_year, self.birth_date)
 
 
 class Entry(models.Model):

@@ -19,10 +19,11 @@ same file twice is refused with a clear message instead of doubling the field.
 from __future__ import annotations
 
 import csv
+import datetime
 import io
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from django.db.models import CharField
 
@@ -34,7 +35,15 @@ from core.spreadsheet_files import (
     refuse_if_too_big,
     within_time,
 )
-from domain.flights import age_problem, flight_named, not_a_flight
+from domain.flights import (
+    Birth,
+    age_problem,
+    age_range,
+    flight_by_birth,
+    flight_named,
+    not_a_flight,
+    read_birth,
+)
 from domain.people import member_key
 from domain.seating.pairs import table_sizes
 from tournaments.models import Entry, Player
@@ -100,9 +109,17 @@ COLUMNS = {
     "age group": "flight",
     "age flight": "flight",
     "age": "age",
+    "born": "born",
+    "birth year": "born",
+    "year of birth": "born",
+    "yob": "born",
+    "birth date": "born",
+    "date of birth": "born",
+    "dob": "born",
+    "birthday": "born",
 }
 KNOWN_COLUMNS = (
-    "Name (or First name and Last name), Club, Member number, Phone, Email, Keep apart, Table"
+    "Name (or First name and Last name), Club, Member number, Phone, Email, Keep apart, Table, Born"
 )
 
 
@@ -120,6 +137,7 @@ class ImportRow:
     member_number: str = ""
     contact: str = ""
     flight: str = ""  # the event's spelling of it
+    birth: Birth = field(default_factory=Birth)
 
 
 @dataclass(frozen=True)
@@ -291,6 +309,7 @@ class _RawRow:
     contact: str = ""
     flight_text: str = ""
     age_text: str = ""
+    born_text: str = ""
 
 
 @dataclass(frozen=True)
@@ -304,6 +323,8 @@ class _FileContext:
     table_count: int
     max_table_size: int
     flights: tuple[str, ...] = ()
+    ages_on: datetime.date | None = None  # the date a birth places a player by age
+    today: datetime.date = datetime.date.max
 
 
 def check_rows(
@@ -313,7 +334,12 @@ def check_rows(
     existing_names: dict[str, int],
     existing_players: int,
     flights: Sequence[str] = (),
+    ages_on: datetime.date | None = None,
+    today: datetime.date | None = None,
 ) -> ParsedImport:
+    """The rows of ``cells`` checked against the event. A Born cell (a year or a date) places a
+    row with no Flight or Age in the flight of its age on ``ages_on``, when the event has
+    flights by age."""
     result = ParsedImport()
     problems = result.problems
     if not any(any(c for c in row) for row in cells):
@@ -327,6 +353,7 @@ def check_rows(
         problems.append(ImportProblem(1, "The file has no players below the header row."))
         return result
     context = _context(raw, existing_names, existing_players, max_table_size, tuple(flights))
+    context = replace(context, ages_on=ages_on, today=today or datetime.date.max)
     for row in raw:
         row_problems = _row_problems(row, context)
         problems.extend(ImportProblem(row.number, message) for message in row_problems)
@@ -341,7 +368,8 @@ def check_rows(
                     table,
                     row.member_number,
                     row.contact,
-                    _row_flight(row, context.flights)[0],
+                    _row_flight(row, context)[0],
+                    _row_birth(row, context)[0],
                 )
             )
             if row.keep_apart:
@@ -416,6 +444,7 @@ def _raw_rows(cells: list[list[str]], columns: dict[str, int]) -> list[_RawRow]:
             contact(row),
             value(row, "flight"),
             value(row, "age"),
+            value(row, "born").removesuffix(" 00:00:00"),  # a spreadsheet's date cell
         )
         for number, row in enumerate(cells[1:], start=2)
         if any(row)
@@ -475,13 +504,29 @@ def _row_problems(row: _RawRow, context: _FileContext) -> list[str]:
             )
     if row.table_text:
         problems.extend(_table_problems(row.table_text, context))
-    problems.extend(_row_flight(row, context.flights)[1])
+    problems.extend(_birth_and_flight_problems(row, context))
     return problems
 
 
-def _row_flight(row: _RawRow, flights: tuple[str, ...]) -> tuple[str, list[str]]:
+def _birth_and_flight_problems(row: _RawRow, context: _FileContext) -> list[str]:
+    """A Born cell that cannot be read, or else what is wrong with the row's flight (which the
+    birth may decide)."""
+    birth_problem = _row_birth(row, context)[1]
+    return [birth_problem] if birth_problem else _row_flight(row, context)[1]
+
+
+def _row_birth(row: _RawRow, context: _FileContext) -> tuple[Birth, str]:
+    birth, problem = read_birth(row.born_text, context.today)
+    return birth, problem[0].upper() + problem[1:] if problem else ""
+
+
+def _row_flight(row: _RawRow, context: _FileContext) -> tuple[str, list[str]]:
     """(the row's flight, "" for none; what is wrong with its Flight or Age cell). The Age cell
-    counts only in an event with flights."""
+    counts only in an event with flights; the Born cell only without a Flight or Age, in an
+    event with flights by age."""
+    flights = context.flights
+    if not (row.flight_text or row.age_text) and row.born_text and context.ages_on:
+        return _flight_by_birth(row, context)
     flight = ""
     if row.flight_text:
         flight = flight_named(flights, row.flight_text) or ""
@@ -495,6 +540,20 @@ def _row_flight(row: _RawRow, flights: tuple[str, ...]) -> tuple[str, list[str]]
     if flight and by_age != flight:
         return "", [f"flight {flight} and age {row.age_text} (flight {by_age}) disagree."]
     return by_age, []
+
+
+def _flight_by_birth(row: _RawRow, context: _FileContext) -> tuple[str, list[str]]:
+    if not any(age_range(name) for name in context.flights):
+        return "", []  # skill flights: a birth places no one
+    placed = flight_by_birth(context.flights, _row_birth(row, context)[0], context.ages_on)
+    if placed.flight is None:
+        advice = (
+            "the whole birth date, a Flight or an Age"
+            if placed.needs_date
+            else "a Flight or an Age"
+        )
+        return "", [f"{placed.why[0].upper()}{placed.why[1:]}: give {advice}."]
+    return placed.flight, []
 
 
 def _detail_problems(row: _RawRow, context: _FileContext) -> list[str]:

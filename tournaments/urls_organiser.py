@@ -30,6 +30,11 @@ urlpatterns = [
     path("t/<slug:slug>/players/import/review/", players.import_review, name="import_review"),
     path("t/<slug:slug>/players/merges/", merging.player_merges, name="player_merges"),
     path(
+        "t/<slug:slug>/players/flights-by-age/",
+        players.set_flights_by_age,
+        name="set_flights_by_age",
+    ),
+    path(
         "t/<slug:slug>/players/merges/<int:merge>/undo/",
         merging.merge_undo,
         name="merge_undo",

@@ -150,7 +150,7 @@ def test_keep_apart_pair_pinned_to_one_table_is_refused():
             "The first row must hold the column names, and one of them must be Name (or First "
             'name and Last name). The columns found are "Player", "Club". The columns read are '
             "Name (or First name and Last name), Club, Member number, Phone, Email, Keep apart, "
-            "Table.",
+            "Table, Born.",
         ),
         (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", "photo.png", NOT_A_SPREADSHEET),
         (b"this is not a workbook", "players.xlsx", NOT_A_SPREADSHEET),

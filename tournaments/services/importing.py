@@ -10,8 +10,10 @@ from dataclasses import dataclass
 
 from django.conf import settings
 from django.db import transaction
+from django.utils import timezone
 
 from core.errors import ServiceError
+from domain.flights import ages_reached_on
 from domain.people import (
     ListedPerson,
     SamePerson,
@@ -102,6 +104,8 @@ def _check(cells, tournament, state: _EventState) -> ParsedImport:
         existing_names=state.names,
         existing_players=state.playing,
         flights=rules.flights,
+        ages_on=ages_reached_on(tournament.start_date, timezone.localdate()),
+        today=timezone.localdate(),
     )
 
 
@@ -230,7 +234,13 @@ def _write(tournament, parsed: ParsedImport, matches: list[int | None], existing
     on_file = Player.objects.in_bulk([pk for pk in matches if pk is not None])
     reused = len(on_file)
     new = [
-        Player(name=row.name, club=row.club, member_number=row.member_number)
+        Player(
+            name=row.name,
+            club=row.club,
+            member_number=row.member_number,
+            birth_year=row.birth.year,
+            birth_date=row.birth.date,
+        )
         for row, pk in zip(parsed.rows, matches, strict=True)
         if pk is None
     ]
@@ -271,8 +281,8 @@ def _write(tournament, parsed: ParsedImport, matches: list[int | None], existing
 
 def _details_from_the_list(tournament, rows: list[ImportRow], players: list[Player]) -> None:
     """A club on the list is the player's current one unless they have played a later event
-    (registration.club_is_current); a member number fills one not on file; a blank cell keeps
-    what is on file."""
+    (registration.club_is_current); a member number or a birth fills one not on file; a blank
+    cell keeps what is on file."""
     current = club_is_current(tournament, [p.pk for p in players if p.pk is not None])
     changed = []
     for row, player in zip(rows, players, strict=True):
@@ -280,9 +290,12 @@ def _details_from_the_list(tournament, rows: list[ImportRow], players: list[Play
         if player.pk not in current:
             club = None
         number = row.member_number if row.member_number and not player.member_number else None
-        if club is None and number is None:
+        birth = row.birth if row.birth.known and not player.birth.known else None
+        if club is None and number is None and birth is None:
             continue
         player.club = club if club is not None else player.club
         player.member_number = number if number is not None else player.member_number
+        if birth is not None:
+            player.birth_year, player.birth_date = birth.year, birth.date
         changed.append(player)
-    Player.objects.bulk_update(changed, ["club", "member_number"])
+    Player.objects.bulk_update(changed, ["club", "member_number", "birth_year", "birth_date"])

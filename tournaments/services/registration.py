@@ -8,7 +8,7 @@ from django.db.models import Max
 
 from core.errors import ServiceError
 from core.formats import when_left
-from domain.flights import flight_named, not_a_flight
+from domain.flights import Birth, flight_named, not_a_flight
 from tournaments.access import account_of
 from tournaments.hooks import play_record
 from tournaments.models import (
@@ -123,13 +123,15 @@ def register_player(
     pinned_table: int | None = None,
     member_number: str = "",
     flight: str = "",
+    birth: Birth | None = None,
     user=None,
 ) -> Entry:
     """Enter a player: an existing directory ``player`` (one in ``user``'s directory, see
     selectors.directory_for), or a new one called ``name``. The entry plays for ``club``, or for
     the player's current club when none is given. A club given becomes the player's current one
     unless they have played a later event (:func:`club_is_current`); a member number given is
-    theirs. ``flight``: one of the event's flights, or blank."""
+    theirs. ``flight``: one of the event's flights, or blank. A ``birth`` known is the person's
+    (a directory's year or date is kept unless one is given)."""
     tournament = lock_tournament(tournament)
     refuse_if_play_started(tournament, "no one new can be entered", unless_rules_allow=True)
     flight = checked_flight(tournament, flight)
@@ -150,12 +152,20 @@ def register_player(
             setattr(player, key, current[key])
         if changed:
             player.save(update_fields=changed)
+        _set_birth(player, birth)
     else:
         name = _clean_text(name, "name", NAME_MAX)
         if not name:
             raise ServiceError("Type the player's name.", field="name")
         _refuse_duplicate_name(tournament, name)
-        player = Player.objects.create(name=name, club=club, member_number=member_number)
+        birth = birth or Birth()
+        player = Player.objects.create(
+            name=name,
+            club=club,
+            member_number=member_number,
+            birth_year=birth.year,
+            birth_date=birth.date,
+        )
     if pinned_table is not None and pinned_table < 1:
         raise ServiceError("Table numbers start at 1.", field="pinned_table")
     return Entry.objects.create(
@@ -167,6 +177,15 @@ def register_player(
         contact=_clean_contact(contact),
         flight=flight,
     )
+
+
+def _set_birth(player: Player, birth: Birth | None, *, clear: bool = False) -> None:
+    """Store what is known of when ``player`` was born: a birth given replaces the directory's;
+    an unknown one clears it only when asked (a correction), never at an entry."""
+    if birth is None or (not birth.known and not clear) or birth == player.birth:
+        return
+    player.birth_year, player.birth_date = birth.year, birth.date
+    player.save(update_fields=["birth_year", "birth_date"])
 
 
 def _clean_contact(contact: str) -> str:
@@ -187,9 +206,11 @@ def update_entry(
     user,
     member_number: str | None = None,
     flight: str | None = None,
+    birth: Birth | None = None,
 ) -> Entry:
     """Correct a player's details in an event ``user`` organises.
 
+    The birth (None: as it is; an unknown Birth clears it) is the directory's, as the name.
     The flight (None: as it is) is one of the event's flights or blank, and fixed once the
     player has played (:func:`_refuse_flight_change_after_play`).
 
@@ -214,6 +235,8 @@ def update_entry(
         _rename(entry, name, user)
     if member_number is not None:
         _set_member_number(entry.player, member_number)
+    if birth is not None and birth != entry.player.birth:
+        _set_birth(entry.player, birth, clear=True)
     _set_club_and_flight(entry, club, flight)
     if (entry.pinned_table, entry.contact) != (pinned_table, contact):
         pin_changed = entry.pinned_table != pinned_table

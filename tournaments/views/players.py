@@ -5,9 +5,11 @@ from django.contrib import messages
 from django.core import signing
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from core.errors import ServiceError
+from domain.flights import age_range, ages_reached_on
 from tournaments import selectors
 from tournaments.access import organiser_view
 from tournaments.forms import (
@@ -15,6 +17,7 @@ from tournaments.forms import (
     EVERYONE_NEW,
     EVERYONE_SAME,
     ExistingPlayerForm,
+    FlightsByAgeForm,
     ImportForm,
     KeepApartForm,
     PlayerDetailsForm,
@@ -31,7 +34,7 @@ from tournaments.presenters import (
     withdrawal_notes,
 )
 from tournaments.selectors import leaving_mid_day
-from tournaments.services import importing, registration
+from tournaments.services import flight_ages, importing, registration
 from tournaments.views.common import entry_or_404, form_error
 
 
@@ -56,8 +59,43 @@ def players(request, tournament):
             "joining_closed": joining_closed(
                 selectors.first_started_day(tournament), tournament.rules
             ),
+            "flights_by_age": _flights_by_age_form(tournament),
         },
     )
+
+
+def _flights_by_age_form(tournament) -> FlightsByAgeForm | None:
+    """The form to set flights from birth years, in an event with flights by age."""
+    if not any(age_range(name) for name in tournament.rules.flights):
+        return None
+    return FlightsByAgeForm(
+        initial={"on": ages_reached_on(tournament.start_date, timezone.localdate())}
+    )
+
+
+@organiser_view
+@require_POST
+def set_flights_by_age(request, tournament):
+    form = FlightsByAgeForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "Give the date to count the ages on, such as 2026-12-31.")
+        return redirect("organiser:players", tournament.slug)
+    try:
+        outcome = flight_ages.set_flights_by_age(tournament, on=form.cleaned_data["on"])
+    except ServiceError as error:
+        messages.error(request, str(error))
+        return redirect("organiser:players", tournament.slug)
+    summary, *_ = outcome.lines()
+    messages.success(request, summary)
+    for entry, why in outcome.left[:LEFT_SHOWN]:
+        messages.warning(request, f"#{entry.number} {entry.player.name} keeps their flight: {why}.")
+    if len(outcome.left) > LEFT_SHOWN:
+        messages.warning(request, f"And {len(outcome.left) - LEFT_SHOWN} more kept theirs.")
+    return redirect("organiser:players", tournament.slug)
+
+
+# The players left as they were are each named, up to a screenful.
+LEFT_SHOWN = 20
 
 
 @organiser_view
@@ -138,6 +176,7 @@ def player_edit(request, tournament, number):
             "contact": entry.contact,
             "pinned_table": entry.pinned_table,
             "flight": entry.flight,
+            "birth": player.birth.words(),
         },
         flights=tournament.rules.flights,
     )

@@ -543,7 +543,7 @@ def _row_flight(row: _RawRow, context: _FileContext) -> tuple[str, list[str]]:
 
 
 def _flight_by_birth(row: _RawRow, context: _FileContext) -> tuple[str, list[str]]:
-    if not any(age_range(name) for name in context.flights):
+    if context.ages_on is None or not any(age_range(name) for name in context.flights):
         return "", []  # skill flights: a birth places no one
     placed = flight_by_birth(context.flights, _row_birth(row, context)[0], context.ages_on)
     if placed.flight is None:

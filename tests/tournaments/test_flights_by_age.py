@@ -8,8 +8,15 @@ import io
 import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
-from scoring_factories import ROSTER_MODELS, csv_bytes, fresh, organiser_url, seated_day
-from scoring_factories import snapshot, stored_sheet
+from scoring_factories import (
+    ROSTER_MODELS,
+    csv_bytes,
+    fresh,
+    organiser_url,
+    seated_day,
+    snapshot,
+    stored_sheet,
+)
 
 from core.errors import ServiceError
 from domain.flights import Birth, ages_reached_on, flight_by_birth, read_birth
@@ -17,7 +24,7 @@ from tournaments.access import COMMAND_LINE
 from tournaments.models import Entry, Player
 from tournaments.services.flight_ages import set_flights_by_age
 from tournaments.services.importing import ImportRefused, import_players
-from tournaments.services.registration import register_player, update_entry
+from tournaments.services.registration import register_player
 from tournaments.services.rules import change_rules
 
 pytestmark = pytest.mark.django_db
@@ -86,7 +93,9 @@ def test_the_age_on_a_date_places_the_flight_and_a_year_alone_may_not_decide():
 
 @pytest.fixture
 def seniors(make_tournament, organiser):
-    event = make_tournament(slug="seniors", organiser=organiser, start_date=datetime.date(2026, 6, 1))
+    event = make_tournament(
+        slug="seniors", organiser=organiser, start_date=datetime.date(2026, 6, 1)
+    )
     change_rules(event, {"flights": AGES}, by=COMMAND_LINE)
     event = fresh(event)
     register_player(event, name="Ann Old", birth=Birth(1940), user=organiser)
@@ -183,7 +192,7 @@ def test_the_players_page_sets_the_flights_and_names_who_kept_theirs(seniors, or
     bad = organiser_client.post(
         organiser_url(seniors, "players/flights-by-age/"), {"on": "soon"}, follow=True
     )
-    assert "Give the date to count the ages on" in str(list(bad.context["messages"])[0])
+    assert "Give the date to count the ages on" in str(next(iter(bad.context["messages"])))
     assert snapshot(*ROSTER_MODELS) == before
 
 
@@ -193,7 +202,7 @@ def test_the_command_sets_them_and_refuses_a_bad_date(seniors):
     assert out.getvalue().splitlines()[0] == (
         "Flights by age on 2026-06-01: 2 set, 0 already right, 3 left as they were."
     )
-    with pytest.raises(CommandError, match='--on "June" is not a date written YYYY-MM-DD.'):
+    with pytest.raises(CommandError, match=r'--on "June" is not a date written YYYY-MM-DD\.'):
         call_command("flights_by_age", "seniors", "--on", "June")
     out = io.StringIO()
     call_command("flights_by_age", "seniors", stdout=out)  # 31 December of the event's year
@@ -231,8 +240,7 @@ def test_a_born_cell_that_cannot_be_read_or_placed_is_refused_by_row(seniors, or
         import_players(seniors, csv_bytes(rows), "list.csv", user=organiser)
     said = [str(p) for p in refused.value.problems]
     assert said == [
-        'Row 2: Born "3/4/1948" could be 3 April or 4 March: write it as 1948-04-03 or '
-        "1948-03-04.",
+        'Row 2: Born "3/4/1948" could be 3 April or 4 March: write it as 1948-04-03 or 1948-03-04.',
         "Row 3: Age 31 on 2026-12-31 fits none of the flights: give a Flight or an Age.",
     ]
     assert snapshot(*ROSTER_MODELS) == before

@@ -39,19 +39,23 @@ class PrizeSpec:
     kind: str
     place: int | None = None  # for a place prize
     name: str = ""  # the organiser's own name for it, if any
+    flight: str = ""  # a flight's prize, among its players only; "" for every player's
+    flight_order: int = 0  # the flight's place in the rules' list, from 1 (0: every player)
 
     @property
     def title(self) -> str:
         if self.name:
             return self.name
-        if self.kind == PLACE:
-            return f"{ordinal(self.place or 0)} place"
-        return KIND_LABELS[self.kind]
+        what = f"{ordinal(self.place or 0)} place" if self.kind == PLACE else KIND_LABELS[self.kind]
+        return f"{what} \u00b7 Flight {self.flight}" if self.flight else what
 
     @property
-    def order(self) -> tuple[int, int]:
-        """Order of importance: places by place, then the specials in KINDS order."""
-        return (0, self.place or 0) if self.kind == PLACE else (1, KIND_KEYS.index(self.kind))
+    def order(self) -> tuple[int, int, int]:
+        """Order of importance: the places overall, then each flight's places (flights in the
+        rules' order), then the specials in KINDS order, overall before the flights'."""
+        if self.kind == PLACE:
+            return (0, self.flight_order, self.place or 0)
+        return (1, KIND_KEYS.index(self.kind), self.flight_order)
 
 
 @dataclass(frozen=True)
@@ -66,6 +70,8 @@ class Contender:
     games_out: int
     worst_game: int | None
     lowest_game: int | None  # their best single game; None without a game
+    flight: str = ""
+    flight_rank: int | None = None  # their rank among their flight's players
 
 
 @dataclass
@@ -91,25 +97,44 @@ class Award:
         return f"total {self.winner.total}"
 
 
-def prize_problem(kind: str, place: int | None, taken_places: set[int]) -> tuple[str, str] | None:
-    """(field, reason) when a prize cannot be added, else None."""
+def prize_problem(
+    kind: str,
+    place: int | None,
+    taken_places: set[int],
+    *,
+    flight: str = "",
+    players: int | None = None,
+) -> tuple[str, str] | None:
+    """(field, reason) when a prize cannot be added, else None. ``taken_places``: the places
+    with a prize already among the same players (overall, or ``flight``'s); ``players``: how
+    many play for it, when known (a place beyond them could never be given)."""
     if kind not in KIND_KEYS:
         return "kind", "Choose a place or one of the special prizes."
     if kind == PLACE:
+        among = f" in flight {flight}" if flight else ""
         if place is None or not 1 <= place <= MOST_PLACES:
             return "place", f"Give a place from 1 to {MOST_PLACES}."
         if place in taken_places:
-            return "place", f"There is a prize for {ordinal(place)} place already."
+            return "place", f"There is a prize for {ordinal(place)} place{among} already."
+        if players is not None and place > players:
+            who = f"flight {flight} has" if flight else "the event has"
+            return "place", (
+                f"{who[0].upper()}{who[1:]} {players} player{'s' if players != 1 else ''}: "
+                f"there is no {ordinal(place)} place{among} to give."
+            )
+    if players == 0 and flight:
+        return "flight", f"Flight {flight} has no players to give a prize to."
     return None
 
 
-def _measure(kind: str, c: Contender) -> tuple[int, ...] | None:
+def _measure(prize: PrizeSpec, c: Contender) -> tuple[int, ...] | None:
     """Smaller is better; None: this player cannot win it."""
-    if kind == LOWEST_GAME:
+    if prize.kind == LOWEST_GAME:
         return None if c.lowest_game is None else (c.lowest_game,)
-    if kind == MOST_OUTS:
+    if prize.kind == MOST_OUTS:
         return None if c.games_out == 0 else (-c.games_out,)
-    return (-c.rank,)  # the booby prize: the last rank
+    rank = c.flight_rank if prize.flight else c.rank
+    return None if rank is None else (-rank,)  # the booby prize: the last rank
 
 
 def _splitters(tied: Sequence[Contender], used: Sequence[str]) -> list[str]:
@@ -131,13 +156,20 @@ def assign_prizes(
     tied for it."""
     awards = []
     won: set[int] = set()  # every winner so far
-    placed: set[int] = set()  # winners of a place
+    placed: dict[str, set[int]] = {}  # winners of a place, overall ("") and in each flight
     for prize in sorted(prizes, key=lambda p: p.order):
         award = Award(prize)
         awards.append(award)
         # A position goes to one person; a special skips earlier winners with one prize each.
-        passed = placed if prize.kind == PLACE else (won if one_each else set())
-        level = _level(prize, contenders, passed)
+        if prize.kind == PLACE and prize.flight:
+            # Its players who won a place overall are not in the running with one prize each.
+            away = placed.get("", set()) if one_each else set()
+            level = _flight_place(prize, contenders, away, placed.get(prize.flight, set()))
+        else:
+            passed = placed.get("", set()) if prize.kind == PLACE else set()
+            if prize.kind != PLACE and one_each:
+                passed = won
+            level = _level(prize, contenders, passed)
         if isinstance(level, str):
             award.nobody = level
             continue
@@ -153,7 +185,7 @@ def assign_prizes(
             continue
         won.add(award.winner.entry_id)
         if prize.kind == PLACE:
-            placed.add(award.winner.entry_id)
+            placed.setdefault(prize.flight, set()).add(award.winner.entry_id)
     return awards
 
 
@@ -161,7 +193,10 @@ def _level(
     prize: PrizeSpec, contenders: Sequence[Contender], passed_over: set[int]
 ) -> list[Contender] | str:
     """Those level for the prize (one when nobody ties), or why nobody can win it. A place is
-    a position in the standings: players sharing the rank there share a claim to it."""
+    a position in the standings: players sharing the rank there share a claim to it. A flight's
+    special of a flight is among its players."""
+    if prize.flight:
+        contenders = [c for c in contenders if c.flight == prize.flight]
     if prize.kind == PLACE:
         place = prize.place or 1
         if place > len(contenders):
@@ -171,12 +206,27 @@ def _level(
     measured = [
         (m, c)
         for c in contenders
-        if c.entry_id not in passed_over and (m := _measure(prize.kind, c)) is not None
+        if c.entry_id not in passed_over and (m := _measure(prize, c)) is not None
     ]
     if not measured:
         return _nobody(prize.kind)
-    best = min(m for m, _ in measured)
-    return [c for m, c in measured if m == best]
+    best_measure = min(m for m, _ in measured)
+    return [c for m, c in measured if m == best_measure]
+
+
+def _flight_place(
+    prize: PrizeSpec, contenders: Sequence[Contender], away: set[int], placed_here: set[int]
+) -> list[Contender] | str:
+    """Those level for a flight's place: a position among the flight's players still in the
+    running (``away``: those out of it), by their rank in the flight; a player who took a place
+    of this flight already is passed over."""
+    running = [c for c in contenders if c.flight == prize.flight and c.entry_id not in away]
+    running.sort(key=lambda c: c.flight_rank or 0)
+    place = prize.place or 1
+    if place > len(running):
+        return f"Fewer ranked players in flight {prize.flight} than places."
+    rank = running[place - 1].flight_rank
+    return [c for c in running if c.flight_rank == rank and c.entry_id not in placed_here]
 
 
 def _nobody(kind: str) -> str:
@@ -188,10 +238,12 @@ def _nobody(kind: str) -> str:
 
 
 def call_order(awards: Sequence[Award]) -> list[Award]:
-    """The announcement's order: the specials (booby prize first), then the places from the
-    last to 1st."""
+    """The announcement's order: the specials (booby prize first), then each flight's places
+    from its last to its 1st, then the places overall from the last to 1st."""
     specials = [a for a in awards if a.prize.kind != PLACE]
-    places = [a for a in awards if a.prize.kind == PLACE]
-    specials.sort(key=lambda a: -KIND_KEYS.index(a.prize.kind))
+    flights = [a for a in awards if a.prize.kind == PLACE and a.prize.flight]
+    places = [a for a in awards if a.prize.kind == PLACE and not a.prize.flight]
+    specials.sort(key=lambda a: (-KIND_KEYS.index(a.prize.kind), a.prize.flight_order))
+    flights.sort(key=lambda a: (a.prize.flight_order, -(a.prize.place or 0)))
     places.sort(key=lambda a: -(a.prize.place or 0))
-    return specials + places
+    return specials + flights + places

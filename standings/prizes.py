@@ -70,7 +70,8 @@ class PrizeTable:
 
 def prize_table(tournament: Tournament) -> PrizeTable:
     result = standings(tournament)
-    specs = [prize.spec for prize in Prize.objects.filter(tournament=tournament)]
+    flights = tournament.rules.flights
+    specs = [prize.spec_for(flights) for prize in Prize.objects.filter(tournament=tournament)]
     decisions = dict(
         PrizeDecision.objects.filter(prize__tournament=tournament).values_list(
             "prize_id", "entry_id"
@@ -84,6 +85,12 @@ def prize_table(tournament: Tournament) -> PrizeTable:
         .annotate(lowest=Min("points"))
         .values_list("entry_id", "lowest")
     )
+    # Each player's rank in their flight, from the records already read (no query).
+    flight_ranks = {
+        row.record.entry_id: row.rank
+        for flight in (flights if any(spec.flight for spec in specs) else ())
+        for row in result.for_flight(flight).rows
+    }
     contenders = [
         Contender(
             row.record.entry_id,
@@ -94,6 +101,8 @@ def prize_table(tournament: Tournament) -> PrizeTable:
             row.record.games_out,
             row.record.worst_game,
             lowest.get(row.record.entry_id),
+            row.record.flight,
+            flight_ranks.get(row.record.entry_id),
         )
         for row in result.rows
         if row.rank is not None

@@ -83,6 +83,7 @@ def prize_add(request, tournament):
             _number(post.get("place")),
             post.get("name", ""),
             by=request.user,
+            flight=post.get("flight", ""),
         )
         return f"Prize added: {prize.spec.title}."
 

@@ -6,6 +6,7 @@ from django.db import models
 from django.db.models import Q
 
 from domain import prizes
+from domain.flights import FLIGHT_MAX
 
 
 class Prize(models.Model):
@@ -17,6 +18,8 @@ class Prize(models.Model):
     kind = models.CharField(max_length=16)
     place = models.PositiveSmallIntegerField(null=True, blank=True)
     name = models.CharField(max_length=100, blank=True)
+    # A flight's prize, among that flight's players (domain.flights); blank: every player's.
+    flight = models.CharField(max_length=FLIGHT_MAX, blank=True)
 
     class Meta:
         ordering = ["tournament_id", "pk"]
@@ -27,7 +30,7 @@ class Prize(models.Model):
                 condition=Q(kind=prizes.PLACE, place__gte=1) | ~Q(kind=prizes.PLACE),
             ),
             models.UniqueConstraint(
-                fields=["tournament", "place"],
+                fields=["tournament", "flight", "place"],
                 condition=Q(kind=prizes.PLACE),
                 name="one_prize_per_place",
             ),
@@ -38,7 +41,12 @@ class Prize(models.Model):
 
     @property
     def spec(self) -> prizes.PrizeSpec:
-        return prizes.PrizeSpec(self.pk, self.kind, self.place, self.name)
+        return self.spec_for(())
+
+    def spec_for(self, flights) -> prizes.PrizeSpec:
+        """The prize as the prize rules read it, its flight placed in the event's ``flights``."""
+        order = list(flights).index(self.flight) + 1 if self.flight in flights else 0
+        return prizes.PrizeSpec(self.pk, self.kind, self.place, self.name, self.flight, order)
 
 
 class PrizeDecision(models.Model):

@@ -8,6 +8,7 @@ from django.utils import timezone
 
 from core.errors import ServiceError
 from domain import prizes
+from domain.flights import flight_named, not_a_flight
 from tournaments.access import role_in
 from tournaments.models import Entry, Prize, PrizeDecision, StaffRole, Tournament
 
@@ -18,18 +19,41 @@ def _refuse_if_not_organiser(tournament: Tournament, by) -> None:
 
 
 @transaction.atomic
-def add_prize(tournament: Tournament, kind: str, place: int | None, name: str, *, by) -> Prize:
+def add_prize(
+    tournament: Tournament, kind: str, place: int | None, name: str, *, by, flight: str = ""
+) -> Prize:
+    """A prize for every player, or for ``flight``'s players (one of the event's flights);
+    refused, with the field and the reason, when it could never be given."""
     _refuse_if_not_organiser(tournament, by)
     Tournament.objects.select_for_update().filter(pk=tournament.pk).exists()
-    places = Prize.objects.filter(tournament=tournament, kind=prizes.PLACE)
+    flight = _checked_flight(tournament, flight)
+    places = Prize.objects.filter(tournament=tournament, kind=prizes.PLACE, flight=flight)
     taken = {place for place in places.values_list("place", flat=True) if place is not None}
-    problem = prizes.prize_problem(kind, place, taken)
+    players = Entry.objects.filter(tournament=tournament).exclude(status=Entry.WITHDRAWN)
+    if flight:
+        players = players.filter(flight=flight)
+    problem = prizes.prize_problem(kind, place, taken, flight=flight, players=players.count())
     if problem:
         raise ServiceError(problem[1], field=problem[0])
     name = " ".join(name.split())[:100]
     return Prize.objects.create(
-        tournament=tournament, kind=kind, place=place if kind == prizes.PLACE else None, name=name
+        tournament=tournament,
+        kind=kind,
+        place=place if kind == prizes.PLACE else None,
+        name=name,
+        flight=flight,
     )
+
+
+def _checked_flight(tournament: Tournament, typed: str) -> str:
+    """The event's spelling of the flight ``typed`` names ("" for every player's prize)."""
+    if not typed.strip():
+        return ""
+    flight = flight_named(tournament.rules.flights, typed)
+    if flight is None:
+        reason = not_a_flight(typed.strip(), tournament.rules.flights)
+        raise ServiceError(reason[0].upper() + reason[1:], field="flight")
+    return flight
 
 
 @transaction.atomic

@@ -19,6 +19,7 @@ from tournaments.access import account_of, role_in
 from tournaments.models import (
     Day,
     Entry,
+    Prize,
     RuleSet,
     StaffRole,
     StandingsSettingChange,
@@ -155,15 +156,28 @@ def _refuse_flights_in_use(tournament: Tournament, old: list[str], new: list[str
     refusal = removed_in_use(old, new, held)
     if refusal:
         raise RuleProblems({"flights": [refusal]})
+    kept = {name.casefold() for name in new}
+    prized = Prize.objects.filter(tournament=tournament, flight__in=old).order_by("pk")
+    gone = sorted({p.flight for p in prized if p.flight.casefold() not in kept})
+    if gone:
+        raise RuleProblems(
+            {
+                "flights": [
+                    f"The prize table has prizes for flight {', '.join(gone)}: remove them on "
+                    "the Prizes page first."
+                ]
+            }
+        )
 
 
 def _respell_flights(tournament: Tournament, old: list[str], new: list[str]) -> None:
-    # A flight whose name only changes case keeps its players, under the new spelling.
+    # A flight whose name only changes case keeps its players and prizes, under the new spelling.
     spelling = {name.casefold(): name for name in new}
     for name in old:
         respelt = spelling.get(name.casefold())
         if respelt is not None and respelt != name:
             Entry.objects.filter(tournament=tournament, flight=name).update(flight=respelt)
+            Prize.objects.filter(tournament=tournament, flight=name).update(flight=respelt)
 
 
 @transaction.atomic

@@ -269,3 +269,20 @@ def ages_reached_on(event_date: datetime.date | None, today: datetime.date) -> d
     """The date a list's birth years place players by age unless the organiser gives another:
     31 December of the event's year, as senior games count the age a player reaches in it."""
     return datetime.date((event_date or today).year, 12, 31)
+
+
+def flight_warnings(
+    flights: Sequence[str], players_in: dict[str, int], *, seated_within: bool
+) -> list[str]:
+    """What an organiser should know of the flights as the players fill them: a flight of one
+    player is allowed (a late entry may join it) but ranked alone, and cannot sit at a table of
+    its own."""
+    warnings = []
+    for name in flights:
+        if players_in.get(name, 0) != 1:
+            continue
+        said = f"Flight {name} has one player: they are ranked alone and win its prizes unopposed"
+        if seated_within:
+            said += ", and sit with the flight listed next to it"
+        warnings.append(said + ".")
+    return warnings

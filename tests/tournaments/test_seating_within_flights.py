@@ -164,3 +164,19 @@ def test_with_the_rule_off_the_tables_mix_the_flights(senior_games):
     change_rules(senior_games, {"seat_within_flights": False}, by=COMMAND_LINE)
     seat_day(day(senior_games, 1), seed=11)
     assert sizes(senior_games, 1) == table_sizes(17, 4)
+
+
+def test_a_flight_of_one_is_allowed_and_warned_on_the_rules_and_players_pages(
+    senior_games, organiser_client
+):
+    warning = (
+        "Flight 80+ has one player: they are ranked alone and win its prizes unopposed, and sit "
+        "with the flight listed next to it."
+    )
+    for page in ("rules/", "players/"):
+        text = organiser_client.get(organiser_url(senior_games, page)).content.decode()
+        assert warning in text, page
+    change_rules(senior_games, {"seat_within_flights": False}, by=COMMAND_LINE)
+    text = organiser_client.get(organiser_url(senior_games, "rules/")).content.decode()
+    assert "Flight 80+ has one player: they are ranked alone and win its prizes unopposed." in text
+    assert "Flight 60-69 has" not in text

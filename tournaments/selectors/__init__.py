@@ -34,6 +34,7 @@ from tournaments.selectors.players import (
     entry_days,
     entry_detail,
     entry_list,
+    flight_notes,
     keep_apart_partners,
     last_events,
     late_seating_choices,

@@ -3,9 +3,10 @@ a player's days (where they sit, when they left, their games)."""
 
 from dataclasses import dataclass
 
-from django.db.models import F, Prefetch, Q
+from django.db.models import Count, F, Prefetch, Q
 
 from core.search import matches, search_key, surname_key
+from domain.flights import flight_warnings
 from domain.people import KnownPerson, contact_keys
 from tournaments.hooks import play_record
 from tournaments.models import Entry, KeepApart, Player, Seat, StaffRole, Table
@@ -88,6 +89,22 @@ def entry_list(tournament, *, query: str = "", by_surname: bool = False) -> list
     for entry in listed:
         entry.keep_apart = partners.get(entry.pk, [])
     return listed
+
+
+def flight_notes(tournament) -> list[str]:
+    """The flights' warnings (domain.flights.flight_warnings) for the players still in the
+    event. One query, none without flights."""
+    rules = tournament.rules
+    if not rules.flights:
+        return []
+    counts = (
+        Entry.objects.filter(tournament=tournament)
+        .exclude(status=Entry.WITHDRAWN)
+        .values("flight")
+        .annotate(players=Count("pk"))
+    )
+    players_in = {row["flight"]: row["players"] for row in counts}
+    return flight_warnings(rules.flights, players_in, seated_within=rules.seat_within_flights)
 
 
 def entry_detail(tournament, number: int) -> Entry | None:

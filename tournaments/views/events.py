@@ -187,5 +187,6 @@ def tournament_rules(request, tournament):
             "settings_form": settings_form,
             "standings_form": STANDINGS_FORM,
             "history": setting_history_rows(selectors.standings_setting_history(tournament)),
+            "flight_notes": selectors.flight_notes(tournament),
         },
     )

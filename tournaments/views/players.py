@@ -60,6 +60,7 @@ def players(request, tournament):
                 selectors.first_started_day(tournament), tournament.rules
             ),
             "flights_by_age": _flights_by_age_form(tournament),
+            "flight_notes": selectors.flight_notes(tournament),
         },
     )
 

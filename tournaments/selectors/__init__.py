@@ -79,6 +79,7 @@ __all__ = [
     "entry_days",
     "entry_detail",
     "entry_list",
+    "flight_notes",
     "event_staff",
     "events_free_for_a_season",
     "find_table_rows",

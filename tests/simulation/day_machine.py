@@ -12,7 +12,8 @@ the organiser's correction with and without a reason; closing and reopening a da
 and its undo; a late walk-in; a substitute; switching the tie-breaks; hiding the finish after
 a game and revealing it; a player moving on to a later event in another club, or the directory
 changing their club; a player merged with a person of another event, and the merge undone.
-Players are in flights (60-69, 70-79, 80+, or none; a walk-in enters with none).
+Players are in flights (60-69, 70-79, 80+, or none; a walk-in enters with none), and half the
+events seat each flight at tables of its own (no table mixes them; each as even as it can be).
 Scores come from ``game_simulator``, so every game typed is one a table could have played.
 
 What it checks after every step: the score history (every version stored, its state, engine,
@@ -53,6 +54,8 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 from scoring_factories import add_entries, fresh, link, snapshot
 
 from core.errors import ServiceError
+from domain.seating.by_flight import flight_groups, mixed_flights
+from domain.seating.pairs import table_sizes
 from domain.sheet_checks import TypedSheet, tile_pips
 from scoring import review, submit
 from scoring.day_board import day_board
@@ -174,9 +177,11 @@ class SimulatedDays(RuleBasedStateMachine):
         players=st.integers(8, 16),
         seed=st.integers(0, 2**32 - 1),
         late_rule=st.sampled_from(LATE_RULES),
+        within_flights=st.booleans(),
     )
-    def an_event(self, players, seed, late_rule):
+    def an_event(self, players, seed, late_rule, within_flights):
         self.rng = random.Random(seed)
+        self.within_flights = within_flights
         users = get_user_model().objects
         self.organiser = users.create(username="sim-organiser", is_superuser=True)
         t = create_tournament(slug="sim", name="Sim", preset_key="club-session", organiser=None)
@@ -187,6 +192,7 @@ class SimulatedDays(RuleBasedStateMachine):
                 "games_per_day": GAMES,
                 "late_missed_games": late_rule,
                 "flights": FLIGHTS,
+                "seat_within_flights": within_flights,
             },
             by=COMMAND_LINE,
         )
@@ -348,8 +354,21 @@ class SimulatedDays(RuleBasedStateMachine):
             seated = sorted(s.entry for t in d.tables.values() for s in t.seats)
             here = sorted(e.pk for e in self.model.entries.values() if e.status == "checked_in")
             assert seated == here, "seating left out or added someone"
-            sizes = [len(t.seats) for t in d.tables.values()]
-            assert max(sizes) - min(sizes) <= 1 and max(sizes) <= 7, sizes
+            self.assert_seated_as_the_rules_say(d, here)
+
+    def assert_seated_as_the_rules_say(self, d, here: list[int]) -> None:
+        """Tables as even as the rules allow: over everyone, or, seated within flights, within
+        each flight's group (the model's own flights), no table mixing two groups."""
+        tables = [sorted(s.entry for s in t.seats) for _, t in sorted(d.tables.items())]
+        groups = [here]
+        if self.within_flights:
+            TALLY.actions["seated within flights"] += 1
+            found, _ = flight_groups(here, {p: self.flights.get(p, "") for p in here}, FLIGHTS)
+            assert mixed_flights(tables, found) == [], "a table mixes the flights"
+            groups = [list(g.ids) for g in found]
+        for group in groups:
+            sizes = [len(t) for t in tables if set(t) <= set(group)]
+            assert sorted(sizes, reverse=True) == table_sizes(len(group), 7), sizes
 
     @rule(day=st.sampled_from([1, 2]))
     def clear(self, day):

@@ -118,7 +118,10 @@ def test_flights_by_age_seated_within_flights_with_a_flights_prize(
     expect(page.locator('[data-rule="seat_within_flights"]')).to_contain_text("yes")
 
     page.goto(f"{base}/players/")
-    page.get_by_text("Set flights by age").click()
+    summary = page.get_by_text("Set flights by age")
+    box = summary.bounding_box()
+    assert box is not None and box["height"] >= 44
+    summary.click()
     age_on = page.get_by_label("Age on")
     year = timezone.localdate().year
     expect(age_on).to_have_value(f"{year}-12-31")

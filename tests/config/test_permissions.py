@@ -66,6 +66,8 @@ EXPECTED = {
     "organiser:player_merge": ORGANISER_PAGE,
     "organiser:player_merges": ORGANISER_PAGE,
     "organiser:merge_undo": ORGANISER_POST_ONLY,
+    # Setting the flights by age (issue 27): a POST from the players page.
+    "organiser:set_flights_by_age": ORGANISER_POST_ONLY,
     "organiser:check_in": DESK_PAGE,
     "organiser:check_in_set": DESK_POST_ONLY,
     "organiser:check_in_everyone": DESK_POST_ONLY,

@@ -7,6 +7,7 @@ and the tests all ask here, so a rule refused in one place is refused in every p
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from domain.finals import COUNTS_CHOICES, FINAL_FIELDS, QUALIFY_CHOICES, final_problems
 from domain.flights import flight_problems, flights_words, parse_flights
 from domain.tie_breaks import tie_break_problems, tie_break_words
 
@@ -39,6 +40,7 @@ RULE_FIELDS = (
     "substitutes",
     "substitute_ranking",
     "flights",
+    *FINAL_FIELDS,
 )
 
 # Rules that only order the standings: they change no score check and no total, so they may
@@ -95,6 +97,11 @@ RULE_LABELS = {
     "substitutes": "Substitutes allowed",
     "substitute_ranking": "A substitute's games count",
     "flights": "Flights",
+    "final_qualify": "A final (championship round): who goes through",
+    "final_session": "The session whose tables send their lowest",
+    "final_qualifiers": "Players going through (overall, or from each flight)",
+    "final_tables": "Tables at the final",
+    "final_counts": "The final counts",
 }
 
 
@@ -186,6 +193,10 @@ def parse_tie_breaks(text: str) -> list[str]:
     return text.replace(",", " ").split()
 
 
+# The final's rules typed as a word, and what each word means.
+_FINAL_WORDS = {"final_qualify": QUALIFY_CHOICES, "final_counts": COUNTS_CHOICES}
+
+
 def parse_rule(field: str, text: str) -> object:
     """The value of ``field`` typed as ``text`` (the command line's ``--set FIELD=VALUE``)."""
     if field not in RULE_FIELDS:
@@ -200,7 +211,7 @@ def parse_rule(field: str, text: str) -> object:
         return parse_tie_breaks(text)
     if field == "flights":
         return parse_flights(text)
-    if field in ("unplayed_counts", "late_missed_games", "substitute_ranking"):
+    if field in ("unplayed_counts", "late_missed_games", "substitute_ranking", *_FINAL_WORDS):
         return text.strip().lower()
     if not text.strip().isdigit():
         raise ValueError("Type a whole number, 0 or more.")
@@ -226,6 +237,8 @@ def format_rule(field: str, value: object) -> str:
         return LATE_CHOICES.get(str(value), str(value))
     if field == "substitute_ranking":
         return SUBSTITUTE_CHOICES.get(str(value), str(value))
+    if field in _FINAL_WORDS:
+        return _FINAL_WORDS[field].get(str(value), str(value))
     return str(value)
 
 
@@ -384,4 +397,8 @@ def rule_problems(rules: Mapping[str, Any]) -> dict[str, list[str]]:
         found["hand_sizes"] = deal
     if flights:
         found["flights"] = flights
+    # The final reads the days, the table size and the flights, so it is checked once they
+    # are sound; a final with unsound flights waits for them.
+    if not found:
+        found.update(final_problems(rules))
     return found

@@ -202,7 +202,7 @@ class Standings:
     @property
     def status_line(self) -> str:
         state = self.state
-        note = f". {order_note(self.tournament.rules)}" if self.finalists else ""
+        note = f". {self.order_note}" if self.order_note else ""
         if state == FINAL:
             return "Final" + note
         if state == COMPLETE:
@@ -225,6 +225,11 @@ class Standings:
             word = "day" if len(self.unseated_days) == 1 else "days"
             parts.append(f"{word} {days} not seated yet")
         return parts
+
+    @property
+    def order_note(self) -> str:
+        """What the order is once the final leads it; "" otherwise."""
+        return order_note(self.tournament.rules) if self.finalists else ""
 
     @property
     def cut_label(self) -> str:

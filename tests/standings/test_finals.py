@@ -7,7 +7,7 @@ import io
 import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
-from scoring_factories import fresh, seated_day, snapshot, stored_sheet
+from scoring_factories import fresh, seated_day, snapshot, staff, stored_sheet
 from standings_outputs import every_output
 
 from core.errors import ServiceError
@@ -15,7 +15,7 @@ from scoring.models import Game
 from standings.finals import draw_final, seat_final
 from standings.read import rank_label, standings
 from tournaments.access import COMMAND_LINE
-from tournaments.models import Day, Seat, Table
+from tournaments.models import Day, Seat, StaffRole, Table
 from tournaments.services.events import set_public_pages
 from tournaments.services.rules import RuleProblems, change_rules
 from tournaments.services.seating import seat_day
@@ -85,3 +85,223 @@ def test_best_four_overall_qualify_with_their_reasons():
         "Cy Doe",
         "Flo Ng",
     }
+
+
+def final_played(w, points):
+    """Qualifying played, the final seated and every game of it played with ``points``."""
+    tournament = qualifying_played(w)
+    _, outcome = seat_final(tournament)
+    final = outcome.day
+    play(list(Table.objects.filter(day=final)), final, points)
+    return fresh(tournament)
+
+
+# In the final, Flo (4th into it) plays best and Ann (1st into it) worst.
+FINAL_POINTS = {"Ann Lee": 6, "Ed Poe": 2, "Cy Doe": 3, "Flo Ng": 1}
+
+
+def ranked(result) -> list[tuple[str, str, int]]:
+    return [(rank_label(row), row.record.name, row.total) for row in result.rows]
+
+
+def test_the_final_on_its_own_total_leads_then_everyone_by_qualifying_rank():
+    tournament = final_played(event(), FINAL_POINTS)
+    result = standings(tournament)
+    assert ranked(result) == [
+        ("1", "Flo Ng", 6),
+        ("2", "Ed Poe", 12),
+        ("3", "Cy Doe", 18),
+        ("4", "Ann Lee", 36),
+        ("5", "Bob Roe", 30),
+        ("6", "Hal Oz", 42),
+        ("7", "Di Fox", 48),
+        ("8", "Gus Ray", 54),
+    ]
+    assert result.status_line == (
+        "Final. The final first, ranked on the final's own total; then everyone else by "
+        "their qualifying rank."
+    )
+
+
+def test_the_final_added_to_qualifying_orders_finalists_by_both():
+    tournament = final_played(event(final_counts="added"), FINAL_POINTS)
+    assert ranked(standings(tournament))[:5] == [
+        ("1", "Ed Poe", 24),  # 12 + 12
+        ("2", "Flo Ng", 30),  # 24 + 6
+        ("3", "Cy Doe", 36),  # 18 + 18
+        ("4", "Ann Lee", 42),  # 6 + 36
+        ("5", "Bob Roe", 30),
+    ]
+    assert "added to their qualifying total" in standings(tournament).status_line
+
+
+def test_before_the_final_is_seated_the_standings_are_the_usual_ones():
+    tournament = qualifying_played(event())
+    result = standings(tournament)
+    assert [name for _, name, _ in ranked(result)][:2] == ["Ann Lee", "Ed Poe"]
+    assert "final first" not in result.status_line
+
+
+def test_every_output_gives_the_final_first_in_the_same_order(client):
+    w = event()
+    tournament = final_played(w, FINAL_POINTS)
+    set_public_pages(tournament, True)
+    client.force_login(staff(tournament, "boss", StaffRole.ORGANISER))
+    wanted = [name for _, name, _ in ranked(standings(tournament))]
+    for output, seen in every_output(fresh(tournament), client).items():
+        assert list(seen.ranks) == wanted, output
+        assert "The final first" in f"{seen.status} {seen.text}", output
+
+
+def test_lowest_at_each_table_of_the_chosen_session_qualifies():
+    tournament = qualifying_played(event(final_qualify="tables", final_session=1, final_qualifiers=0))
+    draw = draw_final(tournament)
+    assert [(q.name, q.reason) for q in draw.qualifying.qualifiers] == [
+        ("Ann Lee", "lowest at table 1 in session 1 (6)"),
+        ("Ed Poe", "lowest at table 2 in session 1 (12)"),
+    ]
+    assert draw.refusal == ""
+
+
+def test_best_per_flight_qualifies_each_flights_best():
+    w = event(flights=["60-69", "70-79"], final_qualify="flight", final_qualifiers=2)
+    from tournaments.models import Entry
+
+    for name in ("Ann Lee", "Bob Roe", "Cy Doe", "Di Fox"):
+        Entry.objects.filter(pk=w.entries[name].pk).update(flight="60-69")
+    for name in ("Ed Poe", "Flo Ng", "Gus Ray", "Hal Oz"):
+        Entry.objects.filter(pk=w.entries[name].pk).update(flight="70-79")
+    draw = draw_final(qualifying_played(w))
+    assert [(q.name, q.reason) for q in draw.qualifying.qualifiers] == [
+        ("Ann Lee", "1st in flight 60-69 (6)"),
+        ("Cy Doe", "2nd in flight 60-69 (18)"),
+        ("Ed Poe", "1st in flight 70-79 (12)"),
+        ("Flo Ng", "2nd in flight 70-79 (24)"),
+    ]
+
+
+def test_a_tie_for_the_last_place_says_which_tie_break_decided_it():
+    points = DAY_ONE | {"Flo Ng": 5}  # Flo and Bob tie on 30 for 4th
+    w = event(tie_breaks=["lowest_worst_game"])
+    play(w.tables, w.day, points)
+    draw = draw_final(fresh(w.tournament))
+    # Level on every game, so level on the worst game too: the tie-break cannot split them.
+    (tie,) = draw.qualifying.ties
+    assert tie.decided_by == "tied: the organiser decides"
+    assert set(tie.names) == {"Bob Roe", "Flo Ng"}
+    assert len(draw.qualifying.qualifiers) == 5  # both go through: one table seats 7
+
+
+def test_a_tie_a_tie_break_settles_names_it():
+    w = event(tie_breaks=["lowest_worst_game"])
+    play(w.tables, w.day, DAY_ONE | {"Flo Ng": 5})
+    # Bob's worst game becomes 10 (one 0 to keep his total at 30).
+    from scoring.models import Score
+
+    bob = w.entries["Bob Roe"]
+    first, second = Score.objects.filter(entry=bob).order_by("pk")[:2]
+    Score.objects.filter(pk=first.pk).update(points=10)
+    Score.objects.filter(pk=second.pk).update(points=0)
+    draw = draw_final(fresh(w.tournament))
+    (tie,) = draw.qualifying.ties
+    assert tie.decided_by == "Lowest single worst game"
+    assert tie.through == ("Flo Ng",)
+    assert [q.name for q in draw.qualifying.qualifiers][-1] == "Flo Ng"
+    assert "Lowest single worst game decided it: Flo Ng through" in tie.words
+
+
+def test_a_final_with_more_qualifiers_than_its_tables_seat_is_refused_and_nothing_changes():
+    w = seated_day(slug="big", tables=TABLES)
+    before = fresh(w.tournament).rules.rule_values()
+    with pytest.raises(RuleProblems) as refused:
+        change_rules(
+            w.tournament,
+            {"final_qualify": "overall", "final_qualifiers": 8, "final_tables": 1},
+            by=COMMAND_LINE,
+        )
+    assert refused.value.field == "final_qualifiers"
+    assert "more than the final's 1 table can seat (7 at most" in str(refused.value)
+    assert fresh(w.tournament).rules.rule_values() == before
+
+
+@pytest.mark.parametrize(
+    ("changes", "field", "words"),
+    [
+        ({"days": 1, "final_qualify": "overall", "final_qualifiers": 4}, "final_qualify", "at least one qualifying session"),
+        ({"final_qualify": "tables", "final_session": 2}, "final_session", "1 to 1 (day 2 is the final)"),
+        ({"final_qualify": "tables", "final_session": 0}, "final_session", "qualifying sessions"),
+        ({"final_qualify": "flight", "final_qualifiers": 2}, "final_qualify", "needs flights"),
+        ({"final_qualify": "overall", "final_qualifiers": 3, "final_tables": 2}, "final_tables", "at least 2 players"),
+        ({"final_qualify": "knockout"}, "final_qualify", "Choose"),
+        ({"final_counts": "double"}, "final_counts", "Choose"),
+    ],
+)
+def test_a_final_that_cannot_be_played_is_refused_with_the_field(changes, field, words):
+    w = seated_day(slug="bad", tables=TABLES)
+    before = fresh(w.tournament).rules.rule_values()
+    with pytest.raises(RuleProblems) as refused:
+        change_rules(w.tournament, changes, by=COMMAND_LINE)
+    assert refused.value.field == field
+    assert words in str(refused.value)
+    assert fresh(w.tournament).rules.rule_values() == before
+
+
+def test_the_final_cannot_change_after_the_first_score():
+    w = event()
+    play(w.tables[:1], w.day, DAY_ONE)
+    with pytest.raises(ServiceError, match="Play has started"):
+        change_rules(fresh(w.tournament), {"final_qualifiers": 3}, by=COMMAND_LINE)
+    assert fresh(w.tournament).rules.final_qualifiers == 4
+
+
+def test_the_final_is_not_seated_as_an_ordinary_day():
+    w = event()
+    final = Day.objects.get(tournament=w.tournament, number=2)
+    with pytest.raises(ServiceError, match="Day 2 is the final"):
+        seat_day(final)
+    assert not Table.objects.filter(day=final).exists()
+
+
+def final_command(slug, *args):
+    out = io.StringIO()
+    call_command("final", slug, *args, stdout=out)
+    return out.getvalue()
+
+
+def test_the_command_refuses_while_qualifying_is_not_finished_naming_what_is_missing():
+    w = event()
+    game_one = Game.objects.get(day=w.day, number=1)
+    seats = list(w.tables[0].seats.select_related("entry"))
+    stored_sheet(w.tables[0], game_one, {s.entry: 1 for s in seats})
+    before = snapshot(Table, Seat)
+    with pytest.raises(CommandError) as refused:
+        final_command("cup", "--seat")
+    assert str(refused.value) == (
+        "Qualifying is not finished: session 1: table 1 games 2, 3, 4, 5, 6; table 2 games 1, "
+        "2, 3, 4, 5, 6. Each game must be confirmed or marked not played first."
+    )
+    assert snapshot(Table, Seat) == before
+
+
+def test_the_command_refuses_without_a_final_and_when_already_seated():
+    seated_day(slug="plain", tables=TABLES)
+    with pytest.raises(CommandError, match="no final in its rules"):
+        final_command("plain", "--seat")
+    w = event()
+    qualifying_played(w)
+    printed = final_command("cup", "--seat")
+    assert "#1 Ann Lee: 1st overall (6)" in printed
+    assert "Table 1 (4): #1 Ann Lee, #5 Ed Poe, #3 Cy Doe, #6 Flo Ng" in printed
+    before = snapshot(Table, Seat)
+    with pytest.raises(CommandError, match="already seated"):
+        final_command("cup", "--seat")
+    assert snapshot(Table, Seat) == before
+
+
+def test_the_command_without_seat_only_shows_who_would_qualify():
+    w = event()
+    qualifying_played(w)
+    printed = final_command("cup")
+    assert "4 qualified for the final" in printed
+    assert "Flo Ng: 4th overall (24)" in printed
+    assert not Table.objects.filter(day__number=2, day__tournament=w.tournament).exists()

@@ -38,8 +38,8 @@ class FinalDraw:
     seated: bool = False  # the final already has tables
 
     @property
-    def lines(self) -> list[str]:
-        """Who qualified and why, then each tie, as the command prints and the page lists."""
+    def qualifier_lines(self) -> list[str]:
+        """ "#5 Ed Poe: 2nd overall (12)", for each qualifier in the order they qualified."""
         if self.qualifying is None:
             return []
         named = {e.pk: e for table in self.tables for e in table}
@@ -48,7 +48,13 @@ class FinalDraw:
             entry = named.get(q.entry_id)
             number = f"#{entry.number} " if entry is not None else ""
             out.append(f"{number}{q.name}: {q.reason}")
-        return out + [tie.words for tie in self.qualifying.ties]
+        return out
+
+    @property
+    def lines(self) -> list[str]:
+        """Who qualified and why, then each tie, as the command prints them."""
+        ties = [tie.words for tie in self.qualifying.ties] if self.qualifying else []
+        return self.qualifier_lines + ties
 
 
 def missing_games(tournament, sessions: list[int]) -> list[str]:

@@ -305,3 +305,30 @@ def test_the_command_without_seat_only_shows_who_would_qualify():
     assert "4 qualified for the final" in printed
     assert "Flo Ng: 4th overall (24)" in printed
     assert not Table.objects.filter(day__number=2, day__tournament=w.tournament).exists()
+
+
+def test_the_organiser_sees_who_goes_through_and_seats_the_final_from_the_page(client):
+    w = event()
+    tournament = qualifying_played(w)
+    client.force_login(staff(tournament, "boss", StaffRole.ORGANISER))
+    page = client.get(f"/organiser/t/{tournament.slug}/final/").content.decode()
+    assert "Ann Lee: 1st overall (6)" in page
+    assert "Seat the final" in page
+    seating = client.get(f"/organiser/t/{tournament.slug}/seating/2/").content.decode()
+    assert "Seat the final" in seating
+    response = client.post(f"/organiser/t/{tournament.slug}/final/seat/")
+    assert response.status_code == 302
+    final_day = Day.objects.get(tournament=tournament, number=2)
+    assert Seat.objects.filter(day=final_day).count() == 4
+    again = client.post(f"/organiser/t/{tournament.slug}/final/seat/", follow=True)
+    assert "Nothing changed. The final (day 2) is already seated" in again.content.decode()
+    assert Seat.objects.filter(day=final_day).count() == 4
+
+
+def test_desk_staff_cannot_seat_the_final(client):
+    w = event()
+    tournament = qualifying_played(w)
+    client.force_login(staff(tournament, "desk1"))
+    response = client.post(f"/organiser/t/{tournament.slug}/final/seat/")
+    assert response.status_code in (302, 403)
+    assert not Table.objects.filter(day__tournament=tournament, day__number=2).exists()

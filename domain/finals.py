@@ -10,7 +10,7 @@ The final counts on its own, or added to the qualifying total: the organiser say
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -39,14 +39,20 @@ ORDER_WORDS = {
     "everyone else by their qualifying rank.",
 }
 UNDECIDED = "tied: the organiser decides"
-FINAL_FIELDS = ("final_qualify", "final_session", "final_qualifiers", "final_tables", "final_counts")
+FINAL_FIELDS = (
+    "final_qualify",
+    "final_session",
+    "final_qualifiers",
+    "final_tables",
+    "final_counts",
+)
 
 
 def ordinal(number: int) -> str:
     """1st, 2nd, 3rd, 4th, 11th, 12th, 13th, 21st."""
     if 10 <= number % 100 <= 20:
         return f"{number}th"
-    return f"{number}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(number % 10, 'th')}"
+    return f"{number}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(number % 10, 'th') }"
 
 
 # ---------------------------------------------------------------------------
@@ -98,26 +104,41 @@ def final_problems(rules: Mapping[str, Any]) -> dict[str, list[str]]:
                 f"qualifying sessions, 1 to {days - 1} (day {days} is the final)."
             ]
         return found
+    found.update(_count_problems(rules, method, tables, seats))
+    return found
+
+
+def _count_problems(
+    rules: Mapping[str, Any], method: str, tables: int, seats: int
+) -> dict[str, list[str]]:
+    """How many go through, for the best overall or of each flight: at least 1 each, no more
+    than the final seats and enough to put 2 at each of its tables."""
     qualifiers = rules.get("final_qualifiers", 0)
     groups = len(rules.get("flights") or []) if method == BY_FLIGHT else 1
     if method == BY_FLIGHT and not groups:
-        found["final_qualify"] = [
-            "The best of each flight needs flights: list them under Flights first."
-        ]
-    elif not _number(qualifiers) or qualifiers < 1:
-        found["final_qualifiers"] = ["Say how many players go through to the final: 1 or more."]
-    elif qualifiers * groups > seats:
+        return {
+            "final_qualify": [
+                "The best of each flight needs flights: list them under Flights first."
+            ]
+        }
+    if not _number(qualifiers) or qualifiers < 1:
+        return {"final_qualifiers": ["Say how many players go through to the final: 1 or more."]}
+    if qualifiers * groups > seats:
         each = " from each of the " + f"{groups} flights" if method == BY_FLIGHT else ""
-        found["final_qualifiers"] = [
-            f"{qualifiers * groups} qualifiers{each} are more than the final's {_tables(tables)} "
-            f"can seat ({seats} at most, {rules['max_table_size']} a table)."
-        ]
-    elif qualifiers * groups < 2 * tables:
-        found["final_tables"] = [
-            f"{qualifiers * groups} qualifiers cannot fill {_tables(tables)}: each table needs "
-            "at least 2 players."
-        ]
-    return found
+        return {
+            "final_qualifiers": [
+                f"{qualifiers * groups} qualifiers{each} are more than the final's "
+                f"{_tables(tables)} can seat ({seats} at most, {rules['max_table_size']} a table)."
+            ]
+        }
+    if qualifiers * groups < 2 * tables:
+        return {
+            "final_tables": [
+                f"{qualifiers * groups} qualifiers cannot fill {_tables(tables)}: each table "
+                "needs at least 2 players."
+            ]
+        }
+    return {}
 
 
 def _tables(count: int) -> str:
@@ -377,7 +398,9 @@ def final_order(lines: Iterable[Line], counts: str) -> list[Placed]:
     return placed
 
 
-def _ranked(lines: list[Line], total, *, start: int, finalist: bool) -> list[Placed]:
+def _ranked(
+    lines: list[Line], total: Callable[[Line], int], *, start: int, finalist: bool
+) -> list[Placed]:
     keyed = sorted(lines, key=lambda line: ((total(line), line.tie_key), line.entry_id))
     return _shared_ranks(keyed, lambda line: (total(line), line.tie_key), total, start, finalist)
 
@@ -390,7 +413,13 @@ def _by_qualifying_rank(lines: list[Line], *, start: int) -> list[Placed]:
     )
 
 
-def _shared_ranks(ordered: list[Line], key, total, start: int, finalist: bool) -> list[Placed]:
+def _shared_ranks(
+    ordered: list[Line],
+    key: Callable[[Line], object],
+    total: Callable[[Line], int],
+    start: int,
+    finalist: bool,
+) -> list[Placed]:
     """Ranks over ``ordered`` (best first): 1 + the lines ahead, shared while ``key`` is level."""
     out: list[Placed] = []
     i = 0

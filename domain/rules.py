@@ -193,8 +193,14 @@ def parse_tie_breaks(text: str) -> list[str]:
     return text.replace(",", " ").split()
 
 
-# The final's rules typed as a word, and what each word means.
-_FINAL_WORDS = {"final_qualify": QUALIFY_CHOICES, "final_counts": COUNTS_CHOICES}
+# The rules typed as a word, and what each word means.
+_CHOICE_WORDS = {
+    "unplayed_counts": UNPLAYED_CHOICES,
+    "late_missed_games": LATE_CHOICES,
+    "substitute_ranking": SUBSTITUTE_CHOICES,
+    "final_qualify": QUALIFY_CHOICES,
+    "final_counts": COUNTS_CHOICES,
+}
 
 
 def parse_rule(field: str, text: str) -> object:
@@ -211,7 +217,7 @@ def parse_rule(field: str, text: str) -> object:
         return parse_tie_breaks(text)
     if field == "flights":
         return parse_flights(text)
-    if field in ("unplayed_counts", "late_missed_games", "substitute_ranking", *_FINAL_WORDS):
+    if field in _CHOICE_WORDS:
         return text.strip().lower()
     if not text.strip().isdigit():
         raise ValueError("Type a whole number, 0 or more.")
@@ -231,14 +237,8 @@ def format_rule(field: str, value: object) -> str:
         return flights_words(value)  # type: ignore[arg-type]
     if field == "top_double":
         return set_label(value)  # type: ignore[arg-type]
-    if field == "unplayed_counts":
-        return UNPLAYED_CHOICES.get(str(value), str(value))
-    if field == "late_missed_games":
-        return LATE_CHOICES.get(str(value), str(value))
-    if field == "substitute_ranking":
-        return SUBSTITUTE_CHOICES.get(str(value), str(value))
-    if field in _FINAL_WORDS:
-        return _FINAL_WORDS[field].get(str(value), str(value))
+    if field in _CHOICE_WORDS:
+        return _CHOICE_WORDS[field].get(str(value), str(value))
     return str(value)
 
 

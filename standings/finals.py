@@ -143,9 +143,9 @@ def _candidates(tournament) -> list[Candidate]:
     session = rules.final_session if rules.final_qualify == BY_TABLE else 0
     if session:
         tables = dict(
-            Seat.objects.filter(
-                day__tournament=tournament, day__number=session
-            ).values_list("entry_id", "table__number")
+            Seat.objects.filter(day__tournament=tournament, day__number=session).values_list(
+                "entry_id", "table__number"
+            )
         )
     column = result.day_numbers.index(session) if session in result.day_numbers else None
     tie_breaks = rules.tie_breaks or ()

@@ -254,7 +254,9 @@ class Standings:
         """The same standings with only ``flight``'s players, ranked 1..n among themselves by
         the same rules, ties and tie-breaks. No query: the records are already read."""
         records = [record for record in self.records if record.flight == flight]
-        rows = _ranked(records, self.tournament.rules, self.credited, self.finalists, self.day_numbers)
+        rows = _ranked(
+            records, self.tournament.rules, self.credited, self.finalists, self.day_numbers
+        )
         return replace(self, flight=flight, rows=rows, clubs=rank_clubs(rows))
 
 

@@ -79,7 +79,9 @@ def test_best_four_overall_qualify_with_their_reasons():
     ]
     assert [names(t) for t in outcome.tables] == [["Ann Lee", "Ed Poe", "Cy Doe", "Flo Ng"]]
     final_day = Day.objects.get(tournament=tournament, number=2)
-    assert set(Seat.objects.filter(day=final_day).values_list("entry__player__name", flat=True)) == {
+    assert set(
+        Seat.objects.filter(day=final_day).values_list("entry__player__name", flat=True)
+    ) == {
         "Ann Lee",
         "Ed Poe",
         "Cy Doe",
@@ -154,7 +156,9 @@ def test_every_output_gives_the_final_first_in_the_same_order(client):
 
 
 def test_lowest_at_each_table_of_the_chosen_session_qualifies():
-    tournament = qualifying_played(event(final_qualify="tables", final_session=1, final_qualifiers=0))
+    tournament = qualifying_played(
+        event(final_qualify="tables", final_session=1, final_qualifiers=0)
+    )
     draw = draw_final(tournament)
     assert [(q.name, q.reason) for q in draw.qualifying.qualifiers] == [
         ("Ann Lee", "lowest at table 1 in session 1 (6)"),
@@ -227,11 +231,23 @@ def test_a_final_with_more_qualifiers_than_its_tables_seat_is_refused_and_nothin
 @pytest.mark.parametrize(
     ("changes", "field", "words"),
     [
-        ({"days": 1, "final_qualify": "overall", "final_qualifiers": 4}, "final_qualify", "at least one qualifying session"),
-        ({"final_qualify": "tables", "final_session": 2}, "final_session", "1 to 1 (day 2 is the final)"),
+        (
+            {"days": 1, "final_qualify": "overall", "final_qualifiers": 4},
+            "final_qualify",
+            "at least one qualifying session",
+        ),
+        (
+            {"final_qualify": "tables", "final_session": 2},
+            "final_session",
+            "1 to 1 (day 2 is the final)",
+        ),
         ({"final_qualify": "tables", "final_session": 0}, "final_session", "qualifying sessions"),
         ({"final_qualify": "flight", "final_qualifiers": 2}, "final_qualify", "needs flights"),
-        ({"final_qualify": "overall", "final_qualifiers": 3, "final_tables": 2}, "final_tables", "at least 2 players"),
+        (
+            {"final_qualify": "overall", "final_qualifiers": 3, "final_tables": 2},
+            "final_tables",
+            "at least 2 players",
+        ),
         ({"final_qualify": "knockout"}, "final_qualify", "Choose"),
         ({"final_counts": "double"}, "final_counts", "Choose"),
     ],

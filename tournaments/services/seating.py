@@ -237,7 +237,7 @@ def seat_final_day(day, tables: list[list[Entry]], *, organiser=None) -> Seating
     if Table.objects.filter(day=day).exists():
         raise ServiceError(
             f"The final (day {day.number}) is already seated. To seat it again, clear it "
-            f"first (Seating, day {day.number}, \"Clear\")."
+            f'first (Seating, day {day.number}, "Clear").'
         )
     players = [entry for table in tables for entry in table]
     seated = [[entry.pk for entry in table] for table in tables]

@@ -47,6 +47,8 @@ class Command(BaseCommand):
     def _qualifiers(self, tournament, draw) -> None:
         if draw.qualifying is None:
             return
-        self.stdout.write(f"{tournament.name}: {len(draw.qualifying.qualifiers)} qualified for the final")
+        self.stdout.write(
+            f"{tournament.name}: {len(draw.qualifying.qualifiers)} qualified for the final"
+        )
         for line in draw.lines:
             self.stdout.write(f"  {line}")

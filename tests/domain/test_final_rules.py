@@ -26,8 +26,19 @@ def rule(**final):
 
 @pytest.mark.parametrize(
     ("number", "words"),
-    [(1, "1st"), (2, "2nd"), (3, "3rd"), (4, "4th"), (11, "11th"), (12, "12th"), (13, "13th"),
-     (21, "21st"), (22, "22nd"), (101, "101st"), (111, "111th")],
+    [
+        (1, "1st"),
+        (2, "2nd"),
+        (3, "3rd"),
+        (4, "4th"),
+        (11, "11th"),
+        (12, "12th"),
+        (13, "13th"),
+        (21, "21st"),
+        (22, "22nd"),
+        (101, "101st"),
+        (111, "111th"),
+    ],
 )
 def test_ordinals(number, words):
     assert ordinal(number) == words
@@ -41,13 +52,21 @@ def test_no_final_needs_nothing_else():
     ("final", "field", "words"),
     [
         ({"days": 1}, "final_qualify", "at least one qualifying session"),
-        ({"final_qualifiers": 8}, "final_qualifiers", "8 qualifiers are more than the final's 1 table can seat (7 at most"),
+        (
+            {"final_qualifiers": 8},
+            "final_qualifiers",
+            "8 qualifiers are more than the final's 1 table can seat (7 at most",
+        ),
         ({"final_qualifiers": 0}, "final_qualifiers", "1 or more"),
         ({"final_tables": 0}, "final_tables", "1 to 50 tables"),
         ({"final_qualifiers": 3, "final_tables": 2}, "final_tables", "at least 2 players"),
         ({"final_qualify": "tables", "final_session": 2}, "final_session", "1 to 1"),
         ({"final_qualify": "flight"}, "final_qualify", "needs flights"),
-        ({"final_qualify": "flight", "flights": ["A", "B"]}, "final_qualifiers", "8 qualifiers from each of the 2 flights"),
+        (
+            {"final_qualify": "flight", "flights": ["A", "B"]},
+            "final_qualifiers",
+            "8 qualifiers from each of the 2 flights",
+        ),
         ({"final_counts": "half"}, "final_counts", "Choose"),
     ],
 )
@@ -59,10 +78,18 @@ def test_a_final_that_cannot_be_played_names_the_field(final, field, words):
 
 def test_the_rule_is_checked_with_the_others_and_typed_as_words():
     rules = {
-        "top_double": 12, "days": 2, "games_per_day": 6, "first_engine": 12, "engine_order": [],
-        "max_table_size": 7, "hand_sizes": [[2, 7, 12]], "double_blank_value": 50,
-        "tie_breaks": [], "final_qualify": parse_rule("final_qualify", " Overall "),
-        "final_qualifiers": parse_rule("final_qualifiers", "9"), "final_tables": 1,
+        "top_double": 12,
+        "days": 2,
+        "games_per_day": 6,
+        "first_engine": 12,
+        "engine_order": [],
+        "max_table_size": 7,
+        "hand_sizes": [[2, 7, 12]],
+        "double_blank_value": 50,
+        "tie_breaks": [],
+        "final_qualify": parse_rule("final_qualify", " Overall "),
+        "final_qualifiers": parse_rule("final_qualifiers", "9"),
+        "final_tables": 1,
     }
     assert list(rule_problems(rules)) == ["final_qualifiers"]
     assert rule_problems(rules | {"final_tables": 2}) == {}
@@ -79,15 +106,25 @@ def test_best_n_overall_with_a_tie_the_tie_break_settles():
     field = people([10, 20, 30, 30, 40], tie_key=[((0,),), ((0,),), ((-2,),), ((-1,),), ((0,),)])
     got = qualifiers(field, rule(final_qualifiers=3), ["Most games gone out"])
     assert [(q.name, q.reason) for q in got.qualifiers] == [
-        ("P0", "1st overall (10)"), ("P1", "2nd overall (20)"), ("P2", "3rd overall (30)"),
+        ("P0", "1st overall (10)"),
+        ("P1", "2nd overall (20)"),
+        ("P2", "3rd overall (30)"),
     ]
     (tie,) = got.ties
-    assert (tie.decided_by, tie.names, tie.through) == ("Most games gone out", ("P2", "P3"), ("P2",))
+    assert (tie.decided_by, tie.names, tie.through) == (
+        "Most games gone out",
+        ("P2", "P3"),
+        ("P2",),
+    )
 
 
 def test_a_tie_no_tie_break_settles_sends_everyone_level_through():
     got = qualifiers(people([10, 30, 30, 40]), rule(final_qualifiers=2))
-    assert [q.reason for q in got.qualifiers] == ["1st overall (10)", "2nd overall (30)", "2nd overall (30)"]
+    assert [q.reason for q in got.qualifiers] == [
+        "1st overall (10)",
+        "2nd overall (30)",
+        "2nd overall (30)",
+    ]
     assert got.undecided and got.ties[0].decided_by == UNDECIDED
     assert "tied: the organiser decides" in got.ties[0].words
 
@@ -120,7 +157,13 @@ def test_the_final_order_own_and_added():
         Line(5, 99, None),
     ]
     own = [(p.entry_id, p.rank, p.tied, p.total) for p in final_order(lines, OWN_TOTAL)]
-    assert own == [(2, 1, False, 5), (1, 2, False, 30), (3, 3, True, 25), (4, 3, True, 25), (5, None, False, 99)]
+    assert own == [
+        (2, 1, False, 5),
+        (1, 2, False, 30),
+        (3, 3, True, 25),
+        (4, 3, True, 25),
+        (5, None, False, 99),
+    ]
     added = [(p.entry_id, p.rank, p.total) for p in final_order(lines, ADDED)][:2]
     assert added == [(2, 1, 25), (1, 2, 40)]
 
@@ -146,13 +189,15 @@ def test_best_n_takes_at_least_n_and_nobody_worse_than_someone_left_out(scores, 
 
 
 @given(
-    st.lists(st.tuples(st.integers(0, 60), st.integers(0, 40), st.booleans()), min_size=1, max_size=25),
+    st.lists(
+        st.tuples(st.integers(0, 60), st.integers(0, 40), st.booleans()), min_size=1, max_size=25
+    ),
     st.sampled_from([OWN_TOTAL, ADDED]),
 )
 def test_finalists_always_lead_and_everyone_else_keeps_their_qualifying_order(rows, counts):
     ranks = sorted(range(len(rows)), key=lambda i: rows[i][0])
     qualifying_rank = {}
-    for position, i in enumerate(ranks):
+    for i in ranks:
         earlier = next(p for p, j in enumerate(ranks) if rows[j][0] == rows[i][0])
         qualifying_rank[i] = earlier + 1
     lines = [

@@ -276,8 +276,10 @@ class Model:
         """Every game of every table of every day before the final confirmed or not played."""
         before = [d for n, d in self.days.items() if n < max(self.days)]
         return all(
-            d.tables and all(len(t.finished(self.games_per_day)) == self.games_per_day
-                             for t in d.tables.values())
+            d.tables
+            and all(
+                len(t.finished(self.games_per_day)) == self.games_per_day for t in d.tables.values()
+            )
             for d in before
         )
 

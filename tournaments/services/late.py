@@ -13,8 +13,8 @@ from django.db import transaction
 from django.db.models import Max
 
 from core.errors import ServiceError
-from domain.finals import NO_FINAL
 from core.formats import entered_so_far, when_left
+from domain.finals import NO_FINAL
 from tournaments.access import role_in
 from tournaments.hooks import play_record
 from tournaments.models import Day, Entry, Seat, StaffRole, Table, Tournament

@@ -348,3 +348,50 @@ def test_desk_staff_cannot_seat_the_final(client):
     response = client.post(f"/organiser/t/{tournament.slug}/final/seat/")
     assert response.status_code in (302, 403)
     assert not Table.objects.filter(day__tournament=tournament, day__number=2).exists()
+
+
+def test_the_final_costs_one_query_more_whatever_the_size_of_the_event(
+    django_assert_num_queries,
+):
+    tournament = final_played(event(), FINAL_POINTS)
+    with django_assert_num_queries(4):  # the usual three, and who sits at the final
+        standings(tournament)
+    bigger = final_played(
+        event(slug="big", final_qualifiers=6), FINAL_POINTS | {"Bob Roe": 2, "Hal Oz": 5}
+    )
+    with django_assert_num_queries(4):
+        standings(bigger)
+
+
+def test_rules_set_takes_the_final_and_rules_prints_it_with_its_source():
+    seated_day(slug="cmd", tables=TABLES)
+    out = io.StringIO()
+    call_command(
+        "rules",
+        "cmd",
+        "--set",
+        "final_qualify=overall",
+        "final_qualifiers=4",
+        "final_tables=1",
+        "final_counts=added",
+        stdout=out,
+    )
+    out = io.StringIO()
+    call_command("rules", "cmd", stdout=out)
+    printed = out.getvalue()
+    assert (
+        "A final (championship round): who goes through: The best players overall  "
+        "[event: set for this event]" in printed
+    )
+    assert "The final counts: Added to the qualifying total  [event: set for this event]" in printed
+    assert "Tables at the final: 1  [assumed: our assumption: the rule sheet does not say]" in (
+        printed
+    )
+
+
+def test_rules_set_refuses_an_impossible_final_naming_the_field_and_changes_nothing():
+    w = seated_day(slug="cmd", tables=TABLES)
+    before = fresh(w.tournament).rules.rule_values()
+    with pytest.raises(CommandError, match="more than the final's 1 table can seat"):
+        call_command("rules", "cmd", "--set", "final_qualify=overall", "final_qualifiers=9")
+    assert fresh(w.tournament).rules.rule_values() == before

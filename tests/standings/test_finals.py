@@ -395,3 +395,17 @@ def test_rules_set_refuses_an_impossible_final_naming_the_field_and_changes_noth
     with pytest.raises(CommandError, match="more than the final's 1 table can seat"):
         call_command("rules", "cmd", "--set", "final_qualify=overall", "final_qualifiers=9")
     assert fresh(w.tournament).rules.rule_values() == before
+
+
+def test_a_plan_of_the_remaining_days_leaves_the_final_out():
+    from tournaments.services.planning import plan_remaining_days
+
+    w = seated_day(slug="plan", tables=TABLES, day_number=1)
+    change_rules(
+        w.tournament,
+        {"days": 3, "final_qualify": "overall", "final_qualifiers": 4, "final_tables": 1},
+        by=COMMAND_LINE,
+    )
+    outcome = plan_remaining_days(fresh(w.tournament), seed=1)
+    # Day 1 was seated past the service (no seating time), so the plan takes it too.
+    assert [s.day.number for s in outcome.sessions] == [1, 2]

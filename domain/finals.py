@@ -431,3 +431,49 @@ def _shared_ranks(
             out.append(Placed(line.entry_id, start + i, j - i > 1, total(line), finalist))
         i = j
     return out
+
+
+# ---------------------------------------------------------------------------
+# The final's tables
+# ---------------------------------------------------------------------------
+
+
+def deal_tables(
+    ordered: Sequence[int], count: int, apart: Iterable[tuple[int, int]] = ()
+) -> list[list[int]]:
+    """The qualifiers (``ordered``: in the order they qualified) dealt to ``count`` tables
+    back and forth (1, 2, 3, 3, 2, 1, ...), so each table gets a share of the strongest; then
+    each pair that must sit apart (``apart``) and shares a table is parted by swapping one of
+    them with a player at another table where neither swap makes a new such pair. Tables differ
+    by at most one player. A pair that no swap can part stays (the seating page names it)."""
+    tables: list[list[int]] = [[] for _ in range(count)]
+    for index, entry_id in enumerate(ordered):
+        lap, place = divmod(index, count)
+        tables[place if lap % 2 == 0 else count - 1 - place].append(entry_id)
+    pairs = {frozenset(pair) for pair in apart if pair[0] != pair[1]}
+
+    def clashes(table: list[int]) -> int:
+        return sum(1 for i, a in enumerate(table) for b in table[i + 1 :] if {a, b} in pairs)
+
+    for here in tables:
+        for player in list(here):
+            if not clashes(here) or not any({player, o} in pairs for o in here if o != player):
+                continue
+            _swap_away(tables, here, player, clashes)
+    return [table for table in tables if table]
+
+
+def _swap_away(
+    tables: list[list[int]], here: list[int], player: int, clashes: Callable[[list[int]], int]
+) -> None:
+    """Swap ``player`` with someone at another table when that lowers the clashes of both."""
+    for there in tables:
+        if there is here:
+            continue
+        for other in list(there):
+            before = clashes(here) + clashes(there)
+            i, j = here.index(player), there.index(other)
+            here[i], there[j] = other, player
+            if clashes(here) + clashes(there) < before:
+                return
+            here[i], there[j] = player, other

@@ -13,12 +13,13 @@ from dataclasses import dataclass, field
 from django.db import transaction
 
 from core.errors import ServiceError
-from domain.finals import BY_TABLE, NO_FINAL, Candidate, Qualifying, qualifiers
+from domain.finals import BY_TABLE, NO_FINAL, Candidate, Qualifying, deal_tables, qualifiers
 from domain.tie_breaks import resolve_tie_breaks
 from scoring.progress import finished_games, game_states
 from standings.final_order import tie_key
 from standings.read import Cut, standings
 from tournaments.models import Day, Entry, Seat, Table
+from tournaments.selectors import keep_apart_ids
 from tournaments.services.seating import SeatingOutcome, seat_final_day
 
 NO_FINAL_REASON = (
@@ -114,7 +115,7 @@ def draw_final(tournament) -> FinalDraw:
             f"Only {count} qualified: the final's {rules.final_tables} tables need at least 2 "
             "players each. Lower the tables at the final on the Rules page."
         )
-    draw.tables = _final_tables(qualifying, rules.final_tables)
+    draw.tables = _final_tables(tournament, qualifying, rules.final_tables)
     return draw
 
 
@@ -164,16 +165,13 @@ def _candidates(tournament) -> list[Candidate]:
     ]
 
 
-def _final_tables(qualifying: Qualifying, count: int) -> list[list[Entry]]:
-    """The qualifiers dealt to the final's tables in the order they qualified, back and forth
-    (1, 2, 3, 3, 2, 1, ...), so each table gets a share of the strongest."""
+def _final_tables(tournament, qualifying: Qualifying, count: int) -> list[list[Entry]]:
+    """The qualifiers at the final's tables (``domain.finals.deal_tables``): dealt in the
+    order they qualified, pairs who must sit apart parted."""
     ids = qualifying.entry_ids
     entries = Entry.objects.select_related("player").in_bulk(ids)
-    tables: list[list[Entry]] = [[] for _ in range(count)]
-    for index, entry_id in enumerate(ids):
-        lap, place = divmod(index, count)
-        tables[place if lap % 2 == 0 else count - 1 - place].append(entries[entry_id])
-    return [table for table in tables if table]
+    tables = deal_tables(ids, count, keep_apart_ids(tournament))
+    return [[entries[entry_id] for entry_id in table] for table in tables]
 
 
 @transaction.atomic

@@ -10,6 +10,7 @@ from domain.finals import (
     UNDECIDED,
     Candidate,
     Line,
+    deal_tables,
     final_order,
     final_problems,
     ordinal,
@@ -215,3 +216,33 @@ def test_finalists_always_lead_and_everyone_else_keeps_their_qualifying_order(ro
     ranks_shown = [p.rank for p in placed]
     assert ranks_shown == sorted(ranks_shown)
     assert ranks_shown[0] == 1
+
+
+def test_the_final_tables_are_dealt_back_and_forth():
+    assert deal_tables(list(range(1, 9)), 3) == [[1, 6, 7], [2, 5, 8], [3, 4]]
+
+
+def test_a_pair_kept_apart_is_parted_at_the_final():
+    # 1 and 6 would share table 1.
+    tables = deal_tables(list(range(1, 9)), 3, [(6, 1)])
+    assert not any({1, 6} <= set(table) for table in tables)
+    assert sorted(len(t) for t in tables) == [2, 3, 3]
+
+
+@given(
+    st.integers(2, 30),
+    st.integers(1, 5),
+    st.lists(st.tuples(st.integers(0, 29), st.integers(0, 29)), max_size=6),
+)
+def test_every_qualifier_sits_once_at_even_tables_and_no_swap_adds_a_clash(players, count, apart):
+    ordered = list(range(players))
+    tables = deal_tables(ordered, count, apart)
+    assert sorted(p for t in tables for p in t) == ordered
+    sizes = [len(t) for t in tables]
+    assert max(sizes) - min(sizes) <= 1
+    pairs = {frozenset(p) for p in apart if p[0] != p[1]}
+
+    def clashes(ts):
+        return sum(1 for t in ts for i, a in enumerate(t) for b in t[i + 1 :] if {a, b} in pairs)
+
+    assert clashes(tables) <= clashes(deal_tables(ordered, count))

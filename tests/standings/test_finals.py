@@ -409,3 +409,16 @@ def test_a_plan_of_the_remaining_days_leaves_the_final_out():
     outcome = plan_remaining_days(fresh(w.tournament), seed=1)
     # Day 1 was seated past the service (no seating time), so the plan takes it too.
     assert [s.day.number for s in outcome.sessions] == [1, 2]
+
+
+def test_a_pair_kept_apart_never_shares_a_final_table():
+    from tournaments.models import KeepApart
+
+    w = event(final_qualifiers=6, final_tables=2)
+    # Dealt back and forth (Ann 1st, Ed 2nd, Cy 3rd, Flo 4th, Bob 5th, Hal 6th), table 1
+    # would be Ann, Flo and Bob, who must sit apart from Ann.
+    ann, bob = sorted([w.entries["Ann Lee"], w.entries["Bob Roe"]], key=lambda e: e.pk)
+    KeepApart.objects.create(tournament=w.tournament, first=ann, second=bob)
+    _, outcome = seat_final(qualifying_played(w))
+    assert not any({"Ann Lee", "Bob Roe"} <= set(names(t)) for t in outcome.tables)
+    assert sorted(len(t) for t in outcome.tables) == [3, 3]

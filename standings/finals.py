@@ -120,14 +120,15 @@ def draw_final(tournament) -> FinalDraw:
 
 
 def _too_many(count: int, seats: int, rules, qualifying: Qualifying) -> str:
+    tables = "1 table" if rules.final_tables == 1 else f"{rules.final_tables} tables"
     reason = (
-        f"{count} qualified, more than the final's {rules.final_tables} tables seat "
+        f"{count} qualified, more than the final's {tables} can seat "
         f"({seats}, {rules.max_table_size} a table)"
     )
     undecided = qualifying.undecided
     if undecided:
-        reason += ", because " + " ".join(tie.words for tie in undecided)
-        reason += " Add a tie-break on the Rules page (Tie-breaks) to settle it"
+        reason += ", because of a tie: " + " ".join(tie.words for tie in undecided)
+        return reason + " Add a tie-break on the Rules page (Tie-breaks) that settles it."
     return reason + "."
 
 

@@ -422,3 +422,44 @@ def test_a_pair_kept_apart_never_shares_a_final_table():
     _, outcome = seat_final(qualifying_played(w))
     assert not any({"Ann Lee", "Bob Roe"} <= set(names(t)) for t in outcome.tables)
     assert sorted(len(t) for t in outcome.tables) == [3, 3]
+
+
+def test_a_tie_too_big_for_the_final_is_refused_naming_it_and_nothing_changes():
+    w = event()
+    play(w.tables, w.day, dict.fromkeys(DAY_ONE, 5))  # all eight level on 30
+    tournament = fresh(w.tournament)
+    before = snapshot(Table, Seat)
+    with pytest.raises(ServiceError) as refused:
+        seat_final(tournament)
+    words = str(refused.value)
+    assert words.startswith(
+        "8 qualified, more than the final's 1 table can seat (7, 7 a table), because of a tie: "
+        "4th place overall: "
+    )
+    assert "tied on 30; tied: the organiser decides" in words
+    assert words.endswith("Add a tie-break on the Rules page (Tie-breaks) that settles it.")
+    assert snapshot(Table, Seat) == before
+    # Most games gone out settles it: Ann went out twice; Bob, Cy and Ed once, the rest never.
+    change_rules(tournament, {"tie_breaks": ["most_outs"]}, by=COMMAND_LINE)
+    from scoring.models import GameSheet
+
+    outs = [(0, 1, "Ann Lee"), (0, 2, "Ann Lee"), (0, 3, "Bob Roe"), (0, 4, "Cy Doe")]
+    for table, game, name in [*outs, (1, 1, "Ed Poe")]:
+        GameSheet.objects.filter(table=w.tables[table], game__number=game).update(
+            went_out=w.entries[name], blocked=False
+        )
+    draw = draw_final(fresh(tournament))
+    assert [q.name for q in draw.qualifying.qualifiers] == [
+        "Ann Lee",
+        "Bob Roe",
+        "Cy Doe",
+        "Ed Poe",
+    ]
+    assert [q.reason for q in draw.qualifying.qualifiers][:2] == [
+        "1st overall (30)",
+        "2nd overall (30)",
+    ]
+    (tie,) = draw.qualifying.ties
+    assert tie.decided_by == "Most games gone out"
+    assert tie.through == ("Ann Lee", "Bob Roe", "Cy Doe", "Ed Poe")  # of the 8 level on 30
+    assert draw.refusal == ""

@@ -1,5 +1,6 @@
 """End to end in Chromium (issue 27): the organiser sets a final on the rules page, qualifying is
-played, the Final page lists who goes through and why and seats the final, its scores come in,
+played, the Final page lists who goes through and why and seats the final, its table's phone
+saves a game and the rest come in,
 and the standings list the finalists first and say so; axe-core finds nothing on the pages."""
 
 import pytest
@@ -15,13 +16,14 @@ def browser_context_args(browser_context_args):
     return {**browser_context_args, "bypass_csp": True}
 
 
-def play_day(tables, day, points):
-    """Every game of ``day`` confirmed at each table, each player scoring ``points[name]``."""
+def play_day(tables, day, points, first_game=1):
+    """Every game of ``day`` from ``first_game`` confirmed at each table, each player scoring
+    ``points[name]``."""
     from scoring_factories import stored_sheet
 
     from scoring.models import Game
 
-    for game in Game.objects.filter(day=day).order_by("number"):
+    for game in Game.objects.filter(day=day, number__gte=first_game).order_by("number"):
         for table in tables:
             seats = list(table.seats.select_related("entry__player"))
             stored_sheet(table, game, {s.entry: points[s.entry.player.name] for s in seats})
@@ -30,8 +32,10 @@ def play_day(tables, day, points):
 def test_the_organiser_sets_a_final_seats_it_and_sees_the_finalists_first(
     organiser, login_page, live_server, axe_script
 ):
+    from django.utils import timezone
     from scoring_factories import seated_day
 
+    from scoring.models import GameSheet, SheetState
     from tournaments.models import Day, Table
 
     w = seated_day(organiser=organiser)  # the two-day tournament: day 2 becomes the final
@@ -64,8 +68,20 @@ def test_the_organiser_sets_a_final_seats_it_and_sees_the_finalists_first(
     )
     assert not violations(page, axe_script, AA_TAGS)
 
+    # The final's table phone saves game 1 (Cy goes out); the desk's confirmation and the
+    # other games are stored as the desk tests' are.
     final = Day.objects.get(tournament=w.tournament, number=2)
-    play_day(list(Table.objects.filter(day=final)), final, {"Ann Lee": 9, "Ed Poe": 4, "Cy Doe": 1})
+    table = Table.objects.get(day=final)
+    page.goto(f"{live_server.url}/table/{table.link_token}/")
+    for name, score in {"Ann Lee": 9, "Ed Poe": 4, "Cy Doe": 0}.items():
+        page.get_by_label(name, exact=True).fill(str(score))
+    page.get_by_label("Cy Doe went out").check()
+    page.get_by_role("button", name="Save game 1").click()
+    expect(page.get_by_text("Game 1 is saved.")).to_be_visible()
+    GameSheet.objects.filter(table=table).update(
+        state=SheetState.CONFIRMED, confirmed_at=timezone.now()
+    )
+    play_day([table], final, {"Ann Lee": 9, "Ed Poe": 4, "Cy Doe": 1}, first_game=2)
     page.goto(f"{live_server.url}/organiser/t/cup/standings/")
     expect(page.get_by_role("status").first).to_contain_text(
         "The final first, ranked on the final's own total"

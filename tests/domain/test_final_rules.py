@@ -246,3 +246,24 @@ def test_every_qualifier_sits_once_at_even_tables_and_no_swap_adds_a_clash(playe
         return sum(1 for t in ts for i, a in enumerate(t) for b in t[i + 1 :] if {a, b} in pairs)
 
     assert clashes(tables) <= clashes(deal_tables(ordered, count))
+
+
+@given(st.lists(st.tuples(st.integers(1, 4), st.integers(0, 30)), min_size=1, max_size=24))
+def test_each_table_sends_its_lowest_and_only_a_tie_sends_more(seats):
+    field = [
+        Candidate(entry_id=i, name=f"P{i}", total=0, table=table, session_total=points)
+        for i, (table, points) in enumerate(seats)
+    ]
+    got = qualifiers(field, rule(final_qualify="tables", final_session=1))
+    chosen = set(got.entry_ids)
+    for table in {t for t, _ in seats}:
+        here = [c for c in field if c.table == table]
+        lowest = min(c.session_total for c in here)
+        assert {c.entry_id for c in here if c.entry_id in chosen} == {
+            c.entry_id for c in here if c.session_total == lowest
+        }
+    assert len(got.ties) == sum(
+        1
+        for table in {t for t, _ in seats}
+        if [p for t, p in seats if t == table].count(min(p for t, p in seats if t == table)) > 1
+    )

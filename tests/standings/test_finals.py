@@ -463,3 +463,14 @@ def test_a_tie_too_big_for_the_final_is_refused_naming_it_and_nothing_changes():
     assert tie.decided_by == "Most games gone out"
     assert tie.through == ("Ann Lee", "Bob Roe", "Cy Doe", "Ed Poe")  # of the 8 level on 30
     assert draw.refusal == ""
+
+
+def test_a_players_page_ends_at_the_rank_the_standings_give_with_the_final_first():
+    from standings.player_story import player_story
+
+    tournament = final_played(event(), FINAL_POINTS)
+    result = standings(tournament)
+    for row in result.rows:
+        story = player_story(result, row.record.player_number)
+        ranks = [g.rank for day in story.days for g in day.games if g.rank]
+        assert ranks[-1] == rank_label(row), row.record.name

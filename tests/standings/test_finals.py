@@ -474,3 +474,11 @@ def test_a_players_page_ends_at_the_rank_the_standings_give_with_the_final_first
         story = player_story(result, row.record.player_number)
         ranks = [g.rank for day in story.days for g in day.games if g.rank]
         assert ranks[-1] == rank_label(row), row.record.name
+
+
+def test_only_the_organiser_is_shown_the_final_in_the_menu(client):
+    w = event()
+    client.force_login(staff(w.tournament, "desk1"))
+    assert "/final/" not in client.get(f"/organiser/t/{w.tournament.slug}/").content.decode()
+    client.force_login(staff(w.tournament, "boss", StaffRole.ORGANISER))
+    assert "/final/" in client.get(f"/organiser/t/{w.tournament.slug}/").content.decode()

@@ -7,6 +7,7 @@ and the tests all ask here, so a rule refused in one place is refused in every p
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from domain.finals import COUNTS_CHOICES, FINAL_FIELDS, QUALIFY_CHOICES, final_problems
 from domain.flights import flight_problems, flights_words, parse_flights
 from domain.tie_breaks import tie_break_problems, tie_break_words
 
@@ -40,6 +41,7 @@ RULE_FIELDS = (
     "substitute_ranking",
     "flights",
     "seat_within_flights",
+    *FINAL_FIELDS,
 )
 
 # Rules that only order the standings: they change no score check and no total, so they may
@@ -104,6 +106,11 @@ RULE_LABELS = {
     "substitute_ranking": "A substitute's games count",
     "flights": "Flights",
     "seat_within_flights": "Seat each flight at tables of its own",
+    "final_qualify": "A final (championship round): who goes through",
+    "final_session": "The session whose tables send their lowest",
+    "final_qualifiers": "Players going through (overall, or from each flight)",
+    "final_tables": "Tables at the final",
+    "final_counts": "The final counts",
 }
 
 
@@ -195,6 +202,16 @@ def parse_tie_breaks(text: str) -> list[str]:
     return text.replace(",", " ").split()
 
 
+# The rules typed as a word, and what each word means.
+_CHOICE_WORDS = {
+    "unplayed_counts": UNPLAYED_CHOICES,
+    "late_missed_games": LATE_CHOICES,
+    "substitute_ranking": SUBSTITUTE_CHOICES,
+    "final_qualify": QUALIFY_CHOICES,
+    "final_counts": COUNTS_CHOICES,
+}
+
+
 def parse_rule(field: str, text: str) -> object:
     """The value of ``field`` typed as ``text`` (the command line's ``--set FIELD=VALUE``)."""
     if field not in RULE_FIELDS:
@@ -209,7 +226,7 @@ def parse_rule(field: str, text: str) -> object:
         return parse_tie_breaks(text)
     if field == "flights":
         return parse_flights(text)
-    if field in ("unplayed_counts", "late_missed_games", "substitute_ranking"):
+    if field in _CHOICE_WORDS:
         return text.strip().lower()
     if not text.strip().isdigit():
         raise ValueError("Type a whole number, 0 or more.")
@@ -229,12 +246,8 @@ def format_rule(field: str, value: object) -> str:
         return flights_words(value)  # type: ignore[arg-type]
     if field == "top_double":
         return set_label(value)  # type: ignore[arg-type]
-    if field == "unplayed_counts":
-        return UNPLAYED_CHOICES.get(str(value), str(value))
-    if field == "late_missed_games":
-        return LATE_CHOICES.get(str(value), str(value))
-    if field == "substitute_ranking":
-        return SUBSTITUTE_CHOICES.get(str(value), str(value))
+    if field in _CHOICE_WORDS:
+        return _CHOICE_WORDS[field].get(str(value), str(value))
     return str(value)
 
 
@@ -398,4 +411,8 @@ def rule_problems(rules: Mapping[str, Any]) -> dict[str, list[str]]:
             'Seating within flights needs the event\'s flights: list them under "Flights", or '
             "seat the flights mixed."
         ]
+    # The final reads the days, the table size and the flights, so it is checked once they
+    # are sound; a final with unsound flights waits for them.
+    if not found:
+        found.update(final_problems(rules))
     return found

@@ -221,6 +221,8 @@ def render_standings_pdf(
         story.append(Paragraph(markup(result.status_line), styles["warning"]))
     elif result.state == COMPLETE:
         story.append(Paragraph(markup(result.status_line), styles["complete"]))
+    elif result.order_note:
+        story.append(Paragraph(markup(result.order_note), styles["complete"]))
     if result.hidden_note:
         story.append(Paragraph(markup(result.hidden_note), styles["warning"]))
     story.append(

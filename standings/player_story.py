@@ -14,6 +14,7 @@ from core.sql import table_names
 from domain.ranking import PlayerRecord, RankedRow, rank_players
 from domain.rules import LATE_WORDS
 from scoring.models import Game, GameSheet, Score, SheetState
+from standings.final_order import with_final
 from standings.race import slots
 from standings.race_chart import RaceLine, race_chart_svg
 from standings.read import Standings, rank_label, sql_rows
@@ -166,10 +167,20 @@ def _ranks_after_each_game(result, event_slots, scores, entry_id) -> dict[tuple[
                 record.games_out += out
                 record.worst_game = max(record.worst_game or 0, points)
         if any(entry == entry_id for entry, _, _ in played):
-            ranked = rank_players(records.values(), tie_breaks)
+            ranked = _ranked_at(result, list(records.values()), day, tie_breaks)
             mine = next(r for r in ranked if r.record.entry_id == entry_id)
             ranks[(day, game)] = rank_label(mine)
     return ranks
+
+
+def _ranked_at(result, records: list[PlayerRecord], day: int, tie_breaks) -> list[RankedRow]:
+    """Ranked as the standings rank them: once the final is under way, its players first
+    (standings.final_order), and before it as usual."""
+    rules = result.tournament.rules
+    if result.finalists and day == rules.days:
+        column = result.day_numbers.index(rules.days)
+        return with_final(records, result.finalists, column, rules, {})
+    return rank_players(records, tie_breaks)
 
 
 def _sheets(result, table_numbers, tables) -> dict[tuple[int, int], tuple[int, str]]:

@@ -35,6 +35,7 @@ from domain.ranking import (
 from domain.rules import LATE_NOTHING, UNPLAYED_AVERAGE
 from scoring.models import Game, GameSheet, Score, SheetState, UnplayedGame
 from scoring.progress import finished_games, game_states, latest_day_in_play
+from standings.final_order import final_seats, order_note, with_final
 from standings.late import late_legend, late_seat_credit
 from tournaments.models import Day, Entry, Player, Seat, Table, Tournament
 
@@ -157,6 +158,8 @@ class Standings:
     flight: str = ""
     records: tuple[PlayerRecord, ...] = field(default=(), repr=False, compare=False)
     credited: Mapping[int, int] = field(default_factory=dict, repr=False, compare=False)
+    # Entry ids seated at the final, once it is seated and in the view: they lead the rows.
+    finalists: frozenset[int] = frozenset()
 
     @property
     def to_confirm(self) -> int:
@@ -199,11 +202,12 @@ class Standings:
     @property
     def status_line(self) -> str:
         state = self.state
+        note = f". {self.order_note}" if self.order_note else ""
         if state == FINAL:
-            return "Final"
+            return "Final" + note
         if state == COMPLETE:
-            return f"Complete {self.complete_label}"
-        return "Provisional: " + "; ".join(self.unsettled_parts)
+            return f"Complete {self.complete_label}{note}"
+        return "Provisional: " + "; ".join(self.unsettled_parts) + note
 
     @property
     def unsettled_parts(self) -> list[str]:
@@ -221,6 +225,11 @@ class Standings:
             word = "day" if len(self.unseated_days) == 1 else "days"
             parts.append(f"{word} {days} not seated yet")
         return parts
+
+    @property
+    def order_note(self) -> str:
+        """What the order is once the final leads it; "" otherwise."""
+        return order_note(self.tournament.rules) if self.finalists else ""
 
     @property
     def cut_label(self) -> str:
@@ -245,8 +254,9 @@ class Standings:
         """The same standings with only ``flight``'s players, ranked 1..n among themselves by
         the same rules, ties and tie-breaks. No query: the records are already read."""
         records = [record for record in self.records if record.flight == flight]
-        rows = rank_players(records, self.tournament.rules.tie_breaks or ())
-        mark_short_totals(rows, self.credited)
+        rows = _ranked(
+            records, self.tournament.rules, self.credited, self.finalists, self.day_numbers
+        )
         return replace(self, flight=flight, rows=rows, clubs=rank_clubs(rows))
 
 
@@ -354,8 +364,8 @@ def standings(tournament: Tournament, cut: Cut = Cut()) -> Standings:
         replaced_by,
         rules.substitute_ranking,
     )
-    rows = rank_players(records, rules.tie_breaks or ())
-    mark_short_totals(rows, credited)
+    finalists = final_seats(rules, progress)
+    rows = _ranked(records, rules, credited, finalists, day_numbers)
     # Only flights need the records again; an event without them keeps none.
     kept = tuple(records) if rules.flights else ()
     expected, confirmed = _games_to_settle(progress, cut, rules)
@@ -372,7 +382,18 @@ def standings(tournament: Tournament, cut: Cut = Cut()) -> Standings:
         unseated_days=tuple(d for d in day_numbers if d not in progress),
         records=kept,
         credited=credited,
+        finalists=finalists,
     )
+
+
+def _ranked(records, rules, credited, finalists, day_numbers) -> list[RankedRow]:
+    """The rows in order: the final first once it is seated and in the view (standings.
+    final_order), else by total and the tie-breaks."""
+    if finalists:
+        return with_final(records, finalists, day_numbers.index(rules.days), rules, credited)
+    rows = rank_players(records, rules.tie_breaks or ())
+    mark_short_totals(rows, credited)
+    return rows
 
 
 def _credits(progress, day_numbers, cut: Cut, rules, totals, averaging: bool):

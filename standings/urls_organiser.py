@@ -3,7 +3,7 @@ namespace."""
 
 from django.urls import path
 
-from standings import views_organiser, views_prizes
+from standings import views_finals, views_organiser, views_prizes
 
 T = "t/<slug:slug>/"
 S = "season/<slug:slug>/"
@@ -20,6 +20,8 @@ urlpatterns = [
     path(
         T + "standings/public/", views_organiser.public_pages_toggle, name="standings_public_pages"
     ),
+    path(T + "final/", views_finals.final, name="final"),
+    path(T + "final/seat/", views_finals.seat_final_view, name="seat_final"),
     path(T + "prizes/", views_prizes.prizes, name="prizes"),
     path(T + "prizes/add/", views_prizes.prize_add, name="prize_add"),
     path(T + "prizes/one-each/", views_prizes.prize_one_each, name="prize_one_each"),

@@ -7,6 +7,7 @@ from django.utils import timezone
 
 from core.formats import entered_so_far, when_left
 from core.forms import CappedUploadForm, field_of
+from domain.finals import COUNTS_CHOICES, QUALIFY_CHOICES
 from domain.flights import Birth, format_flights, parse_flights, read_birth
 from domain.people import SamePerson
 from domain.rules import (
@@ -433,8 +434,56 @@ class RulesForm(forms.Form):
         "flight listed next to it.",
     )
 
+    final_qualify = forms.ChoiceField(
+        label="A final (championship round)",
+        choices=list(QUALIFY_CHOICES.items()),
+        required=False,
+        help_text="The last day is the final, played by those who go through from the days "
+        "before it.",
+    )
+    final_session = forms.IntegerField(
+        label="Session whose tables each send their lowest",
+        min_value=0,
+        max_value=30,
+        required=False,
+        help_text="Only for the lowest at each table: the day (session) whose tables count.",
+    )
+    final_qualifiers = forms.IntegerField(
+        label="Players going through",
+        min_value=0,
+        max_value=500,
+        required=False,
+        help_text="For the best overall, or the best of each flight (that many from each).",
+    )
+    final_tables = forms.IntegerField(
+        label="Tables at the final", min_value=1, max_value=50, required=False
+    )
+    final_counts = forms.ChoiceField(
+        label="The final counts", choices=list(COUNTS_CHOICES.items()), required=False
+    )
+
     def clean_flights(self):
         return parse_flights(self.cleaned_data["flights"])
+
+    def _kept(self, name: str):
+        # A post without the field (a page opened before the rule existed) keeps the value.
+        value = self.cleaned_data[name]
+        return self.initial.get(name) if value in (None, "") else value
+
+    def clean_final_qualify(self):
+        return self._kept("final_qualify")
+
+    def clean_final_session(self):
+        return self._kept("final_session")
+
+    def clean_final_qualifiers(self):
+        return self._kept("final_qualifiers")
+
+    def clean_final_tables(self):
+        return self._kept("final_tables")
+
+    def clean_final_counts(self):
+        return self._kept("final_counts")
 
     def clean_engine_order(self):
         return _parsed(parse_engine_order, self.cleaned_data["engine_order"])

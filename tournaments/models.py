@@ -7,6 +7,7 @@ from django.db import models
 from django.db.models import F, Q
 
 from domain import fees, rules as rule_checks
+from domain.finals import COUNTS_CHOICES, NO_FINAL, OWN_TOTAL, QUALIFY_CHOICES
 from domain.flights import FLIGHT_MAX, Birth
 from domain.hidden_finish import HiddenFinish
 from domain.rules import SETS, hand_sizes_problems, rule_problems, set_label
@@ -110,6 +111,26 @@ class RuleFields(models.Model):
         "seat each flight at tables of its own",
         default=False,
         help_text="Tables seat players of one flight; off, the tables mix the flights.",
+    )
+    # A final (domain.finals): the last day, played by the qualifiers of the days before it.
+    final_qualify = models.CharField(
+        "a final: who goes through",
+        max_length=10,
+        choices=list(QUALIFY_CHOICES.items()),
+        default=NO_FINAL,
+    )
+    final_session = models.PositiveSmallIntegerField(
+        default=0, help_text="The session whose tables each send their lowest total."
+    )
+    final_qualifiers = models.PositiveSmallIntegerField(
+        default=0, help_text="How many go through: overall, or from each flight."
+    )
+    final_tables = models.PositiveSmallIntegerField(default=1)
+    final_counts = models.CharField(
+        "the final counts",
+        max_length=10,
+        choices=list(COUNTS_CHOICES.items()),
+        default=OWN_TOTAL,
     )
 
     class Meta:

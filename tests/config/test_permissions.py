@@ -120,6 +120,9 @@ EXPECTED = {
     "organiser:standings_xlsx": DESK_PAGE,
     "organiser:standings_public_pages": ORGANISER_POST_ONLY,
     "organiser:standings_hidden_finish": ORGANISER_POST_ONLY,
+    # The final: who goes through is the organiser's page (it seats the final).
+    "organiser:final": ORGANISER_PAGE,
+    "organiser:seat_final": ORGANISER_POST_ONLY,
     "organiser:prizes": DESK_PAGE,
     "organiser:prize_add": ORGANISER_POST_ONLY,
     "organiser:prize_one_each": ORGANISER_POST_ONLY,

@@ -14,6 +14,9 @@ a game and revealing it; a player moving on to a later event in another club, or
 changing their club; a player merged with a person of another event, and the merge undone.
 Players are in flights (60-69, 70-79, 80+, or none; a walk-in enters with none), and half the
 events seat each flight at tables of its own (no table mixes them; each as even as it can be).
+Some events end with a final on day 2 (the best 4 of day 1 at one table, on its own total or
+added): the model says who qualifies and when seating it must be refused, and ranks the
+finalists first.
 Scores come from ``game_simulator``, so every game typed is one a table could have played.
 
 What it checks after every step: the score history (every version stored, its state, engine,
@@ -72,6 +75,7 @@ from scoring.models import (
 from scoring.selectors import sheet_rules
 from scoring.services import close_day, reopen_day
 from scoring.unplayed import mark_not_played, undo_not_played
+from standings.finals import seat_final
 from standings.read import requested_standings
 from tournaments.access import COMMAND_LINE
 from tournaments.models import (
@@ -118,6 +122,10 @@ WATCHED = (
 LATE_RULES = ("nothing", "highest", "average")
 LATE_WORDS = {"highest": "late: highest at the table", "average": "late: table average"}
 FLIGHTS = ["60-69", "70-79", "80+"]
+# Some events end with a final on day 2 (the best FINAL_QUALIFIERS of day 1 at one table),
+# counted on its own or added to day 1; most have none.
+FINALS = ("", "", "own", "added")
+FINAL_QUALIFIERS = 4
 TIE_BREAK_CHOICES = ((), ("most_outs",), ("lowest_worst_game",), ("most_outs", "lowest_worst_game"))
 
 
@@ -178,8 +186,9 @@ class SimulatedDays(RuleBasedStateMachine):
         seed=st.integers(0, 2**32 - 1),
         late_rule=st.sampled_from(LATE_RULES),
         within_flights=st.booleans(),
+        final=st.sampled_from(FINALS),
     )
-    def an_event(self, players, seed, late_rule, within_flights):
+    def an_event(self, players, seed, late_rule, within_flights, final):
         self.rng = random.Random(seed)
         self.within_flights = within_flights
         users = get_user_model().objects
@@ -220,6 +229,7 @@ class SimulatedDays(RuleBasedStateMachine):
         days = {d.number: DayM(d.number, d.pk) for d in self.t.days.all()}
         self.model = Model(GAMES, days, late_rule=late_rule)
         TALLY.actions[f"late rule {late_rule}"] += 1
+        self.set_final(final)
         # Day 1 starts seated, so most steps play it; reseating and clearing stay steps.
         seat_day(self.t.days.get(number=1), seed=seed % 1000)
         self.sync()
@@ -369,6 +379,62 @@ class SimulatedDays(RuleBasedStateMachine):
         for group in groups:
             sizes = [len(t) for t in tables if set(t) <= set(group)]
             assert sorted(sizes, reverse=True) == table_sizes(len(group), 7), sizes
+
+    # ------------------------------------------------------------------------------
+    # A final
+    # ------------------------------------------------------------------------------
+
+    def set_final(self, final: str) -> None:
+        """Day 2 as the final of the best FINAL_QUALIFIERS of day 1, before any score."""
+        if not final:
+            return
+        change_rules(
+            self.t,
+            {
+                "final_qualify": "overall",
+                "final_qualifiers": FINAL_QUALIFIERS,
+                "final_tables": 1,
+                "final_counts": final,
+            },
+            by=COMMAND_LINE,
+        )
+        self.t = fresh(self.t)
+        self.model.final, self.model.final_qualifiers = final, FINAL_QUALIFIERS
+        TALLY.actions[f"final {final}"] += 1
+
+    @precondition(lambda self: hasattr(self, "model") and self.model.final)
+    @rule()
+    def seat_the_final(self):
+        """Seated with the model's qualifiers, or refused where the model says it must be:
+        qualifying not finished, the final seated or closed, or too many (or too few) level
+        to seat at its one table."""
+        m = self.model
+        final = m.days[2]
+        going = m.qualifiers() if m.qualifying_finished() else set()
+        can = m.qualifying_finished() and not final.tables and not final.closed
+        can = can and 2 <= len(going) <= 7
+        done = self.attempt(
+            "seat the final", lambda: seat_final(fresh(self.t)), expect_refusal=not can
+        )
+        self.sync()
+        if done is not None:
+            seated = {s.entry for t in final.tables.values() for s in t.seats}
+            assert seated == going, "the final seated others than the model's qualifiers"
+            TALLY.actions["finals seated"] += 1
+
+    def qualifying_open(self) -> bool:
+        day = self.model.days[1]
+        return bool(self.model.final and day.tables and not day.closed)
+
+    # Qualifying rarely ends by chance within an example's steps, so an event with a final
+    # has the desk key every game left of day 1 from the cards, table by table.
+    @precondition(lambda self: hasattr(self, "model") and self.qualifying_open())
+    @rule(data=st.data())
+    def play_out_qualifying(self, data):
+        for key in [k for k in self.open_tables() if k[0] == 1]:
+            left = set(range(1, GAMES + 1)) - self.table_m(key).finished(GAMES)
+            if left:
+                self.desk_card(data, left, matches=True, card_right=True, key=key)
 
     @rule(day=st.sampled_from([1, 2]))
     def clear(self, day):
@@ -556,8 +622,8 @@ class SimulatedDays(RuleBasedStateMachine):
         matches=st.booleans(),
         card_right=st.booleans(),
     )
-    def desk_card(self, data, games, matches, card_right):
-        key = self.pick_table(data)
+    def desk_card(self, data, games, matches, card_right, key=None):
+        key = key or self.pick_table(data)
         games = sorted(g for g in games if self.playable(key, g))
         if not games:
             return
@@ -996,7 +1062,9 @@ class SimulatedDays(RuleBasedStateMachine):
             return
         staff = self.model.standings()
         public = self.model.standings(public=True)
-        self.standings_agree(requested_standings(self.t, {}), staff)
+        got = requested_standings(self.t, {})
+        self.standings_agree(got, staff)
+        TALLY.actions["steps with the final first"] += bool(got.finalists)
         self.standings_agree(requested_standings(self.t, {}, public=True), public)
         TALLY.actions["steps with late credit"] += any(r.late for r in staff.rows.values())
         TALLY.held_back += public.title != staff.title

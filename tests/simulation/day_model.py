@@ -11,7 +11,7 @@ nothing from the app's ranking or standings code.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 ENTERED, CONFIRMED, SUPERSEDED, REJECTED = "entered", "confirmed", "superseded", "rejected"
 
@@ -140,6 +140,10 @@ class Model:
     hidden: tuple[int, int | None] | None = None
     # What a late player's missed games count: "nothing", "highest" or "average".
     late_rule: str = "nothing"
+    # A final on the last day: "" for none, else how it counts ("own" or "added"), played by
+    # the best ``final_qualifiers`` overall after the days before it, at one table.
+    final: str = ""
+    final_qualifiers: int = 0
 
     @property
     def started(self) -> bool:
@@ -247,6 +251,8 @@ class Model:
                 entry.substitute,
                 late.get(entry_id, (0, 0))[1],
             )
+        if self.final and last == max(self.days) and self.days[last].tables:
+            self.final_order(result, rows, shown, counted, counts)
         title = "Standings"
         if cut_game is not None:
             title = f"Standings after game {cut_game} of day {last}"
@@ -255,6 +261,110 @@ class Model:
         if flight:
             title += f" \u00b7 Flight {flight}"
         return StandingsM(title, result, max(0, expected - settled), entered)
+
+    # --- a final ----------------------------------------------------------------------
+    def _tie_key(self, total: int, outs: int, worst: int) -> tuple:
+        k: tuple = (total,)
+        for name in self.tie_breaks:
+            if name == "most_outs":
+                k += (-outs,)
+            elif name == "lowest_worst_game":
+                k += ((1, 0) if worst < 0 else (0, worst),)
+        return k
+
+    def qualifying_finished(self) -> bool:
+        """Every game of every table of every day before the final confirmed or not played."""
+        before = [d for n, d in self.days.items() if n < max(self.days)]
+        return all(
+            d.tables
+            and all(
+                len(t.finished(self.games_per_day)) == self.games_per_day for t in d.tables.values()
+            )
+            for d in before
+        )
+
+    def qualifiers(self) -> set[int]:
+        """Who goes through: the best ``final_qualifiers`` ranked players after the days
+        before the final, and everyone level with the last of them on total and every
+        tie-break (the organiser decides; all go through)."""
+        final_day = max(self.days)
+        stats: dict[int, list[int]] = {}
+        seated: set[int] = set()
+        for day in self.days.values():
+            if day.number >= final_day:
+                continue
+            for table in day.tables.values():
+                seated |= {s.entry for s in table.seats}
+                for n in range(1, self.games_per_day + 1):
+                    live = table.live(n)
+                    if live is None or live.state != CONFIRMED:
+                        continue
+                    for entry, points in live.scores.items():
+                        st = stats.setdefault(entry, [0, 0, -1])
+                        st[0] += points
+                        st[1] += live.went_out == entry
+                        st[2] = max(st[2], points)
+        late = self.late_credit(
+            [d for d in self.days.values() if d.number < final_day and d.tables],
+            lambda day, game: day < final_day,
+        )
+        keys = {}
+        for entry_id in set(stats) | seated:
+            entry = self.entries[entry_id]
+            if entry.status == "withdrawn" or entry.substitute:
+                continue
+            total, outs, worst = stats.get(entry_id, [0, 0, -1])
+            keys[entry_id] = self._tie_key(total + late.get(entry_id, (0, 0))[0], outs, worst)
+        ordered = sorted(keys.values())
+        if len(ordered) <= self.final_qualifiers:
+            return set(keys)
+        edge = ordered[self.final_qualifiers - 1]
+        return {e for e, k in keys.items() if k <= edge}
+
+    def final_order(self, result, rows, shown, counted, counts) -> None:
+        """``result`` (name -> RowM) re-ranked with the final first: finalists by the final's
+        own total (or the final added to the rest), then the tie-breaks over every game;
+        everyone else after them by total and tie-breaks, ranks counting on from the
+        finalists'. A total is short only against its own part. A finalist who withdrew shows
+        the total of the days before the final."""
+        final_day = max(self.days)
+        finalists = {s.entry for t in self.days[final_day].tables.values() for s in t.seats}
+        own: dict[int, int] = {}
+        for table in self.days[final_day].tables.values():
+            for n in range(1, self.games_per_day + 1):
+                live = table.live(n)
+                if live is None or live.state != CONFIRMED or not counts(final_day, n):
+                    continue
+                for entry, points in live.scores.items():
+                    own[entry] = own.get(entry, 0) + points
+
+        def shown_total(entry_id: int) -> int:
+            total = rows[entry_id][1]
+            if entry_id not in finalists:
+                return total
+            return total if self.final == "added" else own.get(entry_id, 0)
+
+        def active(entry_id: int) -> bool:
+            entry = self.entries[entry_id]
+            return entry.status != "withdrawn" and not entry.substitute
+
+        ahead = [e for e in shown if e in finalists]
+        rest = [e for e in shown if e not in finalists]
+        ranked_ahead = sum(1 for e in ahead if active(e))
+        for part, start in ((ahead, 1), (rest, ranked_ahead + 1)):
+            keys = {
+                e: self._tie_key(shown_total(e), rows[e][3], rows[e][4]) for e in part if active(e)
+            }
+            most = max((counted(e) for e in part), default=0)
+            for e in part:
+                entry = self.entries[e]
+                k = keys.get(e)
+                rank = start + sum(1 for o in keys.values() if o < k) if k is not None else None
+                tied = k is not None and list(keys.values()).count(k) > 1
+                total = shown_total(e) if k is not None else rows[e][1] - own.get(e, 0)
+                result[entry.name] = replace(
+                    result[entry.name], total=total, rank=rank, tied=tied, short=counted(e) < most
+                )
 
     def late_credit(self, seated_days, counts) -> dict[int, tuple[int, int]]:
         """{entry: (points, games)} the late rule credits: for each game of the day a late

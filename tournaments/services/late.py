@@ -14,6 +14,7 @@ from django.db.models import Max
 
 from core.errors import ServiceError
 from core.formats import entered_so_far, when_left
+from domain.finals import NO_FINAL
 from tournaments.access import role_in
 from tournaments.hooks import play_record
 from tournaments.models import Day, Entry, Seat, StaffRole, Table, Tournament
@@ -66,6 +67,12 @@ def _day_with_rules(day, *, lock: bool) -> Day:
     day.tournament = Tournament.objects.select_related("rules").get(pk=day.tournament_id)
     if day.is_closed:
         raise ServiceError(f"Day {day.number} is closed: nobody can be seated on it now.")
+    rules = day.tournament.rules
+    if rules.final_qualify != NO_FINAL and day.number == rules.days:
+        raise ServiceError(
+            f"Day {day.number} is the final: only those who qualified play it, so nobody "
+            "joins it late or as a substitute."
+        )
     return day
 
 

@@ -12,6 +12,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from core.errors import ServiceError
+from domain.finals import NO_FINAL
 from domain.seating.bounds import repeat_lower_bound
 from domain.seating.by_flight import group_pins, joined_plans
 from domain.seating.feasibility import namer
@@ -68,8 +69,16 @@ def days_to_plan(days: list[Day], rules, players: int | None = None) -> tuple[li
             "Reshuffling is off for this event: every day keeps the day before's tables, so "
             "there is nothing to plan. Seat day 1; the later days keep its tables."
         )
+    # The final is seated from the qualifiers alone (standings.finals), never from a plan.
+    final = rules.days if rules.final_qualify != NO_FINAL else None
+    days = [d for d in days if d.number != final]
     remaining = [d for d in days if d.seated_at is None and not d.is_closed]
     if not remaining:
+        if final:
+            return [], (
+                "Every day before the final is already seated; the final is seated on its "
+                'own once qualifying is over (Final, "Seat the final").'
+            )
         return [], "Every day is already seated: there is no day left to plan."
     first = remaining[0].number
     seated_after = [d.number for d in days if d.number > first and d.seated_at is not None]

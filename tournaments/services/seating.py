@@ -10,6 +10,7 @@ from django.db.models import Max
 from django.utils import timezone
 
 from core.errors import ServiceError
+from domain.finals import NO_FINAL
 from domain.seating.bounds import repeat_lower_bound
 from domain.seating.by_flight import seat_groups
 from domain.seating.day import seat
@@ -141,6 +142,7 @@ def seat_day(day, *, seed: int | None = None, organiser=None) -> SeatingOutcome:
     plan: see :func:`_seat_from_plan`.
     """
     day = _lock_day(day)
+    _refuse_if_final(day)
     players = players_or_refuse(day.tournament)
     planned = _plan_to_follow(day)
     if planned is not None:
@@ -247,6 +249,32 @@ def seat_day_with_tables(
     if groups is None and sizes != table_sizes(len(seated), rules.max_table_size):
         raise ServiceError("Those tables are not as even as the rules allow.")
     return _commit_seating(day, players, given, seed, organiser, kept=False)
+
+
+def _refuse_if_final(day) -> None:
+    rules = day.tournament.rules
+    if rules.final_qualify != NO_FINAL and day.number == rules.days:
+        raise ServiceError(
+            f"Day {day.number} is the final: only those who qualify play it. Seat it with "
+            '"Seat the final" (Standings, Final) or the command final SLUG --seat, once '
+            "qualifying is over."
+        )
+
+
+@transaction.atomic
+def seat_final_day(day, tables: list[list[Entry]], *, organiser=None) -> SeatingOutcome:
+    """Seat the final (the event's last day) at the qualifiers' tables, which the final's
+    rule chose (standings.finals): only they play it. Refused once the day has tables, is
+    closed or has scores; the repeat counts are kept as for any day."""
+    day = _lock_day(day)
+    if Table.objects.filter(day=day).exists():
+        raise ServiceError(
+            f"The final (day {day.number}) is already seated. To seat it again, clear it "
+            f'first (Seating, day {day.number}, "Clear").'
+        )
+    players = [entry for table in tables for entry in table]
+    seated = [[entry.pk for entry in table] for table in tables]
+    return _commit_seating(day, players, seated, None, organiser, kept=False)
 
 
 def players_or_refuse(tournament) -> list[Entry]:

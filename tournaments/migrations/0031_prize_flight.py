@@ -6,7 +6,7 @@ class Migration(migrations.Migration):
     """A prize may be a flight's: a place is then unique within its flight."""
 
     dependencies = [
-        ("tournaments", "0035_player_birth"),
+        ("tournaments", "0030_player_birth"),
     ]
 
     operations = [

@@ -11,7 +11,7 @@ class Migration(migrations.Migration):
     """Seating within flights: a rule, on the rule set and its presets (off: tables mix)."""
 
     dependencies = [
-        ("tournaments", "0027_flights"),
+        ("tournaments", "0028_final"),
     ]
 
     operations = [

@@ -5,7 +5,7 @@ class Migration(migrations.Migration):
     """When a person was born, as far as the directory knows, for flights by age."""
 
     dependencies = [
-        ("tournaments", "0034_seat_within_flights"),
+        ("tournaments", "0029_seat_within_flights"),
     ]
 
     operations = [

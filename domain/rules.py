@@ -31,6 +31,11 @@ RULE_FIELDS = (
     "engine_set_aside",
     "double_blank_value",
     "reshuffle_each_day",
+    "session_seating",
+    "move_up",
+    "move_down",
+    "end_tables",
+    "sessions_per_day",
     "spread_clubs",
     "tie_breaks",
     "unplayed_counts",
@@ -74,6 +79,30 @@ SUBSTITUTE_CHOICES = {
     SUB_OWN: "Ranked on their own total",
     SUB_SHARED: "Added to the player they replaced",
 }
+# How each session (day) after the first is seated: reshuffled (or kept, as
+# ``reshuffle_each_day`` says, or as the seating plan has it), or moved table to table from the
+# previous session's results (domain.movement).
+SEATING_RESHUFFLE, SEATING_MOVEMENT = "reshuffle", "movement"
+SESSION_SEATING_CHOICES = {
+    SEATING_RESHUFFLE: "Reshuffle (or keep the tables, as \u201cReseat each day\u201d says)",
+    SEATING_MOVEMENT: "Movement: players move table to table by their results",
+}
+# What happens at table 1 and the last table to a player the movement would move off the end.
+ENDS_STAY, ENDS_WRAP = "stay", "wrap"
+END_TABLES_CHOICES = {
+    ENDS_STAY: "They stay at their table",
+    ENDS_WRAP: "They go round: table 1's to the last table, the last table's to table 1",
+}
+# A club runs at most a morning, an afternoon and an evening session in one date.
+MAX_SESSIONS_PER_DAY = 4
+CHOICE_FIELDS = {
+    "unplayed_counts": UNPLAYED_CHOICES,
+    "late_missed_games": LATE_CHOICES,
+    "substitute_ranking": SUBSTITUTE_CHOICES,
+    "session_seating": SESSION_SEATING_CHOICES,
+    "end_tables": END_TABLES_CHOICES,
+}
+
 FLAGS = ("engine_set_aside", "reshuffle_each_day", "spread_clubs", "late_joins", "substitutes")
 
 RULE_LABELS = {
@@ -87,6 +116,11 @@ RULE_LABELS = {
     "engine_set_aside": "Engine set aside before the deal",
     "double_blank_value": "Double blank",
     "reshuffle_each_day": "Reseat each day",
+    "session_seating": "Seat each session after the first by",
+    "move_up": "Lowest at each table who move up a table",
+    "move_down": "Highest at each table who move down a table",
+    "end_tables": "Table 1 and the last table",
+    "sessions_per_day": "Sessions a day",
     "spread_clubs": "Spread the clubs on day 1",
     "tie_breaks": "Tie-breaks",
     "unplayed_counts": "A game not played counts",
@@ -200,7 +234,7 @@ def parse_rule(field: str, text: str) -> object:
         return parse_tie_breaks(text)
     if field == "flights":
         return parse_flights(text)
-    if field in ("unplayed_counts", "late_missed_games", "substitute_ranking"):
+    if field in CHOICE_FIELDS:
         return text.strip().lower()
     if not text.strip().isdigit():
         raise ValueError("Type a whole number, 0 or more.")
@@ -220,12 +254,8 @@ def format_rule(field: str, value: object) -> str:
         return flights_words(value)  # type: ignore[arg-type]
     if field == "top_double":
         return set_label(value)  # type: ignore[arg-type]
-    if field == "unplayed_counts":
-        return UNPLAYED_CHOICES.get(str(value), str(value))
-    if field == "late_missed_games":
-        return LATE_CHOICES.get(str(value), str(value))
-    if field == "substitute_ranking":
-        return SUBSTITUTE_CHOICES.get(str(value), str(value))
+    if field in CHOICE_FIELDS:
+        return CHOICE_FIELDS[field].get(str(value), str(value))
     return str(value)
 
 
@@ -357,6 +387,55 @@ def _deal_too_big(players: int, tiles: int, tiles_in_set: int, *, set_aside: boo
     )
 
 
+def _choice_problem(value: object, choices: Mapping[str, str]) -> str | None:
+    if value in choices:
+        return None
+    return "Choose " + " or ".join(f'"{key}"' for key in choices) + "."
+
+
+def movement_problems(rules: Mapping[str, Any]) -> dict[str, str]:
+    """Why the session seating rules cannot be followed, by field (empty when they can).
+
+    Read with defaults so a rule set from before these rules is a reshuffle, one session a day.
+    A movement needs a session after the first to move into, someone to move, and no more
+    movers than a table seats; whether the players fill two tables is the seating's to check,
+    when the players are known.
+    """
+    found: dict[str, str] = {}
+    method = rules.get("session_seating", SEATING_RESHUFFLE)
+    ends = rules.get("end_tables", ENDS_STAY)
+    for name, value in (("session_seating", method), ("end_tables", ends)):
+        problem = _choice_problem(value, CHOICE_FIELDS[name])
+        if problem:
+            found[name] = problem
+    per_day = rules.get("sessions_per_day", 1)
+    if not _is_int(per_day) or not 1 <= per_day <= MAX_SESSIONS_PER_DAY:
+        found["sessions_per_day"] = f"A day holds from 1 to {MAX_SESSIONS_PER_DAY} sessions."
+    up, down = rules.get("move_up", 0), rules.get("move_down", 0)
+    for name, value in (("move_up", up), ("move_down", down)):
+        if not _is_int(value) or value < 0:
+            found[name] = "Type a whole number of players, 0 or more."
+    if found or method != SEATING_MOVEMENT:
+        return found
+    size, days = rules.get("max_table_size"), rules.get("days")
+    if up + down == 0:
+        found["move_up"] = (
+            "A movement moves someone: say how many of the lowest move up, or of the highest "
+            "move down, or both."
+        )
+    elif _is_int(size) and up + down > size:
+        found["move_up" if up else "move_down"] = (
+            f"The movement moves {up} up and {down} down from each table, {up + down} players, "
+            f"but a table seats at most {size}."
+        )
+    if _is_int(days) and days < 2:
+        found["session_seating"] = (
+            "A movement seats a session from the one before it: the event needs at least 2 "
+            "sessions (Days)."
+        )
+    return found
+
+
 def rule_problems(rules: Mapping[str, Any]) -> dict[str, list[str]]:
     """Every reason, by field, that ``rules`` (a mapping of :data:`RULE_FIELDS`) cannot be
     played; empty when they can."""
@@ -371,6 +450,8 @@ def rule_problems(rules: Mapping[str, Any]) -> dict[str, list[str]]:
         found["tie_breaks"] = ties
     if not isinstance(rules.get("engine_set_aside", False), bool):
         found["engine_set_aside"] = ['Say "yes" or "no": is the engine set aside before the deal?']
+    for name, message in movement_problems(rules).items():
+        found.setdefault(name, []).append(message)
     # The flights depend on no other rule, so they are checked whatever else is wrong.
     flights = flight_problems(rules.get("flights") or [])
     if found:

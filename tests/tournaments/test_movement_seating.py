@@ -229,12 +229,12 @@ def test_sessions_share_a_date_and_say_so():
     assert dates == [start, start, next_day, next_day]
     out = StringIO()
     call_command("seat", "prog", "--day", "1", "--seed", "3", stdout=out)
-    assert "Progressive, Day 1, session 1: seating number 3" in out.getvalue()
+    assert "Progressive, day 1, session 1: seating number 3" in out.getvalue()
     play_session(tournament.days.get(number=1), by_number)
     out = StringIO()
     call_command("seat", "prog", "--day", "2", stdout=out)
     text = out.getvalue()
-    assert "Progressive, Day 1, session 2: seated by the movement (2 moved up, 2 moved down, 8 stayed)" in text
+    assert "Progressive, day 1, session 2: seated by the movement (2 moved up, 2 moved down, 8 stayed)" in text
     assert "Who moves where and why:" in text
     assert "lowest at table 2" in text and "moves up to table 1" in text
 

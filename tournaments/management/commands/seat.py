@@ -67,6 +67,7 @@ class Command(BaseCommand):
     def _seat(self, tournament, day_row, seed):
         outcome = seat_day(day_row, seed=seed)
         label = day_label(outcome.day)
+        label = label[:1].lower() + label[1:]  # "Spring, day 2", "Spring, day 1, session 2"
         if outcome.moves:
             self.stdout.write(
                 f"{tournament.name}, {label}: seated by the movement "

@@ -43,7 +43,19 @@ import uuid
 from collections import Counter
 from dataclasses import dataclass, field
 
-from day_model import CONFIRMED, ENTERED, REJECTED, DayM, EntryM, Model, SeatM, TableM, Version
+from day_model import (
+    CONFIRMED,
+    ENTERED,
+    REJECTED,
+    DayM,
+    EntryM,
+    Model,
+    MovementM,
+    SeatM,
+    TableM,
+    Version,
+    movement_tables,
+)
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.test import Client
@@ -115,6 +127,9 @@ WATCHED = (
 LATE_RULES = ("nothing", "highest", "average")
 LATE_WORDS = {"highest": "late: highest at the table", "average": "late: table average"}
 FLIGHTS = ["60-69", "70-79", "80+"]
+# How day 2 is seated: reshuffled (None), or by a movement (the lowest up, the highest down,
+# the ends wrapping or not) that the model works out for itself.
+MOVEMENTS = (None, None, MovementM(1, 1, False), MovementM(1, 0, True), MovementM(2, 1, False))
 TIE_BREAK_CHOICES = ((), ("most_outs",), ("lowest_worst_game",), ("most_outs", "lowest_worst_game"))
 
 
@@ -138,6 +153,18 @@ CLUBS = ("Elks", "Moose Lodge", "")
 
 class Refused(Exception):
     """An action the app refused: what it said."""
+
+
+def movement_rules(movement: MovementM | None) -> dict:
+    """The rule changes that seat day 2 by ``movement`` (none: reshuffled, as the preset)."""
+    if movement is None:
+        return {}
+    return {
+        "session_seating": "movement",
+        "move_up": movement.up,
+        "move_down": movement.down,
+        "end_tables": "wrap" if movement.wrap else "stay",
+    }
 
 
 def saved_or_refused(saved: submit.Saved) -> submit.Saved:
@@ -174,8 +201,9 @@ class SimulatedDays(RuleBasedStateMachine):
         players=st.integers(8, 16),
         seed=st.integers(0, 2**32 - 1),
         late_rule=st.sampled_from(LATE_RULES),
+        movement=st.sampled_from(MOVEMENTS),
     )
-    def an_event(self, players, seed, late_rule):
+    def an_event(self, players, seed, late_rule, movement):
         self.rng = random.Random(seed)
         users = get_user_model().objects
         self.organiser = users.create(username="sim-organiser", is_superuser=True)
@@ -187,9 +215,12 @@ class SimulatedDays(RuleBasedStateMachine):
                 "games_per_day": GAMES,
                 "late_missed_games": late_rule,
                 "flights": FLIGHTS,
+                **movement_rules(movement),
             },
             by=COMMAND_LINE,
         )
+        self.movement = movement
+        TALLY.actions["movement" if movement else "reshuffle"] += 1
         self.desk = {}
         for name in ("desk1", "desk2"):
             self.desk[name] = users.create(username=f"sim-{name}")
@@ -336,6 +367,9 @@ class SimulatedDays(RuleBasedStateMachine):
 
     @rule(day=st.sampled_from([1, 2]), seed=st.integers(0, 999))
     def seat(self, day, seed):
+        if self.movement is not None and day == 2:
+            self.seat_by_movement()
+            return
         d = self.model.days[day]
         fixed = d.closed or d.started
         done = self.attempt(
@@ -350,6 +384,37 @@ class SimulatedDays(RuleBasedStateMachine):
             assert seated == here, "seating left out or added someone"
             sizes = [len(t.seats) for t in d.tables.values()]
             assert max(sizes) - min(sizes) <= 1 and max(sizes) <= 7, sizes
+
+    def seat_by_movement(self):
+        """Day 2 by the movement: refused while day 1 waits (or fills one table), else the
+        tables the model works out from day 1's confirmed record."""
+        d = self.model.days[2]
+        here = {e.pk for e in self.model.entries.values() if e.status == "checked_in"}
+        want = movement_tables(self.model, self.movement, 2, here, self.t.rules.max_table_size)
+        done = self.attempt(
+            "seat by movement",
+            lambda: seat_day(Day.objects.get(pk=d.pk)),
+            expect_refusal=True if d.closed or d.started or want is None else False,
+        )
+        self.sync()
+        if done is None:
+            return
+        TALLY.actions["seated by movement"] += 1
+        got = [{s.entry for s in d.tables[n].seats} for n in sorted(d.tables)]
+        assert got == want, f"movement: {got} != the model's {want}"
+        moves = Day.objects.get(pk=d.pk).moves
+        assert sorted(m["entry"] for m in moves) == sorted(here)
+        assert all(m["words"] for m in moves)
+
+    # A movement seats day 2 once day 1 is over: closing it is how most examples get there.
+    @precondition(lambda self: getattr(self, "movement", None) and not self.model.days[1].closed)
+    @rule()
+    def close_day_1_and_move_on(self):
+        d = self.model.days[1]
+        if self.attempt("close", lambda: close_day(Day.objects.get(pk=d.pk), self.organiser)):
+            d.closed = True
+            self.sync()
+        self.seat_by_movement()
 
     @rule(day=st.sampled_from([1, 2]))
     def clear(self, day):

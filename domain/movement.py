@@ -74,12 +74,12 @@ class _Due:
     table: int | None
     due: int  # the table the rule sends them to; past the last table for a newcomer
     words: str
-    order: tuple  # lowest first, within the table they are due at
+    order: tuple[int, ...]  # lowest first, within the table they are due at
 
 
-def _rank_key(score: SessionScore, tie_breaks: Sequence[TieBreak], seat: int) -> tuple:
+def _rank_key(score: SessionScore, tie_breaks: Sequence[TieBreak], seat: int) -> tuple[int, ...]:
     # No game counted ranks as the highest: nobody moves up for not having played.
-    key: tuple = (score.total is None, score.total or 0)
+    key: tuple[int, ...] = (score.total is None, score.total or 0)
     for tie_break in tie_breaks:
         key += tie_break.sort_key(score)
     return (*key, seat)
@@ -100,7 +100,15 @@ def _points(score: SessionScore) -> str:
 class _Table:
     """One table of the previous session, ranked, with who moves off it and why."""
 
-    def __init__(self, number, members, scores, tie_breaks, rule: MovementRule, names):
+    def __init__(
+        self,
+        number: int,
+        members: list[int],
+        scores: Mapping[int, SessionScore],
+        tie_breaks: Sequence[TieBreak],
+        rule: MovementRule,
+        names: Mapping[int, str],
+    ) -> None:
         self.number, self.rule, self.names = number, rule, names
         self.tie_breaks, self.scores, self.members = tie_breaks, scores, members
         self.ranked = sorted(
@@ -168,7 +176,14 @@ class _Table:
         return last, f"stays at table {last}, the last table"
 
 
-def _dues(previous, present, scores, tie_breaks, rule, names) -> list[_Due]:
+def _dues(
+    previous: Sequence[Sequence[int]],
+    present: set[int],
+    scores: Mapping[int, SessionScore],
+    tie_breaks: Sequence[TieBreak],
+    rule: MovementRule,
+    names: Mapping[int, str],
+) -> list[_Due]:
     last = len(previous)
     dues: list[_Due] = []
     for number, table in enumerate(previous, start=1):

@@ -423,12 +423,12 @@ def movement_problems(rules: Mapping[str, Any]) -> dict[str, str]:
             "A movement moves someone: say how many of the lowest move up, or of the highest "
             "move down, or both."
         )
-    elif _is_int(size) and up + down > size:
+    elif isinstance(size, int) and up + down > size:
         found["move_up" if up else "move_down"] = (
             f"The movement moves {up} up and {down} down from each table, {up + down} players, "
             f"but a table seats at most {size}."
         )
-    if _is_int(days) and days < 2:
+    if isinstance(days, int) and days < 2:
         found["session_seating"] = (
             "A movement seats a session from the one before it: the event needs at least 2 "
             "sessions (Days)."

@@ -127,7 +127,7 @@ class RuleFields(models.Model):
     )
     sessions_per_day = models.PositiveSmallIntegerField(
         default=1,
-        help_text="Sessions played on one date; each session is a \"day\" of the rules, with "
+        help_text='Sessions played on one date; each session is a "day" of the rules, with '
         "its own tables and its games.",
     )
     spread_clubs = models.BooleanField(

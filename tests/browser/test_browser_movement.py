@@ -70,7 +70,9 @@ def test_the_organiser_seats_day_two_by_a_movement(organiser, login_page, live_s
     )
     moves = page.locator("#moves-table tbody tr")
     expect(moves).to_have_count(12)
-    expect(page.locator("#moves-table")).to_contain_text("Lowest at table 2 (0): moves up to table 1")
+    expect(page.locator("#moves-table")).to_contain_text(
+        "Lowest at table 2 (0): moves up to table 1"
+    )
     expect(page.locator("#moves-table")).to_contain_text("stays at table 1, the top table")
     assert not violations(page, axe_script, AA_TAGS)
 

@@ -21,7 +21,9 @@ def by_total(players):
 
 
 def test_lowest_up_highest_down_ends_stay():
-    moved = move_tables(THREE_TABLES, by_total(range(1, 13)), range(1, 13), MovementRule(1, 1, False), 4)
+    moved = move_tables(
+        THREE_TABLES, by_total(range(1, 13)), range(1, 13), MovementRule(1, 1, False), 4
+    )
     assert [sorted(t) for t in moved.tables] == [[1, 2, 3, 5], [4, 6, 7, 9], [8, 10, 11, 12]]
     assert not moved.evened
     assert moved.moves[9].words == "lowest at table 3 (90): moves up to table 2"
@@ -33,14 +35,21 @@ def test_lowest_up_highest_down_ends_stay():
 
 
 def test_wrap_sends_the_ends_round():
-    moved = move_tables(THREE_TABLES, by_total(range(1, 13)), range(1, 13), MovementRule(2, 0, True), 4)
+    moved = move_tables(
+        THREE_TABLES, by_total(range(1, 13)), range(1, 13), MovementRule(2, 0, True), 4
+    )
     assert [sorted(t) for t in moved.tables] == [[3, 4, 5, 6], [7, 8, 9, 10], [1, 2, 11, 12]]
-    assert moved.moves[1].words == "among the 2 lowest at table 1 (10): moves round to table 3, the last table"
+    assert (
+        moved.moves[1].words
+        == "among the 2 lowest at table 1 (10): moves round to table 3, the last table"
+    )
     assert moved.moves[1].to_table == 3
 
 
 def test_highest_down_wraps_to_table_one():
-    moved = move_tables(THREE_TABLES, by_total(range(1, 13)), range(1, 13), MovementRule(0, 1, True), 4)
+    moved = move_tables(
+        THREE_TABLES, by_total(range(1, 13)), range(1, 13), MovementRule(0, 1, True), 4
+    )
     assert moved.moves[12].words == "highest at table 3 (120): moves round to table 1"
     assert moved.moves[12].to_table == 1
 
@@ -52,12 +61,16 @@ def test_a_tie_is_decided_by_the_tie_breaks_then_the_seat():
     scores[10] = SessionScore(90, games_out=2, worst_game=40)
     names = {9: "Ann", 10: "Bob"}
     rule = MovementRule(1, 1, False)
-    moved = move_tables(THREE_TABLES, scores, range(1, 13), rule, 4, tie_breaks=["most_outs"], names=names)
+    moved = move_tables(
+        THREE_TABLES, scores, range(1, 13), rule, 4, tie_breaks=["most_outs"], names=names
+    )
     assert moved.moves[10].to_table == 2
     assert moved.moves[10].words == (
         "lowest at table 3 (90; level with Ann: most games gone out decided): moves up to table 2"
     )
-    assert moved.moves[9].words == "stays at table 3 (90; level with Bob: most games gone out decided)"
+    assert (
+        moved.moves[9].words == "stays at table 3 (90; level with Bob: most games gone out decided)"
+    )
     # Without tie-breaks the earlier seat (9's) counts as lower.
     moved = move_tables(THREE_TABLES, scores, range(1, 13), rule, 4, names=names)
     assert moved.moves[9].to_table == 2
@@ -84,11 +97,19 @@ def test_withdrawals_and_a_newcomer_even_the_tables():
 
 def test_one_table_of_players_is_refused():
     with pytest.raises(MovementError, match="at least two tables: 5 players fill one table"):
-        move_tables([[1, 2, 3], [4, 5]], by_total(range(1, 6)), range(1, 6), MovementRule(1, 0, False), 7)
+        move_tables(
+            [[1, 2, 3], [4, 5]], by_total(range(1, 6)), range(1, 6), MovementRule(1, 0, False), 7
+        )
 
 
 def test_rule_checks_name_the_field():
-    base = {"session_seating": "movement", "move_up": 0, "move_down": 0, "max_table_size": 4, "days": 3}
+    base = {
+        "session_seating": "movement",
+        "move_up": 0,
+        "move_down": 0,
+        "max_table_size": 4,
+        "days": 3,
+    }
     assert "move_up" in movement_problems(base)
     too_many = movement_problems({**base, "move_up": 3, "move_down": 2})
     assert too_many == {
@@ -105,9 +126,18 @@ def test_rule_checks_name_the_field():
 
 def test_rule_problems_includes_the_movement():
     rules = {
-        "top_double": 12, "days": 2, "games_per_day": 3, "first_engine": 12, "engine_order": [],
-        "max_table_size": 4, "hand_sizes": [[2, 4, 15]], "double_blank_value": 50,
-        "tie_breaks": [], "session_seating": "movement", "move_up": 5, "move_down": 0,
+        "top_double": 12,
+        "days": 2,
+        "games_per_day": 3,
+        "first_engine": 12,
+        "engine_order": [],
+        "max_table_size": 4,
+        "hand_sizes": [[2, 4, 15]],
+        "double_blank_value": 50,
+        "tie_breaks": [],
+        "session_seating": "movement",
+        "move_up": 5,
+        "move_down": 0,
     }
     assert "move_up" in rule_problems(rules)
 
@@ -173,8 +203,9 @@ def test_moves_as_the_rule_says(session):
         return
     last = len(tables)
     for number, table in enumerate(tables, start=1):
-        key = lambda p: (totals[p] is None, totals[p] or 0, table.index(p))  # noqa: E731
-        ranked = sorted(table, key=key)
+        ranked = sorted(
+            table, key=lambda p, t=table: (totals[p] is None, totals[p] or 0, t.index(p))
+        )
         up, rest = ranked[: rule.up], ranked[rule.up :]
         down = rest[max(0, len(rest) - rule.down) :]
         for p in table:

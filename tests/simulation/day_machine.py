@@ -394,7 +394,7 @@ class SimulatedDays(RuleBasedStateMachine):
         done = self.attempt(
             "seat by movement",
             lambda: seat_day(Day.objects.get(pk=d.pk)),
-            expect_refusal=True if d.closed or d.started or want is None else False,
+            expect_refusal=bool(d.closed or d.started or want is None),
         )
         self.sync()
         if done is None:

@@ -36,7 +36,10 @@ MOVEMENT = {
 
 def event(players=12, **rules):
     tournament = create_tournament(
-        slug="prog", name="Progressive", preset_key="tournament", start_date=datetime.date(2026, 5, 4)
+        slug="prog",
+        name="Progressive",
+        preset_key="tournament",
+        start_date=datetime.date(2026, 5, 4),
     )
     add_entries(tournament, [f"P{n:02d}" for n in range(1, players + 1)])
     change_rules(tournament, {**MOVEMENT, **rules}, by=COMMAND_LINE)
@@ -156,9 +159,9 @@ def test_withdrawals_even_the_tables_and_say_so():
     assert evened and all("players left or arrived" in m["words"] for m in evened)
     assert all(m["words"].endswith(f"sits at table {m['to_table']}") for m in evened)
     assert {m["entry"] for m in outcome.moves} == set(
-        Entry.objects.filter(tournament=tournament).exclude(number__in=(1, 2, 3)).values_list(
-            "pk", flat=True
-        )
+        Entry.objects.filter(tournament=tournament)
+        .exclude(number__in=(1, 2, 3))
+        .values_list("pk", flat=True)
     )
 
 
@@ -234,7 +237,10 @@ def test_sessions_share_a_date_and_say_so():
     out = StringIO()
     call_command("seat", "prog", "--day", "2", stdout=out)
     text = out.getvalue()
-    assert "Progressive, day 1, session 2: seated by the movement (2 moved up, 2 moved down, 8 stayed)" in text
+    assert (
+        "Progressive, day 1, session 2: seated by the movement (2 moved up, 2 moved down, 8 stayed)"
+        in text
+    )
     assert "Who moves where and why:" in text
     assert "lowest at table 2" in text and "moves up to table 1" in text
 
@@ -252,7 +258,13 @@ def test_rules_command_sets_and_shows_the_movement():
     tournament = create_tournament(slug="set", name="Set", preset_key="tournament")
     out = StringIO()
     call_command(
-        "rules", "set", "--set", "session_seating=movement", "move_up=2", "end_tables=wrap", stdout=out
+        "rules",
+        "set",
+        "--set",
+        "session_seating=movement",
+        "move_up=2",
+        "end_tables=wrap",
+        stdout=out,
     )
     rules = fresh(tournament).rules
     assert (rules.session_seating, rules.move_up, rules.end_tables) == ("movement", 2, "wrap")

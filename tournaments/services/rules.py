@@ -214,9 +214,10 @@ def change_rules(tournament: Tournament, changes: dict, *, by) -> RuleChange:
     problems = rule_problems(values)
     if problems:
         raise RuleProblems(problems)
-    if values["session_seating"] == SEATING_MOVEMENT and {"session_seating", "max_table_size"} & set(
-        changed
-    ):
+    if values["session_seating"] == SEATING_MOVEMENT and {
+        "session_seating",
+        "max_table_size",
+    } & set(changed):
         _refuse_movement_at_one_table(tournament, values["max_table_size"])
     if "flights" in changed:
         _refuse_flights_in_use(tournament, before["flights"], values["flights"])

@@ -42,7 +42,6 @@ from tournaments.models import (
     new_table_code,
     new_table_token,
 )
-from tournaments.services.movement import movement_tables, note_hand_changes, seats_by_movement
 from tournaments.selectors import (
     keep_apart_ids,
     later_season_events,
@@ -51,6 +50,7 @@ from tournaments.selectors import (
     seating_history,
     seatings_by_day,
 )
+from tournaments.services.movement import movement_tables, note_hand_changes, seats_by_movement
 
 logger = logging.getLogger(__name__)
 
@@ -299,9 +299,7 @@ def _commit_seating(
     day.moves = moves or []
     # Nothing of the new seating is printed yet; a reseat's warning said what paper it spoilt.
     day.charts_printed_at = day.sheets_printed_at = None
-    day.save(
-        update_fields=["seed", "seated_at", "moves", "charts_printed_at", "sheets_printed_at"]
-    )
+    day.save(update_fields=["seed", "seated_at", "moves", "charts_printed_at", "sheets_printed_at"])
     # Later days already seated are measured against this one, so their counts change too.
     repeats, bound = refresh_repeat_counts(day.tournament, day.number)[day.number]
     day.repeat_pairs, day.repeat_lower_bound = repeats, bound

@@ -271,7 +271,30 @@ def test_rules_command_sets_and_shows_the_movement():
     out = StringIO()
     call_command("rules", "set", stdout=out)
     text = out.getvalue()
-    assert "Seat each session after the first by" in text and "Movement" in text
+    assert (
+        "Seat each session after the first by: Movement: players move table to table by their "
+        "results  [event: set for this event]"
+    ) in text
+    assert "Sessions a day: 1  [assumed: our assumption: the rule sheet does not say]" in text
     with pytest.raises(CommandError, match="seats at most 7"):
         call_command("rules", "set", "--set", "move_down=6", stdout=StringIO())
     assert fresh(tournament).rules.move_down == 0
+
+
+def test_the_printouts_name_the_session():
+    import io
+
+    from pypdf import PdfReader
+
+    from tournaments.printouts import find_table_pdf, seating_chart_pdf
+
+    chart = seating_chart_pdf(title="Cup", day_number=2, tables=[(1, [(1, "Ann")])], per_day=2)
+    door = find_table_pdf(title="Cup", day_number=3, rows=[("Ann", 1, 1)], per_day=2)
+    one_a_day = seating_chart_pdf(title="Cup", day_number=2, tables=[(1, [(1, "Ann")])])
+
+    def text(data):
+        return PdfReader(io.BytesIO(data)).pages[0].extract_text()
+
+    assert "Cup: day 1, session 2 seating" in text(chart)
+    assert "Cup: day 2, session 1" in text(door)
+    assert "Cup: day 2 seating" in text(one_a_day)

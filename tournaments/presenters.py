@@ -220,10 +220,10 @@ def seating_summary(day, outcome) -> str:
     count = len(outcome.tables)
     label = day_label(day)
     if outcome.moves:
+        pairs = pairs_again(outcome.repeat_pairs, outcome.lower_bound)
         return (
             f"{label} is seated at {_count(count, 'table', 'tables')} by the movement: "
-            f"{movement_counts(outcome.moves)}. "
-            f"{pairs_again(outcome.repeat_pairs, outcome.lower_bound).capitalize()}."
+            f"{movement_counts(outcome.moves)}. {pairs[:1].upper()}{pairs[1:]}."
         )
     text = (
         f"{label} is seated at {_count(count, 'table', 'tables')} "

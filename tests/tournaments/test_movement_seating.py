@@ -298,3 +298,24 @@ def test_the_printouts_name_the_session():
     assert "Cup: day 1, session 2 seating" in text(chart)
     assert "Cup: day 2, session 1" in text(door)
     assert "Cup: day 2 seating" in text(one_a_day)
+
+
+def test_the_standings_head_each_session():
+    from standings.columns import player_columns
+    from standings.read import standings
+
+    tournament = event(sessions_per_day=2, days=4)
+    seat_day(tournament.days.get(number=1), seed=3)
+    play_session(tournament.days.get(number=1), by_number)
+    result = standings(fresh(tournament))
+    columns = player_columns(result.day_numbers, 2).columns
+    labels = [c.heading for c in columns if c.key.startswith("day_")]
+    assert labels == [
+        "Day 1, session 1",
+        "Day 1, session 2",
+        "Day 2, session 1",
+        "Day 2, session 2",
+    ]
+    out = StringIO()
+    call_command("standings", "prog", stdout=out)
+    assert "Day 1, session 2" in out.getvalue()

@@ -216,3 +216,4 @@ def test_moves_as_the_rule_says(session):
             else:
                 want = number
             assert moved.moves[p].to_table == want
+            assert f"table {want}" in moved.moves[p].words  # the words say where they go

@@ -97,9 +97,7 @@ def seating_chart_pdf(*, title: str, day_number: int, tables, per_day: int = 1) 
     title = printable(title)
     page_w, page_h = letter
     margin = 36
-    title_size, title_lines = _heading(
-        f"{title}: {which} seating", bold, 14, page_w - 2 * margin
-    )
+    title_size, title_lines = _heading(f"{title}: {which} seating", bold, 14, page_w - 2 * margin)
     header = 34 + _below_first_line(title_lines, title_size)
     cols, rows = 2, 2
     block_w = (page_w - 2 * margin) / cols

@@ -12,7 +12,10 @@ the organiser's correction with and without a reason; closing and reopening a da
 and its undo; a late walk-in; a substitute; switching the tie-breaks; hiding the finish after
 a game and revealing it; a player moving on to a later event in another club, or the directory
 changing their club; a player merged with a person of another event, and the merge undone.
-Players are in flights (60-69, 70-79, 80+, or none; a walk-in enters with none).
+Players are in flights (60-69, 70-79, 80+, or none; a walk-in enters with none). Some events
+seat day 2 by a movement (the lowest at each table up, the highest down, the ends wrapping or
+not); a step closes day 1 and seats day 2 by it, and the model says which tables the movement
+must give, or that it must refuse (day 1 not seated, or neither closed nor settled).
 Scores come from ``game_simulator``, so every game typed is one a table could have played.
 
 What it checks after every step: the score history (every version stored, its state, engine,

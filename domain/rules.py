@@ -7,7 +7,13 @@ and the tests all ask here, so a rule refused in one place is refused in every p
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from domain.finals import COUNTS_CHOICES, FINAL_FIELDS, QUALIFY_CHOICES, final_problems
+from domain.finals import (
+    COUNTS_CHOICES,
+    FINAL_FIELDS,
+    NO_FINAL,
+    QUALIFY_CHOICES,
+    final_problems,
+)
 from domain.flights import flight_problems, flights_words, parse_flights
 from domain.tie_breaks import tie_break_problems, tie_break_words
 
@@ -32,6 +38,11 @@ RULE_FIELDS = (
     "engine_set_aside",
     "double_blank_value",
     "reshuffle_each_day",
+    "session_seating",
+    "move_up",
+    "move_down",
+    "end_tables",
+    "sessions_per_day",
     "spread_clubs",
     "tie_breaks",
     "unplayed_counts",
@@ -77,6 +88,32 @@ SUBSTITUTE_CHOICES = {
     SUB_OWN: "Ranked on their own total",
     SUB_SHARED: "Added to the player they replaced",
 }
+# How each session (day) after the first is seated: reshuffled (or kept, as
+# ``reshuffle_each_day`` says, or as the seating plan has it), or moved table to table from the
+# previous session's results (domain.movement).
+SEATING_RESHUFFLE, SEATING_MOVEMENT = "reshuffle", "movement"
+SESSION_SEATING_CHOICES = {
+    SEATING_RESHUFFLE: "Reshuffle (or keep the tables, as \u201cReseat each day\u201d says)",
+    SEATING_MOVEMENT: "Movement: players move table to table by their results",
+}
+# What happens at table 1 and the last table to a player the movement would move off the end.
+ENDS_STAY, ENDS_WRAP = "stay", "wrap"
+END_TABLES_CHOICES = {
+    ENDS_STAY: "They stay at their table",
+    ENDS_WRAP: "They go round: table 1's to the last table, the last table's to table 1",
+}
+# A club runs at most a morning, an afternoon and an evening session in one date.
+MAX_SESSIONS_PER_DAY = 4
+CHOICE_FIELDS = {
+    "unplayed_counts": UNPLAYED_CHOICES,
+    "late_missed_games": LATE_CHOICES,
+    "substitute_ranking": SUBSTITUTE_CHOICES,
+    "session_seating": SESSION_SEATING_CHOICES,
+    "end_tables": END_TABLES_CHOICES,
+    "final_qualify": QUALIFY_CHOICES,
+    "final_counts": COUNTS_CHOICES,
+}
+
 FLAGS = (
     "engine_set_aside",
     "reshuffle_each_day",
@@ -97,6 +134,11 @@ RULE_LABELS = {
     "engine_set_aside": "Engine set aside before the deal",
     "double_blank_value": "Double blank",
     "reshuffle_each_day": "Reseat each day",
+    "session_seating": "Seat each session after the first by",
+    "move_up": "Lowest at each table who move up a table",
+    "move_down": "Highest at each table who move down a table",
+    "end_tables": "Table 1 and the last table",
+    "sessions_per_day": "Sessions a day",
     "spread_clubs": "Spread the clubs on day 1",
     "tie_breaks": "Tie-breaks",
     "unplayed_counts": "A game not played counts",
@@ -202,16 +244,6 @@ def parse_tie_breaks(text: str) -> list[str]:
     return text.replace(",", " ").split()
 
 
-# The rules typed as a word, and what each word means.
-_CHOICE_WORDS = {
-    "unplayed_counts": UNPLAYED_CHOICES,
-    "late_missed_games": LATE_CHOICES,
-    "substitute_ranking": SUBSTITUTE_CHOICES,
-    "final_qualify": QUALIFY_CHOICES,
-    "final_counts": COUNTS_CHOICES,
-}
-
-
 def parse_rule(field: str, text: str) -> object:
     """The value of ``field`` typed as ``text`` (the command line's ``--set FIELD=VALUE``)."""
     if field not in RULE_FIELDS:
@@ -226,7 +258,7 @@ def parse_rule(field: str, text: str) -> object:
         return parse_tie_breaks(text)
     if field == "flights":
         return parse_flights(text)
-    if field in _CHOICE_WORDS:
+    if field in CHOICE_FIELDS:
         return text.strip().lower()
     if not text.strip().isdigit():
         raise ValueError("Type a whole number, 0 or more.")
@@ -246,8 +278,8 @@ def format_rule(field: str, value: object) -> str:
         return flights_words(value)  # type: ignore[arg-type]
     if field == "top_double":
         return set_label(value)  # type: ignore[arg-type]
-    if field in _CHOICE_WORDS:
-        return _CHOICE_WORDS[field].get(str(value), str(value))
+    if field in CHOICE_FIELDS:
+        return CHOICE_FIELDS[field].get(str(value), str(value))
     return str(value)
 
 
@@ -379,6 +411,91 @@ def _deal_too_big(players: int, tiles: int, tiles_in_set: int, *, set_aside: boo
     )
 
 
+def _choice_problem(value: object, choices: Mapping[str, str]) -> str | None:
+    if value in choices:
+        return None
+    return "Choose " + " or ".join(f'"{key}"' for key in choices) + "."
+
+
+def movement_problems(rules: Mapping[str, Any]) -> dict[str, str]:
+    """Why the session seating rules cannot be followed, by field (empty when they can).
+
+    Read with defaults so a rule set from before these rules is a reshuffle, one session a day.
+    A movement needs a session after the first to move into, someone to move, and no more
+    movers than a table seats; whether the players fill two tables is the seating's to check,
+    when the players are known.
+    """
+    found: dict[str, str] = {}
+    method = rules.get("session_seating", SEATING_RESHUFFLE)
+    ends = rules.get("end_tables", ENDS_STAY)
+    for name, value in (("session_seating", method), ("end_tables", ends)):
+        problem = _choice_problem(value, CHOICE_FIELDS[name])
+        if problem:
+            found[name] = problem
+    per_day = rules.get("sessions_per_day", 1)
+    if not _is_int(per_day) or not 1 <= per_day <= MAX_SESSIONS_PER_DAY:
+        found["sessions_per_day"] = f"A day holds from 1 to {MAX_SESSIONS_PER_DAY} sessions."
+    up, down = rules.get("move_up", 0), rules.get("move_down", 0)
+    for name, value in (("move_up", up), ("move_down", down)):
+        if not _is_int(value) or value < 0:
+            found[name] = "Type a whole number of players, 0 or more."
+    if found or method != SEATING_MOVEMENT:
+        return found
+    size, days = rules.get("max_table_size"), rules.get("days")
+    if up + down == 0:
+        found["move_up"] = (
+            "A movement moves someone: say how many of the lowest move up, or of the highest "
+            "move down, or both."
+        )
+    elif isinstance(size, int) and up + down > size:
+        found["move_up" if up else "move_down"] = (
+            f"The movement moves {up} up and {down} down from each table, {up + down} players, "
+            f"but a table seats at most {size}."
+        )
+    if isinstance(days, int) and days < 2:
+        found["session_seating"] = (
+            "A movement seats a session from the one before it: the event needs at least 2 "
+            "sessions (Days)."
+        )
+    return found
+
+
+def _format_problems(rules: Mapping[str, Any]) -> dict[str, list[str]]:
+    """Seating within flights needs flights, and tables that stay put between sessions."""
+    if not rules.get("seat_within_flights"):
+        return {}
+    if not rules.get("flights"):
+        return {
+            "seat_within_flights": [
+                'Seating within flights needs the event\'s flights: list them under "Flights", '
+                "or seat the flights mixed."
+            ]
+        }
+    if rules.get("session_seating") == SEATING_MOVEMENT:
+        return {
+            "seat_within_flights": [
+                "A movement moves players table to table whatever their flight, so the flights "
+                "cannot each keep tables of their own: seat the flights mixed, or reshuffle."
+            ]
+        }
+    return {}
+
+
+def _formats_together(rules: Mapping[str, Any]) -> dict[str, list[str]]:
+    """A movement and a final together: the final is the last day, so the movement needs a
+    session to move from and one to move into before it."""
+    moved = rules.get("session_seating") == SEATING_MOVEMENT
+    final = rules.get("final_qualify", NO_FINAL) != NO_FINAL
+    if moved and final and rules["days"] < 3:
+        return {
+            "session_seating": [
+                "With a final on the last day, a movement needs at least 3 days: a session to "
+                "move from, one to move into, and the final."
+            ]
+        }
+    return {}
+
+
 def rule_problems(rules: Mapping[str, Any]) -> dict[str, list[str]]:
     """Every reason, by field, that ``rules`` (a mapping of :data:`RULE_FIELDS`) cannot be
     played; empty when they can."""
@@ -393,11 +510,20 @@ def rule_problems(rules: Mapping[str, Any]) -> dict[str, list[str]]:
         found["tie_breaks"] = ties
     if not isinstance(rules.get("engine_set_aside", False), bool):
         found["engine_set_aside"] = ['Say "yes" or "no": is the engine set aside before the deal?']
+    for name, message in movement_problems(rules).items():
+        found.setdefault(name, []).append(message)
     # The flights depend on no other rule, so they are checked whatever else is wrong.
     flights = flight_problems(rules.get("flights") or [])
     if found:
         # The checks below read these fields as sound numbers and charts.
         return found | ({"flights": flights} if flights else {})
+    return _game_and_format_problems(rules, flights)
+
+
+def _game_and_format_problems(rules: Mapping[str, Any], flights: list[str]) -> dict[str, list[str]]:
+    """What :func:`rule_problems` checks once the numbers and charts are sound: the engines,
+    the deal, the flights and the formats."""
+    found: dict[str, list[str]] = {}
     engine = _engine_problem(rules)
     if engine:
         found[engine[0]] = [engine[1]]
@@ -406,13 +532,11 @@ def rule_problems(rules: Mapping[str, Any]) -> dict[str, list[str]]:
         found["hand_sizes"] = deal
     if flights:
         found["flights"] = flights
-    if rules.get("seat_within_flights") and not rules.get("flights"):
-        found["seat_within_flights"] = [
-            'Seating within flights needs the event\'s flights: list them under "Flights", or '
-            "seat the flights mixed."
-        ]
+    found.update(_format_problems(rules))
     # The final reads the days, the table size and the flights, so it is checked once they
     # are sound; a final with unsound flights waits for them.
     if not found:
         found.update(final_problems(rules))
+    if not found:
+        found.update(_formats_together(rules))
     return found

@@ -19,6 +19,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from core.formats import weekday_date
 from core.pdf_fonts import document_canvas, pdf_fonts, printable
+from domain.session_days import session_label
 from scoring.schedule import day_games
 from scoring.selectors import day_engines, day_tables_with_seats
 
@@ -131,7 +132,8 @@ def _draw_heading(canvas: Canvas, day, table, seats, rules, height: float, right
     tournament = day.tournament
     canvas.setFont(pdf_fonts().bold, 44)
     canvas.drawString(MARGIN, height - MARGIN - 40, f"Table {table.number}")
-    event = printable(f"{tournament.name} - day {day.number}")
+    which = session_label(day.number, rules.sessions_per_day)
+    event = printable(f"{tournament.name} - {which[:1].lower()}{which[1:]}")
     event += f", {weekday_date(day.date)}" if day.date else ""
     size = 13.0
     while size > 7 and stringWidth(event, pdf_fonts().regular, size) > right - 10 - MARGIN:

@@ -6,3 +6,10 @@ class StandingsConfig(AppConfig):
 
     name = "standings"
     verbose_name = "Standings"
+
+    def ready(self) -> None:
+        # Tournaments never imports standings; a movement asks for a session's totals here.
+        from standings.session_results import StandingsSessionTotals
+        from tournaments import hooks
+
+        hooks.total_sessions_with(StandingsSessionTotals())

@@ -17,6 +17,7 @@ from typing import Any, NamedTuple
 
 from core.formats import AVERAGE_CELL_FORMAT, average_text, rounded_average
 from domain.ranking import ClubRow, RankedRow
+from domain.session_days import session_label
 from standings.late import day_label, late_note
 from standings.read import (
     TIE_MARK,
@@ -168,19 +169,21 @@ _NOT_PLAYED = {
 }
 
 
-def day_column(index: int, day: int) -> Column:
+def day_column(index: int, day: int, per_day: int = 1) -> Column:
     return Column(
         f"day_{day}",
-        f"Day {day}",
+        session_label(day, per_day),
         lambda row: row.record.day_totals[index],
         text=lambda row: day_label(row, index),
         blank=_NOT_PLAYED,
     )
 
 
-def player_columns(day_numbers: Sequence[int]) -> ColumnSet:
-    """The players' table: one column per day, between the club and the total, as on paper."""
-    days = tuple(day_column(index, day) for index, day in enumerate(day_numbers))
+def player_columns(day_numbers: Sequence[int], per_day: int = 1) -> ColumnSet:
+    """The players' table: one column per day, between the club and the total, as on paper;
+    each headed by its session's label ("Day 2", or "Day 1, session 2" when dates hold more
+    than one)."""
+    days = tuple(day_column(index, day, per_day) for index, day in enumerate(day_numbers))
     return ColumnSet((*PLAYERS_BEFORE_DAYS, *days, *PLAYERS_AFTER_DAYS))
 
 

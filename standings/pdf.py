@@ -66,7 +66,9 @@ def _fits(text: str, font: str, size: float, column_width: float) -> bool:
 
 
 def _player_columns(result: Standings) -> list[Column]:
-    return player_columns(result.day_numbers).for_output(Output.PDF)
+    return player_columns(result.day_numbers, result.tournament.rules.sessions_per_day).for_output(
+        Output.PDF
+    )
 
 
 def printed_table(columns: list[Column], rows) -> tuple[list[str], list[list[str]]]:

@@ -186,7 +186,9 @@ def standings_table(result: Standings, request, query: str, per_page: int | None
     """The standings table for a request: searched, sorted by ``?sort=``, one page of
     ``per_page`` rows (``?page=``; past the end shows the last) or every row when None."""
     rows = [PageRow(position, row) for position, row in enumerate(result.rows)]
-    columns = player_columns(result.day_numbers).for_output(Output.PAGE)
+    columns = player_columns(
+        result.day_numbers, result.tournament.rules.sessions_per_day
+    ).for_output(Output.PAGE)
     empty = f"No players match “{query}”." if query and rows else NOBODY_RANKED
     table = StandingsTable(search_rows(rows, query), columns, player_url, empty_text=empty)
     RequestConfig(request, paginate=False).configure(table)

@@ -95,7 +95,9 @@ def _board_table(result: Standings, screen: int, pages: Paginator) -> dict:
         columns = CLUB_COLUMNS.for_output(Output.PROJECTOR)
         lines = [("", line) for line in club_lines(result)]
     else:
-        columns = player_columns(result.day_numbers).for_output(Output.PROJECTOR)
+        columns = player_columns(
+            result.day_numbers, result.tournament.rules.sessions_per_day
+        ).for_output(Output.PROJECTOR)
         lines = [
             ("withdrawn" if row.rank is None else "", row) for row in pages.page(screen).object_list
         ]

@@ -30,7 +30,9 @@ def standings_workbook(result: Standings) -> bytes:
 
 
 def standings_sheet_rows(result: Standings) -> tuple[list[str], list[list]]:
-    columns = player_columns(result.day_numbers).for_output(Output.WORKBOOK)
+    columns = player_columns(
+        result.day_numbers, result.tournament.rules.sessions_per_day
+    ).for_output(Output.WORKBOOK)
     return value_table(columns, result.rows, Output.WORKBOOK)
 
 
@@ -63,7 +65,11 @@ def build_workbook(result: Standings, scores: list[tuple], seating: list[tuple])
     # The standings depend on the cut and on what is confirmed; the page header says which.
     status = f"{result.title} ({result.status_line})"
     printed_titles = {"Standings": status, "Clubs": f"Clubs: {status}"}
-    players = cell_formats(player_columns(result.day_numbers).for_output(Output.WORKBOOK))
+    players = cell_formats(
+        player_columns(result.day_numbers, result.tournament.rules.sessions_per_day).for_output(
+            Output.WORKBOOK
+        )
+    )
     formats = {
         "Standings": players,
         "Clubs": cell_formats(CLUB_COLUMNS.for_output(Output.WORKBOOK)),

@@ -11,9 +11,14 @@ from domain.finals import COUNTS_CHOICES, QUALIFY_CHOICES
 from domain.flights import Birth, format_flights, parse_flights, read_birth
 from domain.people import SamePerson
 from domain.rules import (
+    END_TABLES_CHOICES,
+    ENDS_STAY,
     LATE_CHOICES,
     LATE_NOTHING,
     MAX_DOUBLE_BLANK,
+    MAX_SESSIONS_PER_DAY,
+    SEATING_RESHUFFLE,
+    SESSION_SEATING_CHOICES,
     SUBSTITUTE_CHOICES,
     UNPLAYED_CHOICES,
     format_engine_order,
@@ -388,6 +393,46 @@ class RulesForm(forms.Form):
         label="Double blank counts", min_value=0, max_value=MAX_DOUBLE_BLANK
     )
     reshuffle_each_day = forms.BooleanField(label="Reseat everyone each day", required=False)
+    # The session seating rules: a post without them (a page from before they existed) keeps
+    # the event's values.
+    session_seating = forms.ChoiceField(
+        label="Seat each session after the first by",
+        choices=list(SESSION_SEATING_CHOICES.items()),
+        required=False,
+        help_text="A movement moves players table to table by their totals at their table in "
+        "the session before; a reshuffle seats everyone afresh.",
+    )
+    move_up = forms.IntegerField(
+        label="Lowest at each table who move up a table",
+        min_value=0,
+        max_value=10,
+        required=False,
+        help_text="Under a movement: how many of the lowest totals at each table move up one "
+        "table, toward table 1.",
+    )
+    move_down = forms.IntegerField(
+        label="Highest at each table who move down a table",
+        min_value=0,
+        max_value=10,
+        required=False,
+        help_text="Under a movement: how many of the highest totals at each table move down one "
+        "table.",
+    )
+    end_tables = forms.ChoiceField(
+        label="Table 1 and the last table",
+        choices=list(END_TABLES_CHOICES.items()),
+        required=False,
+        help_text="Under a movement: what happens to a player due to move off table 1 or the "
+        "last table.",
+    )
+    sessions_per_day = forms.IntegerField(
+        label="Sessions a day",
+        min_value=1,
+        max_value=MAX_SESSIONS_PER_DAY,
+        required=False,
+        help_text="More than 1: the days above are sessions, played that many to a date "
+        '(pages then say "Day 1, session 2").',
+    )
     spread_clubs = forms.BooleanField(
         label="Spread the clubs on day 1",
         required=False,
@@ -490,6 +535,25 @@ class RulesForm(forms.Form):
 
     def clean_hand_sizes(self):
         return _parsed(parse_hand_chart, self.cleaned_data["hand_sizes"])
+
+    def _kept(self, name: str, default):
+        value = self.cleaned_data[name]
+        return self.initial.get(name, default) if value in (None, "") else value
+
+    def clean_session_seating(self):
+        return self._kept("session_seating", SEATING_RESHUFFLE)
+
+    def clean_move_up(self):
+        return self._kept("move_up", 0)
+
+    def clean_move_down(self):
+        return self._kept("move_down", 0)
+
+    def clean_end_tables(self):
+        return self._kept("end_tables", ENDS_STAY)
+
+    def clean_sessions_per_day(self):
+        return self._kept("sessions_per_day", 1)
 
     def clean_late_missed_games(self):
         return self.cleaned_data["late_missed_games"] or self.initial.get(

@@ -9,6 +9,7 @@ once when it starts (``ScoringConfig.ready``).
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
 
 from django.core.exceptions import ImproperlyConfigured
@@ -19,7 +20,8 @@ if TYPE_CHECKING:
 
     from django.db.models import QuerySet
 
-    from tournaments.models import Entry, Table
+    from domain.movement import SessionScore
+    from tournaments.models import Day, Entry, Table
 
 # Sent with ``day=`` after a day's tables are stored (inside the seating transaction), so the
 # day's games exist from the moment it is seated and no page has to create them.
@@ -61,7 +63,27 @@ class PlayRecord(Protocol):
         ...
 
 
+@dataclass(frozen=True)
+class SessionResults:
+    """A session's results at its tables, as a movement reads them."""
+
+    # Each player's total for the session (as the standings count it) and tie-break record.
+    scores: dict[int, SessionScore]
+    # By table number: the games not entered yet, and those entered and not yet confirmed.
+    not_entered: dict[int, list[int]] = field(default_factory=dict)
+    to_confirm: dict[int, list[int]] = field(default_factory=dict)
+
+
+class SessionTotals(Protocol):
+    """What a movement asks of the app that adds up the standings."""
+
+    def session_results(self, day: Day) -> SessionResults:
+        """The session's totals at its tables and what it still waits for."""
+        ...
+
+
 _play_record: PlayRecord | None = None
+_session_totals: SessionTotals | None = None
 
 
 def record_play_with(record: PlayRecord) -> None:
@@ -77,3 +99,18 @@ def play_record() -> PlayRecord:
             "add scoring to INSTALLED_APPS."
         )
     return _play_record
+
+
+def total_sessions_with(totals: SessionTotals) -> None:
+    """Register the app that adds up a session; ``StandingsConfig.ready`` calls this once."""
+    global _session_totals
+    _session_totals = totals
+
+
+def session_totals() -> SessionTotals:
+    if _session_totals is None:
+        raise ImproperlyConfigured(
+            "No app adds up a session (tournaments.hooks.total_sessions_with was never "
+            "called): add standings to INSTALLED_APPS."
+        )
+    return _session_totals

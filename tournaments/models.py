@@ -100,6 +100,37 @@ class RuleFields(models.Model):
     reshuffle_each_day = models.BooleanField(
         default=True, help_text="Reseat everyone from day 2 onward so players meet new opponents."
     )
+    # How each session after the first is seated (domain.rules.SESSION_SEATING_CHOICES), and
+    # the movement's numbers (domain.movement).
+    session_seating = models.CharField(
+        "seat each session after the first by",
+        max_length=10,
+        choices=list(rule_checks.SESSION_SEATING_CHOICES.items()),
+        default=rule_checks.SEATING_RESHUFFLE,
+    )
+    move_up = models.PositiveSmallIntegerField(
+        "lowest at each table who move up a table",
+        default=0,
+        help_text="Under a movement: the players with the lowest totals at each table move up "
+        "one table, toward table 1.",
+    )
+    move_down = models.PositiveSmallIntegerField(
+        "highest at each table who move down a table",
+        default=0,
+        help_text="Under a movement: the players with the highest totals at each table move "
+        "down one table.",
+    )
+    end_tables = models.CharField(
+        "table 1 and the last table",
+        max_length=10,
+        choices=list(rule_checks.END_TABLES_CHOICES.items()),
+        default=rule_checks.ENDS_STAY,
+    )
+    sessions_per_day = models.PositiveSmallIntegerField(
+        default=1,
+        help_text='Sessions played on one date; each session is a "day" of the rules, with '
+        "its own tables and its games.",
+    )
     spread_clubs = models.BooleanField(
         "spread the clubs on day 1",
         default=True,
@@ -478,6 +509,9 @@ class Day(models.Model):
     # last printed, so that a reseat or clear says truthfully what paper it makes wrong.
     charts_printed_at = models.DateTimeField(null=True, blank=True)
     sheets_printed_at = models.DateTimeField(null=True, blank=True)
+    # Seated by a movement: each player's move from the session before, as the seating page
+    # shows it ({"entry", "from_table", "to_table", "words"}); empty for any other seating.
+    moves = models.JSONField(default=list, blank=True)
 
     class Meta:
         ordering = ["tournament_id", "number"]

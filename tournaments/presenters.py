@@ -23,6 +23,7 @@ from domain.rules import (
     format_rule,
 )
 from domain.seating.plan_following import pairs_again, schedule_line
+from domain.session_days import session_label
 from tournaments.models import Entry, StaffRole
 
 
@@ -217,8 +218,15 @@ def cleared_message(day_number: int, kept_tables: int) -> str:
 def seating_summary(day, outcome) -> str:
     """The message after a day is seated (seating.seat_day's outcome)."""
     count = len(outcome.tables)
+    label = day_label(day)
+    if outcome.moves:
+        pairs = pairs_again(outcome.repeat_pairs, outcome.lower_bound)
+        return (
+            f"{label} is seated at {_count(count, 'table', 'tables')} by the movement: "
+            f"{movement_counts(outcome.moves)}. {pairs[:1].upper()}{pairs[1:]}."
+        )
     text = (
-        f"Day {day.number} is seated at {_count(count, 'table', 'tables')} "
+        f"{label} is seated at {_count(count, 'table', 'tables')} "
         f"(seating number {outcome.seed}): "
         f"{pairs_again(outcome.repeat_pairs, outcome.lower_bound)}."
     )
@@ -227,6 +235,22 @@ def seating_summary(day, outcome) -> str:
     if outcome.plan is not None:
         text += " " + plan_followed_note(outcome.plan)
     return text
+
+
+def day_label(day) -> str:
+    """ "Day 2", or "Day 1, session 2" when the event plays several sessions a date."""
+    return session_label(day.number, day.tournament.rules.sessions_per_day)
+
+
+def movement_counts(moves: list[dict]) -> str:
+    """ "3 moved up, 3 moved down, 6 stayed": a movement's moves (``Day.moves``) counted."""
+    up = sum(1 for m in moves if m["from_table"] and m["to_table"] < m["from_table"])
+    down = sum(1 for m in moves if m["from_table"] and m["to_table"] > m["from_table"])
+    new = sum(1 for m in moves if not m["from_table"])
+    parts = [f"{up} moved up", f"{down} moved down", f"{len(moves) - up - down - new} stayed"]
+    if new:
+        parts.append(f"{new} new this session")
+    return ", ".join(parts)
 
 
 def plan_followed_note(followed) -> str:

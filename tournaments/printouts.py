@@ -10,6 +10,7 @@ from reportlab.lib.pagesizes import letter
 from reportlab.pdfbase import pdfmetrics
 
 from core.pdf_fonts import document_canvas, pdf_fonts, printable
+from domain.session_days import session_label
 
 
 def _fit(text: str, font: str, size: float, width: float, smallest: float = 9) -> float:
@@ -75,30 +76,35 @@ def _nobody_seated(pdf, heading: str, page_w: float, page_h: float, margin: floa
     pdf.drawString(margin, page_h - margin - 60 - below, "Nobody is seated yet.")
 
 
-def seating_chart_pdf(*, title: str, day_number: int, tables) -> bytes:
+def _which(day_number: int, per_day: int) -> str:
+    """ "day 2", or "day 1, session 2" when the event plays several sessions a date."""
+    label = session_label(day_number, per_day)
+    return label[:1].lower() + label[1:]
+
+
+def seating_chart_pdf(*, title: str, day_number: int, tables, per_day: int = 1) -> bytes:
     """One block per table, four to a page: big table number, then each player's name.
 
     ``tables`` is a list of (table number, [(player number, name), ...]).
     """
     regular, bold = pdf_fonts().regular, pdf_fonts().bold
     buffer = io.BytesIO()
+    which = _which(day_number, per_day)
     pdf = document_canvas(
-        buffer, pagesize=letter, title=f"{title}: day {day_number} seating chart", author=title
+        buffer, pagesize=letter, title=f"{title}: {which} seating chart", author=title
     )
     # The document title above is metadata and keeps every letter; drawn text must be in the font.
     title = printable(title)
     page_w, page_h = letter
     margin = 36
-    title_size, title_lines = _heading(
-        f"{title}: day {day_number} seating", bold, 14, page_w - 2 * margin
-    )
+    title_size, title_lines = _heading(f"{title}: {which} seating", bold, 14, page_w - 2 * margin)
     header = 34 + _below_first_line(title_lines, title_size)
     cols, rows = 2, 2
     block_w = (page_w - 2 * margin) / cols
     block_h = (page_h - 2 * margin - header) / rows
     per_page = cols * rows
     if not tables:
-        _nobody_seated(pdf, f"{title}: day {day_number}", page_w, page_h, margin)
+        _nobody_seated(pdf, f"{title}: {which}", page_w, page_h, margin)
     for index, (number, players) in enumerate(tables):
         slot = index % per_page
         if slot == 0:
@@ -137,15 +143,16 @@ def _find_table_heading(pdf, lines: list[str], size: float, *, left: float, top:
     pdf.drawString(left, top - 36 - below, "Find your name; your table number is on the right.")
 
 
-def find_table_pdf(*, title: str, day_number: int, rows) -> bytes:
+def find_table_pdf(*, title: str, day_number: int, rows, per_day: int = 1) -> bytes:
     """Everyone by surname with their table, two columns a page, for the door.
 
     ``rows`` is a list of (name, player number, table number), already in A-to-Z order.
     """
     regular, bold = pdf_fonts().regular, pdf_fonts().bold
     buffer = io.BytesIO()
+    which = _which(day_number, per_day)
     pdf = document_canvas(
-        buffer, pagesize=letter, title=f"{title}: day {day_number}, find your table", author=title
+        buffer, pagesize=letter, title=f"{title}: {which}, find your table", author=title
     )
     # The document title above is metadata and keeps every letter; drawn text must be in the font.
     title = printable(title)
@@ -155,7 +162,7 @@ def find_table_pdf(*, title: str, day_number: int, rows) -> bytes:
     size = 13
     col_gap = 24
     col_w = (page_w - 2 * margin - col_gap) / 2
-    title_size, title_lines = _heading(f"{title}: day {day_number}", bold, 18, page_w - 2 * margin)
+    title_size, title_lines = _heading(f"{title}: {which}", bold, 18, page_w - 2 * margin)
     first_y = page_h - margin - 56 - _below_first_line(title_lines, title_size)
     per_col = int((first_y - margin) // line) + 1
 

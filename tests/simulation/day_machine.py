@@ -16,7 +16,10 @@ Players are in flights (60-69, 70-79, 80+, or none; a walk-in enters with none),
 events seat each flight at tables of its own (no table mixes them; each as even as it can be).
 Some events end with a final on day 2 (the best 4 of day 1 at one table, on its own total or
 added): the model says who qualifies and when seating it must be refused, and ranks the
-finalists first.
+finalists first. Others seat day 2 by a movement (the lowest at each table up, the highest
+down, the ends wrapping or not; never within flights or beside a final); a step closes day 1
+and seats day 2 by it, and the model says which tables the movement must give, or that it must
+refuse (day 1 not seated, or neither closed nor settled).
 Scores come from ``game_simulator``, so every game typed is one a table could have played.
 
 What it checks after every step: the score history (every version stored, its state, engine,
@@ -47,7 +50,19 @@ import uuid
 from collections import Counter
 from dataclasses import dataclass, field
 
-from day_model import CONFIRMED, ENTERED, REJECTED, DayM, EntryM, Model, SeatM, TableM, Version
+from day_model import (
+    CONFIRMED,
+    ENTERED,
+    REJECTED,
+    DayM,
+    EntryM,
+    Model,
+    MovementM,
+    SeatM,
+    TableM,
+    Version,
+    movement_tables,
+)
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.test import Client
@@ -126,6 +141,9 @@ FLIGHTS = ["60-69", "70-79", "80+"]
 # counted on its own or added to day 1; most have none.
 FINALS = ("", "", "own", "added")
 FINAL_QUALIFIERS = 4
+# How day 2 is seated: reshuffled (None), or by a movement (the lowest up, the highest down,
+# the ends wrapping or not) that the model works out for itself.
+MOVEMENTS = (None, None, MovementM(1, 1, False), MovementM(1, 0, True), MovementM(2, 1, False))
 TIE_BREAK_CHOICES = ((), ("most_outs",), ("lowest_worst_game",), ("most_outs", "lowest_worst_game"))
 
 
@@ -149,6 +167,18 @@ CLUBS = ("Elks", "Moose Lodge", "")
 
 class Refused(Exception):
     """An action the app refused: what it said."""
+
+
+def movement_rules(movement: MovementM | None) -> dict:
+    """The rule changes that seat day 2 by ``movement`` (none: reshuffled, as the preset)."""
+    if movement is None:
+        return {}
+    return {
+        "session_seating": "movement",
+        "move_up": movement.up,
+        "move_down": movement.down,
+        "end_tables": "wrap" if movement.wrap else "stay",
+    }
 
 
 def saved_or_refused(saved: submit.Saved) -> submit.Saved:
@@ -187,9 +217,14 @@ class SimulatedDays(RuleBasedStateMachine):
         late_rule=st.sampled_from(LATE_RULES),
         within_flights=st.booleans(),
         final=st.sampled_from(FINALS),
+        movement=st.sampled_from(MOVEMENTS),
     )
-    def an_event(self, players, seed, late_rule, within_flights, final):
+    def an_event(self, players, seed, late_rule, within_flights, final, movement):
         self.rng = random.Random(seed)
+        # A movement seats day 2 from day 1, so it is neither within flights (the rules refuse
+        # that) nor beside a final on day 2.
+        if movement is not None:
+            within_flights, final = False, ""
         self.within_flights = within_flights
         users = get_user_model().objects
         self.organiser = users.create(username="sim-organiser", is_superuser=True)
@@ -202,9 +237,12 @@ class SimulatedDays(RuleBasedStateMachine):
                 "late_missed_games": late_rule,
                 "flights": FLIGHTS,
                 "seat_within_flights": within_flights,
+                **movement_rules(movement),
             },
             by=COMMAND_LINE,
         )
+        self.movement = movement
+        TALLY.actions["movement" if movement else "reshuffle"] += 1
         self.desk = {}
         for name in ("desk1", "desk2"):
             self.desk[name] = users.create(username=f"sim-{name}")
@@ -352,6 +390,9 @@ class SimulatedDays(RuleBasedStateMachine):
 
     @rule(day=st.sampled_from([1, 2]), seed=st.integers(0, 999))
     def seat(self, day, seed):
+        if self.movement is not None and day == 2:
+            self.seat_by_movement()
+            return
         d = self.model.days[day]
         fixed = d.closed or d.started
         done = self.attempt(
@@ -435,6 +476,37 @@ class SimulatedDays(RuleBasedStateMachine):
             left = set(range(1, GAMES + 1)) - self.table_m(key).finished(GAMES)
             if left:
                 self.desk_card(data, left, matches=True, card_right=True, key=key)
+
+    def seat_by_movement(self):
+        """Day 2 by the movement: refused while day 1 waits (or fills one table), else the
+        tables the model works out from day 1's confirmed record."""
+        d = self.model.days[2]
+        here = {e.pk for e in self.model.entries.values() if e.status == "checked_in"}
+        want = movement_tables(self.model, self.movement, 2, here, self.t.rules.max_table_size)
+        done = self.attempt(
+            "seat by movement",
+            lambda: seat_day(Day.objects.get(pk=d.pk)),
+            expect_refusal=bool(d.closed or d.started or want is None),
+        )
+        self.sync()
+        if done is None:
+            return
+        TALLY.actions["seated by movement"] += 1
+        got = [{s.entry for s in d.tables[n].seats} for n in sorted(d.tables)]
+        assert got == want, f"movement: {got} != the model's {want}"
+        moves = Day.objects.get(pk=d.pk).moves
+        assert sorted(m["entry"] for m in moves) == sorted(here)
+        assert all(m["words"] for m in moves)
+
+    # A movement seats day 2 once day 1 is over: closing it is how most examples get there.
+    @precondition(lambda self: getattr(self, "movement", None) and not self.model.days[1].closed)
+    @rule()
+    def close_day_1_and_move_on(self):
+        d = self.model.days[1]
+        if self.attempt("close", lambda: close_day(Day.objects.get(pk=d.pk), self.organiser)):
+            d.closed = True
+            self.sync()
+        self.seat_by_movement()
 
     @rule(day=st.sampled_from([1, 2]))
     def clear(self, day):

@@ -418,3 +418,99 @@ class Model:
             k = key((pk, row))
             ranked[pk] = (keys.index(k) + 1, keys.count(k) > 1)
         return ranked
+
+
+# --- progressive tables ------------------------------------------------------------------
+# A session seated by a movement (issue 27), worked out from the model's own record: each
+# table's totals of the session before (confirmed games, and the late rule's credit), ranked
+# lowest first, ties by the event's tie-breaks and then by seat.
+
+
+@dataclass(frozen=True)
+class MovementM:
+    up: int
+    down: int
+    wrap: bool
+
+
+def _even_sizes(players: int, most: int) -> list[int]:
+    """The sizes a fresh seating uses: fewest tables, within one of each other, larger first."""
+    tables = -(-players // most)
+    base, extra = divmod(players, tables)
+    return [base + 1] * extra + [base] * (tables - extra)
+
+
+def _session_record(model: Model, day: DayM) -> dict[int, list]:
+    """{entry: [total or None, outs, worst or -1]} over the day's confirmed games."""
+    record: dict[int, list] = {}
+    for table in day.tables.values():
+        for n in range(1, model.games_per_day + 1):
+            live = table.live(n)
+            if live is None or live.state != CONFIRMED:
+                continue
+            for entry, points in live.scores.items():
+                r = record.setdefault(entry, [0, 0, -1])
+                r[0] += points
+                r[1] += live.went_out == entry
+                r[2] = max(r[2], points)
+    for entry, (points, _) in model.late_credit([day], lambda d, g: True).items():
+        if points:  # credited nothing and no game: still no total, as the standings say
+            record.setdefault(entry, [0, 0, -1])[0] += points
+    return record
+
+
+def movement_waits(model: Model, day_number: int) -> bool:
+    """The session before is not seated, or neither closed nor settled at every table."""
+    before = model.days.get(day_number - 1)
+    if before is None or not before.tables:
+        return True
+    games = model.games_per_day
+    return not before.closed and any(
+        t.finished(games) != set(range(1, games + 1)) for t in before.tables.values()
+    )
+
+
+def movement_tables(
+    model: Model, rule: MovementM, day_number: int, present: set[int], most: int
+) -> list[set[int]] | None:
+    """The tables the movement must give session ``day_number``; None where it must refuse."""
+    if movement_waits(model, day_number) or len(_even_sizes(len(present), most)) < 2:
+        return None
+    before = model.days[day_number - 1]
+    record = _session_record(model, before)
+    last = len(before.tables)
+
+    def key(entry: int, seat: int) -> tuple:
+        total, outs, worst = record.get(entry, [None, 0, -1])
+        k: tuple = (total is None, total or 0)
+        for name in model.tie_breaks:
+            k += (-outs,) if name == "most_outs" else ((1, 0) if worst < 0 else (0, worst),)
+        return (*k, seat)
+
+    due: list[tuple[int, tuple, int]] = []  # (table due at, order, entry)
+    for number in sorted(before.tables):
+        members = [s.entry for s in before.tables[number].seats if s.entry in present]
+        ranked = sorted(members, key=lambda e: key(e, members.index(e)))
+        up = ranked[: min(rule.up, len(ranked))]
+        down = ranked[max(len(up), len(ranked) - rule.down) :]
+        for entry in members:
+            if entry in up:
+                to = number - 1 if number > 1 else (last if rule.wrap and last > 1 else 1)
+            elif entry in down:
+                to = number + 1 if number < last else (1 if rule.wrap and last > 1 else last)
+            else:
+                to = number
+            due.append((to, key(entry, members.index(entry)), entry))
+    seated_before = {entry for _, _, entry in due}
+    due += [(last + 1, (entry,), entry) for entry in sorted(present - seated_before)]
+    due.sort(key=lambda d: (d[0], d[1]))
+    sizes = _even_sizes(len(present), most)
+    groups = [[e for to, _, e in due if to == n] for n in range(1, last + 2)]
+    groups = [g for g in groups if g]
+    if sorted(map(len, groups), reverse=True) != sizes:
+        line = [e for _, _, e in due]
+        groups = []
+        for size in sizes:
+            groups.append(line[:size])
+            line = line[size:]
+    return [set(g) for g in groups]

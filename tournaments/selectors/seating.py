@@ -184,9 +184,11 @@ def day_seating(day) -> dict:
             TableView(table=table, seats=seat_views, flights=_flights_at(seat_views, order))
         )
     _mark_kept_apart(views, apart)
+    moves = _movement_rows(day, views)
     return {
         "day": day,
         "tables": views,
+        "moves": moves,
         "seated_count": sum(v.size for v in views),
         "scores_started": day.scores_started(),
         "history_days": len(history),
@@ -207,6 +209,20 @@ def _flight_notes(rules, views) -> list[str]:
         return []
     flight_of = {v.entry.pk: v.entry.flight for t in views for v in t.seats}
     return flight_groups(list(flight_of), flight_of, rules.flights)[1]
+
+
+def _movement_rows(day, views: list[TableView]) -> list[dict]:
+    """Each seated player's move as the movement stored it (``Day.moves``), in table order.
+    No query: the seats are already read."""
+    words = {move["entry"]: move for move in day.moves or []}
+    rows = []
+    for table in views:
+        for view in table.seats:
+            move = words.get(view.entry.pk)
+            if move is None:
+                continue
+            rows.append({"entry": view.entry, "table": table.table.number, **move})
+    return rows
 
 
 def _club_spread(views) -> tuple[int, int] | None:

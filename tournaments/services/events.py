@@ -15,6 +15,7 @@ from domain.hidden_finish import (
     stored_value,
 )
 from domain.rules import rule_problems
+from domain.session_days import session_date
 from tournaments.access import account_of, role_in
 from tournaments.models import (
     Day,
@@ -24,7 +25,7 @@ from tournaments.models import (
     StandingsSettingChange,
     Tournament,
 )
-from tournaments.services.rules import RuleProblems, proposed_rules
+from tournaments.services.rules import RuleProblems, date_sessions, proposed_rules
 
 PRACTICE_NEVER_PUBLIC = "A practice event is never public: its standings are for trying out."
 
@@ -132,9 +133,11 @@ def create_tournament(
         public_pages=public_pages,
     )
     RuleSet.objects.create(tournament=tournament, **values)
+    per_day = values.get("sessions_per_day", 1)
     for number in range(1, values["days"] + 1):
-        date = start_date + datetime.timedelta(days=number - 1) if start_date else None
-        Day.objects.create(tournament=tournament, number=number, date=date)
+        Day.objects.create(
+            tournament=tournament, number=number, date=session_date(start_date, number, per_day)
+        )
     if organiser is not None:
         StaffRole.objects.create(tournament=tournament, user=organiser, role=StaffRole.ORGANISER)
     return tournament
@@ -159,10 +162,7 @@ def update_settings(
     Tournament.objects.filter(pk=tournament.pk).update(
         name=name, start_date=start_date, venue=venue.strip(), public_pages=public_pages
     )
-    for day in Day.objects.filter(tournament=tournament):
-        date = start_date + datetime.timedelta(days=day.number - 1) if start_date else None
-        if day.date != date:
-            Day.objects.filter(pk=day.pk).update(date=date)
+    date_sessions(tournament, start_date)
     tournament.name, tournament.start_date = name, start_date
     tournament.venue, tournament.public_pages = venue.strip(), public_pages
 

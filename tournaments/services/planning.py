@@ -13,6 +13,7 @@ from django.utils import timezone
 
 from core.errors import ServiceError
 from domain.finals import NO_FINAL
+from domain.rules import SEATING_MOVEMENT
 from domain.seating.bounds import repeat_lower_bound
 from domain.seating.by_flight import group_pins, joined_plans
 from domain.seating.feasibility import namer
@@ -176,6 +177,12 @@ def plan_remaining_days(tournament, *, seed: int | None = None, organiser=None) 
     The search runs outside the transaction; if a day was seated or the players, pins or
     keep-apart pairs changed meanwhile, nothing is stored and the organiser is asked to plan
     again."""
+    if tournament.rules.session_seating == SEATING_MOVEMENT:
+        raise ServiceError(
+            "This event seats each session after the first by a movement from the results of "
+            "the session before, so those sessions cannot be planned ahead: seat each one when "
+            "the session before it is confirmed."
+        )
     if seed is None:
         seed = secrets.randbits(31)
     inputs, _, players = _PlanInputs.read(tournament, lock=False)

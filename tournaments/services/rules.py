@@ -13,8 +13,15 @@ from django.db.models import Count
 
 from core.errors import ServiceError
 from domain.flights import removed_in_use
-from domain.rules import RULE_FIELDS, RULE_LABELS, STANDINGS_SETTINGS, rule_problems
+from domain.rules import (
+    RULE_FIELDS,
+    RULE_LABELS,
+    SEATING_MOVEMENT,
+    STANDINGS_SETTINGS,
+    rule_problems,
+)
 from domain.seating.pairs import table_sizes
+from domain.session_days import session_date
 from tournaments.access import account_of, role_in
 from tournaments.models import (
     Day,
@@ -79,12 +86,14 @@ def _refuse_if_not_organiser(tournament, by) -> None:
         raise ServiceError("Only an organiser can change the rules.")
 
 
-def _adjust_days(tournament: Tournament, old: int, new: int) -> tuple[list[int], list[int]]:
+def _adjust_days(
+    tournament: Tournament, old: int, new: int, per_day: int
+) -> tuple[list[int], list[int]]:
     if new > old:
         start = tournament.start_date
         added = list(range(old + 1, new + 1))
         for number in added:
-            date = start + datetime.timedelta(days=number - 1) if start else None
+            date = session_date(start, number, per_day)
             Day.objects.get_or_create(tournament=tournament, number=number, defaults={"date": date})
         return added, []
     if new < old:
@@ -106,6 +115,15 @@ def _adjust_days(tournament: Tournament, old: int, new: int) -> tuple[list[int],
         going.delete()
         return [], removed
     return [], []
+
+
+def date_sessions(tournament: Tournament, start_date: datetime.date | None) -> None:
+    """Give each day (session) its date: the rules' sessions a day fill each date in turn."""
+    per_day = RuleSet.objects.get(tournament=tournament).sessions_per_day
+    for day in Day.objects.filter(tournament=tournament):
+        date = session_date(start_date, day.number, per_day)
+        if day.date != date:
+            Day.objects.filter(pk=day.pk).update(date=date)
 
 
 def _reseat_notes(tournament: Tournament, max_table_size: int) -> list[str]:
@@ -144,6 +162,21 @@ def _record_settings(tournament: Tournament, before: dict, values: dict, changed
         for name in changed
         if name in STANDINGS_SETTINGS
     )
+
+
+def _refuse_movement_at_one_table(tournament: Tournament, max_table_size: int) -> None:
+    """A movement moves players between tables: once players are entered, they must fill two.
+    (Before anyone is entered the seating checks it, when it seats a session by movement.)"""
+    entered = Entry.objects.filter(tournament=tournament).exclude(status=Entry.WITHDRAWN).count()
+    if 0 < entered <= max_table_size:
+        raise RuleProblems(
+            {
+                "session_seating": [
+                    f"A movement needs at least two tables: the {entered} players entered fill "
+                    f"one table (at most {max_table_size} a table)."
+                ]
+            }
+        )
 
 
 def _refuse_flights_in_use(tournament: Tournament, old: list[str], new: list[str]) -> None:
@@ -195,6 +228,11 @@ def change_rules(tournament: Tournament, changes: dict, *, by) -> RuleChange:
     problems = rule_problems(values)
     if problems:
         raise RuleProblems(problems)
+    if values["session_seating"] == SEATING_MOVEMENT and {
+        "session_seating",
+        "max_table_size",
+    } & set(changed):
+        _refuse_movement_at_one_table(tournament, values["max_table_size"])
     if "flights" in changed:
         _refuse_flights_in_use(tournament, before["flights"], values["flights"])
         _respell_flights(tournament, before["flights"], values["flights"])
@@ -202,13 +240,15 @@ def change_rules(tournament: Tournament, changes: dict, *, by) -> RuleChange:
     if not changed:
         return outcome
     outcome.days_added, outcome.days_removed = _adjust_days(
-        tournament, before["days"], values["days"]
+        tournament, before["days"], values["days"], values["sessions_per_day"]
     )
     for name in RULE_FIELDS:
         setattr(rules, name, values[name])
     rules.save()  # scoring rebuilds the schedules of seated days without scores
     _record_settings(tournament, before, values, changed, by)
     tournament.rules = rules
+    if "sessions_per_day" in changed:
+        date_sessions(tournament, tournament.start_date)
     if "max_table_size" in changed:
         outcome.reseat = _reseat_notes(tournament, values["max_table_size"])
     return outcome

@@ -2,7 +2,7 @@
 
 import logging
 import secrets
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from django.conf import settings
 from django.db import transaction
@@ -54,6 +54,7 @@ from tournaments.selectors import (
     seatings_by_day,
 )
 from tournaments.services.flight_tables import fits_the_flights, flights_sizes, groups_to_seat
+from tournaments.services.movement import movement_tables, note_hand_changes, seats_by_movement
 
 logger = logging.getLogger(__name__)
 
@@ -80,6 +81,7 @@ class SeatingOutcome:
     seed: int | None
     kept_tables: bool = False  # reshuffle is off and yesterday's tables were kept
     plan: PlanFollowed | None = None  # the day was planned: how far the plan was kept
+    moves: list = field(default_factory=list)  # seated by a movement: each player's move
 
 
 def _lock_day(day) -> Day:
@@ -144,6 +146,9 @@ def seat_day(day, *, seed: int | None = None, organiser=None) -> SeatingOutcome:
     day = _lock_day(day)
     _refuse_if_final(day)
     players = players_or_refuse(day.tournament)
+    if seats_by_movement(day):
+        tables, moves = movement_tables(day, players)
+        return _commit_seating(day, players, tables, None, organiser, kept=False, moves=moves)
     planned = _plan_to_follow(day)
     if planned is not None:
         return _seat_from_plan(day, players, planned, seed, organiser)
@@ -156,7 +161,7 @@ def seat_day(day, *, seed: int | None = None, organiser=None) -> SeatingOutcome:
 def _plan_to_follow(day) -> PlannedDay | None:
     """The day's plan, while reshuffling is on (with it off every day keeps the day before's
     tables, and a plan made earlier no longer applies)."""
-    if not day.tournament.rules.reshuffle_each_day:
+    if not day.tournament.rules.reshuffle_each_day or seats_by_movement(day):
         return None
     return PlannedDay.objects.select_related("plan").filter(day=day).first()
 
@@ -360,16 +365,19 @@ def _choose_tables(day, players: list[Entry], seed: int) -> tuple[list[list[int]
         raise ServiceError(str(error)) from error
 
 
-def _commit_seating(day, players, tables, seed, organiser, *, kept: bool) -> SeatingOutcome:
+def _commit_seating(
+    day, players, tables, seed, organiser, *, kept: bool, moves: list | None = None
+) -> SeatingOutcome:
     by_id = {e.pk: e for e in players}
     seated = [[by_id[p] for p in table] for table in tables]
     _store_tables(day, seated)
     PlannedDay.objects.filter(day=day).delete()  # a day is seated or planned, never both
     day.seed = seed
     day.seated_at = timezone.now()
+    day.moves = moves or []
     # Nothing of the new seating is printed yet; a reseat's warning said what paper it spoilt.
     day.charts_printed_at = day.sheets_printed_at = None
-    day.save(update_fields=["seed", "seated_at", "charts_printed_at", "sheets_printed_at"])
+    day.save(update_fields=["seed", "seated_at", "moves", "charts_printed_at", "sheets_printed_at"])
     # Later days already seated are measured against this one, so their counts change too.
     repeats, bound = refresh_repeat_counts(day.tournament, day.number)[day.number]
     day.repeat_pairs, day.repeat_lower_bound = repeats, bound
@@ -388,6 +396,7 @@ def _commit_seating(day, players, tables, seed, organiser, *, kept: bool) -> Sea
         lower_bound=bound,
         seed=seed,
         kept_tables=kept,
+        moves=day.moves,
     )
 
 
@@ -601,6 +610,7 @@ def move_player(day, entry, table_number: int) -> Seat:
     seat.table = target
     seat.position = last + 1
     seat.save(update_fields=["table", "position"])
+    note_hand_changes(day, {entry.pk: table_number})
     refresh_repeat_counts(day.tournament, day.number)
     return seat
 
@@ -619,6 +629,7 @@ def swap_players(day, first, second) -> None:
     seat_b.save(update_fields=["table", "position"])
     seat_a.position = position_b
     seat_a.save(update_fields=["position"])
+    note_hand_changes(day, {first.pk: table_b.number, second.pk: table_a.number})
     refresh_repeat_counts(day.tournament, day.number)
 
 
@@ -633,8 +644,10 @@ def clear_seating(day, *, organiser=None) -> int:
     Table.objects.filter(day=day).delete()  # with their seats
     day.seed = day.seated_at = day.repeat_pairs = day.repeat_lower_bound = None
     day.charts_printed_at = day.sheets_printed_at = None
+    day.moves = []
     day.save(
         update_fields=[
+            "moves",
             "seed",
             "seated_at",
             "repeat_pairs",

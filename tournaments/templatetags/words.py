@@ -5,11 +5,14 @@ from django import template
 
 from core import formats, venue
 from domain.seating.plan_following import pairs_again
+from domain.session_days import session_label
 
 register = template.Library()
 register.filter("when_left", formats.when_left)
 register.filter("date_and_time", formats.date_and_time)
 register.filter("money", formats.money)
+# {{ day.number|session:rules.sessions_per_day }}: "Day 2", or "Day 1, session 2".
+register.filter("session", session_label)
 
 
 @register.simple_tag(name="pairs_again")

@@ -408,7 +408,10 @@ def seating_chart_pdf(request, tournament, day_number):
         f"{tournament.slug}-day{day.number}-seating-chart",
         {
             PDF: lambda: printouts.seating_chart_pdf(
-                title=tournament.name, day_number=day.number, tables=tables
+                title=tournament.name,
+                day_number=day.number,
+                tables=tables,
+                per_day=tournament.rules.sessions_per_day,
             ),
         },
     )
@@ -431,6 +434,7 @@ def planned_chart_pdf(request, tournament, day_number):
                 title=f"{tournament.name} (PLANNED, not seated)",
                 day_number=day.number,
                 tables=tables,
+                per_day=tournament.rules.sessions_per_day,
             ),
         },
     )
@@ -446,7 +450,10 @@ def find_table_pdf(request, tournament, day_number):
         f"{tournament.slug}-day{day.number}-find-your-table",
         {
             PDF: lambda: printouts.find_table_pdf(
-                title=tournament.name, day_number=day.number, rows=rows
+                title=tournament.name,
+                day_number=day.number,
+                rows=rows,
+                per_day=tournament.rules.sessions_per_day,
             ),
         },
     )

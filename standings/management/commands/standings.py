@@ -90,5 +90,7 @@ class Command(BaseCommand):
 
 def format_table(result) -> str:
     """The players' table in columns of spaces: numbers right-aligned, names left."""
-    columns = player_columns(result.day_numbers).for_output(Output.COMMAND)
+    columns = player_columns(
+        result.day_numbers, result.tournament.rules.sessions_per_day
+    ).for_output(Output.COMMAND)
     return aligned_text(columns, result.rows, Output.COMMAND)

@@ -3,7 +3,12 @@ from django.core.management.base import BaseCommand, CommandError
 from core.errors import ServiceError
 from domain.seating.plan_following import pairs_again
 from tournaments.management.lookup import find_day
-from tournaments.presenters import cleared_message, plan_followed_note
+from tournaments.presenters import (
+    cleared_message,
+    day_label,
+    movement_counts,
+    plan_followed_note,
+)
 from tournaments.services.planning import clear_plan, plan_remaining_days
 from tournaments.services.seating import clear_seating, seat_day
 
@@ -61,14 +66,31 @@ class Command(BaseCommand):
 
     def _seat(self, tournament, day_row, seed):
         outcome = seat_day(day_row, seed=seed)
-        self.stdout.write(f"{tournament.name}, day {day_row.number}: seating number {outcome.seed}")
+        label = day_label(outcome.day)
+        label = label[:1].lower() + label[1:]  # "Spring, day 2", "Spring, day 1, session 2"
+        if outcome.moves:
+            self.stdout.write(
+                f"{tournament.name}, {label}: seated by the movement "
+                f"({movement_counts(outcome.moves)})"
+            )
+        else:
+            self.stdout.write(f"{tournament.name}, {label}: seating number {outcome.seed}")
         if outcome.kept_tables:
             self.stdout.write("Reshuffling is off: the previous day's tables were kept.")
         if outcome.plan is not None:
             self.stdout.write(plan_followed_note(outcome.plan))
         for number, members in enumerate(outcome.tables, start=1):
             self.stdout.write(f"Table {number} ({len(members)}): {_names(members)}")
+        if outcome.moves:
+            self._moves(outcome)
         self.stdout.write(_sentence(pairs_again(outcome.repeat_pairs, outcome.lower_bound)))
+
+    def _moves(self, outcome):
+        by_id = {e.pk: e for members in outcome.tables for e in members}
+        self.stdout.write("Who moves where and why:")
+        for move in outcome.moves:
+            entry = by_id[move["entry"]]
+            self.stdout.write(f"  #{entry.number} {entry.player.name}: {move['words']}")
 
     def _plan(self, tournament, seed, clear):
         if clear:

@@ -510,11 +510,6 @@ class RulesForm(forms.Form):
     def clean_flights(self):
         return parse_flights(self.cleaned_data["flights"])
 
-    def _kept(self, name: str):
-        # A post without the field (a page opened before the rule existed) keeps the value.
-        value = self.cleaned_data[name]
-        return self.initial.get(name) if value in (None, "") else value
-
     def clean_final_qualify(self):
         return self._kept("final_qualify")
 
@@ -536,7 +531,8 @@ class RulesForm(forms.Form):
     def clean_hand_sizes(self):
         return _parsed(parse_hand_chart, self.cleaned_data["hand_sizes"])
 
-    def _kept(self, name: str, default):
+    def _kept(self, name: str, default=None):
+        # A post without the field (a page opened before the rule existed) keeps the value.
         value = self.cleaned_data[name]
         return self.initial.get(name, default) if value in (None, "") else value
 
@@ -556,9 +552,7 @@ class RulesForm(forms.Form):
         return self._kept("sessions_per_day", 1)
 
     def clean_late_missed_games(self):
-        return self.cleaned_data["late_missed_games"] or self.initial.get(
-            "late_missed_games", LATE_NOTHING
-        )
+        return self._kept("late_missed_games", LATE_NOTHING)
 
     @classmethod
     def initial_from(cls, rules) -> dict:

@@ -5,11 +5,14 @@ Pure Python, no Django.
 
 Cost
 ----
-One integer, lexicographic: keep-apart pairs together (a weight above everything else), then
-repeats, then, equal last, pairs meeting three or more times (``C(c - 1, 2)`` for ``c``
-meetings: two pairs meeting twice beat one pair meeting three times), club mates sharing a table
-in the first session (clubs are given only when there is no history) and what a caller adds per
-player and table (:attr:`Problem.unary`: a replanned session's moves from its plan). A pair's
+One integer: keep-apart pairs together (a weight above everything else), then repeats, each
+pair's ``k``-th meeting weighing ``2k - 3`` repeats (a pair meeting ``c`` times costs
+``(c - 1)**2``: one pair at a table on all three days, 4, is worse than three pairs meeting
+twice, 3, since for a player the same face every day is what spoils a rally), then club mates
+sharing a table in the first session (clubs are given only when there is no history) and what a
+caller adds per player and table (:attr:`Problem.unary`: a replanned session's moves from its
+plan). A schedule at cost ``repeat_weight * r`` has ``r`` repeats and no pair meeting three
+times, so a proven bound on repeats is still a target the search may stop at. A pair's
 meetings in the history count once however many they were, so with one session the cost is the
 day's: repeat pairs, keep-apart pairs and club mates at a table.
 
@@ -46,9 +49,9 @@ __all__ = ["Problem", "TabuSearch", "Tuning"]
 
 
 def _pair_cost(c: int, weight: int) -> int:
-    """A pair meeting ``c`` times in all: ``c - 1`` repeats, then the three-times tie-break."""
+    """A pair meeting ``c`` times in all: ``(c - 1)**2`` repeats' worth (see the module doc)."""
     r = max(0, c - 1)
-    return weight * r + pair_count(r)
+    return weight * r * r
 
 
 @dataclass(frozen=True)
@@ -91,13 +94,15 @@ class Problem:
 
     @cached_property
     def repeat_weight(self) -> int:
-        """One repeat: above everything below it (3+ meetings, club mates, moves) together."""
+        """One repeat: above everything below it (club mates, moves) together."""
         return self._slots * (self.sessions + 2) + self.n * self.sessions + 1
 
     @cached_property
     def apart_weight(self) -> int:
-        """One keep-apart pair together: above every repeat the schedule can have."""
-        return self.repeat_weight * (self._slots + 1)
+        """One keep-apart pair together: above every repeat the schedule can have (a pair's
+        ``(c - 1)**2`` is at most ``sessions * (c - 1)``, and the ``c - 1`` add up to at most
+        the meetings seated)."""
+        return self.repeat_weight * (self.sessions * self._slots + 1)
 
     def club_floor(self) -> int:
         """The fewest club mates sharing a first-session table: each club spread evenly (clubs

@@ -28,8 +28,8 @@ How a plan is made
 2. *Session by session*: each session seated by :func:`domain.seating.day.seat` against the
    history and the sessions before it. The cheaper of the two starts is kept.
 3. *The tabu search* of :mod:`domain.seating.search` over the whole schedule, unless the start
-   is already at the lower bound: its cost puts keep-apart pairs first, then repeats, then pairs
-   meeting three or more times and club mates sharing a table in session 1 (when there is no
+   is already at the lower bound: its cost puts keep-apart pairs first, then repeats (a pair's
+   k-th meeting weighing more than its (k-1)-th), then club mates sharing a table in session 1 (when there is no
    history and clubs are given). It stops at the lower bound, or when its work budget (swap
    evaluations: 20,000 per player and session, at most 12 million, a few seconds;
    deterministic from ``seed``) runs out; the clock is only a safety net. The best schedule

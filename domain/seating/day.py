@@ -38,8 +38,8 @@ reported stay those of real earlier days (none on day 1).  Later days ignore clu
 repeat pairs are never traded for club spread.
 
 Everything random comes from ``random.Random(seed)`` and all iteration is over lists / sorted
-structures, so the same inputs and seed give the same seating (provided the wall-clock safety
-net is not what stopped the search; the work budget is normally hit long before).
+structures, and the budget counts work, so the same inputs and seed give the same seating on any
+machine; when the wall-clock safety net stopped the search instead, ``cut_short`` says so.
 """
 
 from __future__ import annotations
@@ -69,6 +69,7 @@ class SeatingResult:
     repeat_pairs: int  # pairs who met on an earlier day and meet again
     lower_bound: int  # proven lower bound for repeat_pairs (0 on day 1)
     seed: int
+    cut_short: bool = False  # the time limit, not the work budget, ended the search
 
 
 def seat(
@@ -115,10 +116,10 @@ def seat_field(
     tables = field.tables_of(tab)
     verify(tables, field.pins, set(field.apart), field.name)
     if not field.history:
-        return SeatingResult(tables=tables, repeat_pairs=0, lower_bound=0, seed=seed)
+        return SeatingResult(tables, 0, 0, seed, search.cut_short)
     met_set = set(met)
     repeats = sum(len(repeat_pairs_at(table, met_set)) for table in tables)
-    return SeatingResult(tables=tables, repeat_pairs=repeats, lower_bound=lower, seed=seed)
+    return SeatingResult(tables, repeats, lower, seed, search.cut_short)
 
 
 # ---------------------------------------------------------------------------

@@ -29,8 +29,9 @@ for the pairs whose meeting count it changes. How much of the neighbourhood a st
 the caller's :class:`Tuning`.
 
 Everything random comes from the ``random.Random`` given and all iteration is over lists or
-sorted sets, so the same start and seed give the same result (unless the wall clock, only a
-safety net, is what stopped the search).
+sorted sets, and every budget counts work (swap evaluations), so the same start and seed give
+the same result on any machine at any load. The wall clock is only a safety net: when it is
+what stopped a run, :attr:`TabuSearch.cut_short` says so, and callers tell the organiser.
 """
 
 from __future__ import annotations
@@ -181,6 +182,7 @@ class TabuSearch:
     last_improve_step: int
     last_improve_evals: int
     evals: int
+    cut_short: bool  # the clock, not the work budget, stopped a run (the result may differ)
 
     def __init__(self, problem: Problem, rng: random.Random, tuning: Tuning) -> None:
         self.problem, self.rng, self.tuning = problem, rng, tuning
@@ -210,6 +212,7 @@ class TabuSearch:
                 self.hist[a].add(b)
                 self.hist[b].add(a)
         self.evals = 0
+        self.cut_short = False
 
     def _fixed_weights(self) -> list[list[dict[int, int]]]:
         """fixed[s][p][q]: what p and q meeting in session s costs whatever their count."""
@@ -461,7 +464,9 @@ class TabuSearch:
         if self.evals >= max_evals or self.evals - self.last_improve_evals >= stall_evals:
             return True
         # the clock is only a safety net (see the module docstring): every 16th step will do
-        return (self.step & 15) == 0 and time.perf_counter() > deadline
+        if (self.step & 15) == 0 and time.perf_counter() > deadline:
+            self.cut_short = True
+        return self.cut_short
 
     def _in_conflict(self) -> list[int]:
         """``s * n + p`` for every movable player ``p`` with a cost at their table of session

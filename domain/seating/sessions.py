@@ -75,6 +75,22 @@ Schedule = list[list[int]]  # schedule[s][p]: the table of player number p in se
 Start = tuple[str, Schedule, int]  # how it was made, the schedule, the sessions constructed
 
 
+class _Clock:
+    """The plan's safety net: one deadline for every phase, and whether it cut one short (every
+    phase has a work budget that normally ends it first, so the plan does not depend on the
+    machine's load)."""
+
+    def __init__(self, time_limit: float) -> None:
+        self.deadline = time.perf_counter() + time_limit
+        self.cut_short = False
+
+    def left(self) -> float:
+        return max(0.0, self.deadline - time.perf_counter())
+
+    def saw(self, cut_short: bool) -> None:
+        self.cut_short = self.cut_short or cut_short
+
+
 @dataclass(frozen=True)
 class SessionPlan:
     sessions: list[Tables]  # sessions[d][t] = sorted player ids at table t+1 of planned session d
@@ -82,6 +98,7 @@ class SessionPlan:
     lower_bound: int  # proven lower bound on sum(repeats) for any schedule of these sessions
     method: str  # how the plan was made, in plain words ("affine plane", "search", ...)
     seed: int
+    cut_short: bool = False  # the time limit, not the work budget, ended a phase
 
     @property
     def total_repeats(self) -> int:
@@ -180,24 +197,22 @@ def plan_sessions(
     ``max_evals`` caps the search work (deterministic from ``seed``); ``time_limit`` (seconds, 10
     unless given) bounds the whole plan as a safety net.
     """
-    start = time.perf_counter()
+    clock = _Clock(options.get("time_limit", 10.0))
     field = SeatingField.of(players, max_table_size, options)
     sessions = max(sessions, 0)
     refusal = plan_size_refusal(len(field.ids), max_table_size, sessions, len(field.history))
     if refusal:
         raise SeatingError(refusal)
-    time_limit = options.get("time_limit", 10.0)
-    baseline = _session_by_session(field, sessions, seed, time_limit)
+    baseline = _session_by_session(field, sessions, seed, clock)
     bound = _bound_for(field, sessions)
     if not field.ids or not sessions:
-        return SessionPlan(
-            baseline, schedule_repeats(baseline, field.history), bound, "empty", seed
-        )
+        repeats = schedule_repeats(baseline, field.history)
+        return SessionPlan(baseline, repeats, bound, "empty", seed, clock.cut_short)
     problem = Problem.of(field, sessions)
     rng = random.Random(seed)
     search = TabuSearch(problem, rng, Tuning.for_schedule(problem.n))
     starts = [("session by session", [field.tab_of(day) for day in baseline])]
-    built = _construction_start(field, problem, rng)
+    built = _construction_start(field, problem, rng, clock)
     if built is not None:
         starts.insert(0, built[:2])
     method, tabs = _cheapest(search, starts)
@@ -206,12 +221,11 @@ def plan_sessions(
         max_evals = options.get("max_evals")
         # small fields settle long before the full budget (and must not keep the organiser waiting)
         budget = min(_PLAN_EVALS, 20_000 * problem.n * sessions) if max_evals is None else max_evals
-        deadline = start + time_limit * 0.9
-        method, tabs = _search_plan(
-            field, search, rng, built, (method, tabs), target, budget, deadline
-        )
+        method, tabs = _search_plan(field, search, rng, built, (method, tabs), target, budget, clock)
+    clock.saw(search.cut_short)
     planned = [field.tables_of(tab) for tab in tabs]
-    return SessionPlan(planned, schedule_repeats(planned, field.history), bound, method, seed)
+    repeats = schedule_repeats(planned, field.history)
+    return SessionPlan(planned, repeats, bound, method, seed, clock.cut_short)
 
 
 def _search_plan(
@@ -222,7 +236,7 @@ def _search_plan(
     start: tuple[str, Schedule],
     target: int,
     budget: int,
-    deadline: float,
+    clock: _Clock,
 ) -> tuple[str, Schedule]:
     """The schedule search from ``start`` (loaded in ``search``), after short searches from
     trimmed construction starts when the construction falls short: how the best schedule found
@@ -239,10 +253,10 @@ def _search_plan(
         keep = built[2] - _ROOM
         trimmed = _search_trimmed(
             search,
-            lambda: _construction_start(field, search.problem, rng, keep=keep),
+            lambda: _construction_start(field, search.problem, rng, clock, keep=keep),
             target,
             half,
-            deadline,
+            clock.deadline,
         )
         budget -= half
         if trimmed is not None and trimmed[0] < before:
@@ -250,7 +264,7 @@ def _search_plan(
         search.load(tabs)
     cost = search.cost
     if cost > target:
-        tabs = search.run(target, budget, deadline)
+        tabs = search.run(target, budget, clock.deadline)
         cost = search.best_cost
     return (f"{method}, then searched" if cost < before else method), tabs
 
@@ -265,7 +279,7 @@ def _search_trimmed(
     """Short searches from trimmed construction starts until one reaches ``target`` or the
     budget is spent: the best (cost, method, schedule) found, None when none was made."""
     best: tuple[int, str, Schedule] | None = None
-    while budget > 0 and time.perf_counter() < deadline:
+    while budget > 0 and not search.cut_short:
         start = attempt()
         if start is None:
             break
@@ -280,7 +294,7 @@ def _search_trimmed(
 
 
 def _session_by_session(
-    field: SeatingField, sessions: int, seed: int, time_limit: float
+    field: SeatingField, sessions: int, seed: int, clock: _Clock
 ) -> list[Tables]:
     """Each session seated by :func:`seat_field` against everything before it (it also
     refuses impossible pins and keep-apart pairs, naming the players)."""
@@ -290,9 +304,10 @@ def _session_by_session(
         result = seat_field(
             field.with_history(earlier),
             seed=seed + number,
-            time_limit=time_limit / max(sessions, 1) / 4,
+            time_limit=clock.left(),
             max_evals=400_000,
         )
+        clock.saw(result.cut_short)
         planned.append(result.tables)
         earlier.append(result.tables)
     return planned
@@ -328,7 +343,11 @@ def _bound_for(field: SeatingField, sessions: int) -> int:
 
 
 def _construction_start(
-    field: SeatingField, problem: Problem, rng: random.Random, keep: int | None = None
+    field: SeatingField,
+    problem: Problem,
+    rng: random.Random,
+    clock: _Clock,
+    keep: int | None = None,
 ) -> Start | None:
     """A start from a construction of :mod:`domain.seating.designs` when one fits the tables (see
     the module doc), the sessions beyond it (or beyond its first ``keep``) seated one by one,
@@ -354,7 +373,7 @@ def _construction_start(
     if spare is not None and len(pin_tab) <= g and not removed:
         _pins_on_line(point_of, sorted(pin_tab), spare[0])
     tabs = [_design_session(tables, point_of, removed, field) for tables in used]
-    tabs += _seat_the_rest(field, tabs, problem.sessions - len(used), rng)
+    tabs += _seat_the_rest(field, tabs, problem.sessions - len(used), rng, clock)
     name = design_name(g * k, g) + (f" less {short} players" if short else "")
     return (name if keep is None else f"{name}, first {len(used)} sessions"), tabs, len(used)
 
@@ -373,7 +392,7 @@ def _design_session(
 
 
 def _seat_the_rest(
-    field: SeatingField, tabs: list[list[int]], count: int, rng: random.Random
+    field: SeatingField, tabs: list[list[int]], count: int, rng: random.Random, clock: _Clock
 ) -> list[list[int]]:
     """``count`` more sessions, each seated by :func:`seat_field` against the history, the
     sessions ``tabs`` and the ones before it."""
@@ -386,9 +405,10 @@ def _seat_the_rest(
         result = seat_field(
             field.with_history(earlier),
             seed=rng.randrange(1 << 30) + extra,
-            time_limit=0.5,
+            time_limit=clock.left(),
             max_evals=400_000,
         )
+        clock.saw(result.cut_short)
         rest.append(field.tab_of(result.tables))
         earlier.append(result.tables)
     return rest
@@ -481,10 +501,10 @@ def replan_session(
     the tables balanced), the plan stands. The result's ``repeat_pairs`` and ``lower_bound``
     are against ``history``; ``time_limit`` is 5 seconds unless given.
     """
-    start = time.perf_counter()
+    clock = _Clock(options.get("time_limit", 5.0))
     field = SeatingField.of(players, max_table_size, options)
-    time_limit = options.get("time_limit", 5.0)
-    fresh = seat_field(field, seed=seed, time_limit=time_limit / 2, max_evals=_REPLAN_EVALS)
+    fresh = seat_field(field, seed=seed, time_limit=clock.left(), max_evals=_REPLAN_EVALS)
+    clock.saw(fresh.cut_short)
     if not field.ids:
         return fresh
     home = _homes(field, planned)
@@ -502,9 +522,11 @@ def replan_session(
         if search.cost > target:
             max_evals = options.get("max_evals")
             budget = _REPLAN_EVALS if max_evals is None else max_evals
-            tabs = search.run(target, budget, start + time_limit)
+            tabs = search.run(target, budget, clock.deadline)
+    clock.saw(search.cut_short)
     tables = field.tables_of(tabs[0])
-    return SeatingResult(tables, count_repeat_pairs(tables, field.history), lower, seed)
+    repeats = count_repeat_pairs(tables, field.history)
+    return SeatingResult(tables, repeats, lower, seed, clock.cut_short)
 
 
 def _homes(field: SeatingField, planned: Sequence[Sequence[int]]) -> list[int]:

@@ -4,7 +4,7 @@ possible (the "social golfer problem").
 Pure Python, no Django. The public entry points are :func:`plan_sessions` (seat every remaining
 session of an event or season together) and :func:`replan_session` (seat one planned session
 again after the field changed, keeping as much of the plan as the change allows); the proven
-bound on the repeats of any schedule is :func:`domain.seating.bounds.schedule_lower_bound`.
+bound on the repeats of any schedule, with its reason, is :func:`domain.seating.bounds.schedule_bound`.
 
 A *repeat* is counted as on a single day (see :mod:`domain.seating.day`): a pair sitting together
 in a session after having shared a table in any earlier session (of the history or of the plan)
@@ -44,7 +44,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Unpack
 
-from domain.seating.bounds import repeat_lower_bound, schedule_lower_bound
+from domain.seating.bounds import ScheduleBound, repeat_lower_bound, schedule_bound
 from domain.seating.day import SeatingResult, seat_field
 from domain.seating.designs import design_name, resolvable_design
 from domain.seating.field import SeatingField, SeatingOptions
@@ -99,6 +99,7 @@ class SessionPlan:
     method: str  # how the plan was made, in plain words ("affine plane", "search", ...)
     seed: int
     cut_short: bool = False  # the time limit, not the work budget, ended a phase
+    bound_reason: str = ""  # why no schedule has fewer repeats, in plain words ("" for 0)
 
     @property
     def total_repeats(self) -> int:
@@ -204,10 +205,11 @@ def plan_sessions(
     if refusal:
         raise SeatingError(refusal)
     baseline = _session_by_session(field, sessions, seed, clock)
-    bound = _bound_for(field, sessions)
+    proven = _bound_for(field, sessions)
+    bound = proven.value
     if not field.ids or not sessions:
         repeats = schedule_repeats(baseline, field.history)
-        return SessionPlan(baseline, repeats, bound, "empty", seed, clock.cut_short)
+        return SessionPlan(baseline, repeats, bound, "empty", seed, clock.cut_short, proven.reason)
     problem = Problem.of(field, sessions)
     rng = random.Random(seed)
     search = TabuSearch(problem, rng, Tuning.for_schedule(problem.n))
@@ -225,7 +227,7 @@ def plan_sessions(
     clock.saw(search.cut_short)
     planned = [field.tables_of(tab) for tab in tabs]
     repeats = schedule_repeats(planned, field.history)
-    return SessionPlan(planned, repeats, bound, method, seed, clock.cut_short)
+    return SessionPlan(planned, repeats, bound, method, seed, clock.cut_short, proven.reason)
 
 
 def _search_plan(
@@ -326,15 +328,13 @@ def _cheapest(search: TabuSearch, starts: list[tuple[str, Schedule]]) -> tuple[s
     return best[1], best[2]
 
 
-def _bound_for(field: SeatingField, sessions: int) -> int:
-    """:func:`schedule_lower_bound` of the field's players (numbered as the search numbers
+def _bound_for(field: SeatingField, sessions: int) -> ScheduleBound:
+    """:func:`schedule_bound` of the field's players (numbered as the search numbers
     them)."""
     index = field.index
     renumbered = [[[index[p] for p in t if p in index] for t in day] for day in field.history]
     pins = {index[p]: t for p, t in field.pins.items()}
-    return schedule_lower_bound(
-        len(field.ids), field.max_table_size, sessions, renumbered, pinned=pins
-    )
+    return schedule_bound(len(field.ids), field.max_table_size, sessions, renumbered, pinned=pins)
 
 
 # ---------------------------------------------------------------------------

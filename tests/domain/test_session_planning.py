@@ -215,6 +215,12 @@ def _weighed(sessions, history):
         (8, 4, 3, []),
         (6, 3, 2, [[[0, 1, 2], [3, 4, 5]]]),
         (7, 3, 2, [[[0, 1, 2, 3], [4, 5, 6]]]),
+        # fewer tables than seats at one: the pigeonhole bound
+        (5, 3, 3, []),
+        (5, 3, 4, []),
+        (8, 4, 4, []),
+        (10, 4, 2, []),
+        (12, 4, 2, []),
     ],
 )
 def test_bound_never_above_the_exhaustive_optimum(n, size, sessions, history):

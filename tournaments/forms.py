@@ -156,7 +156,7 @@ class SamePersonForm(forms.Form):
 
 class SeatDayForm(forms.Form):
     seed = forms.IntegerField(
-        label="Seating number, to repeat a seating",
+        label="Shuffle number, to repeat a seating",
         required=False,
         min_value=0,
         max_value=2**31 - 1,

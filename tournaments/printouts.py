@@ -75,10 +75,12 @@ def _nobody_seated(pdf, heading: str, page_w: float, page_h: float, margin: floa
     pdf.drawString(margin, page_h - margin - 60 - below, "Nobody is seated yet.")
 
 
-def seating_chart_pdf(*, title: str, day_number: int, tables) -> bytes:
+def seating_chart_pdf(*, title: str, day_number: int, tables, figures: str = "") -> bytes:
     """One block per table, four to a page: big table number, then each player's name.
 
-    ``tables`` is a list of (table number, [(player number, name), ...]).
+    ``tables`` is a list of (table number, [(player number, name), ...]); ``figures``, when
+    given, is printed small at the foot of each page (the day's pairs who have sat together
+    before, in the seating page's words, so paper and page can be compared).
     """
     regular, bold = pdf_fonts().regular, pdf_fonts().bold
     buffer = io.BytesIO()
@@ -105,6 +107,9 @@ def seating_chart_pdf(*, title: str, day_number: int, tables) -> bytes:
             if index:
                 pdf.showPage()
             _draw_heading(pdf, title_lines, title_size, margin, page_h - margin - 14)
+            if figures:
+                pdf.setFont(regular, 10)
+                pdf.drawString(margin, margin / 2, _clip(figures, regular, 10, page_w - 2 * margin))
         col, row = slot % cols, slot // cols
         x = margin + col * block_w
         top = page_h - margin - header - row * block_h

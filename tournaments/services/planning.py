@@ -36,6 +36,7 @@ class PlanOutcome:
     plan: SeatingPlan
     sessions: list[PlannedSession]
     note: str  # anything the organiser should know about this plan, or ""
+    bound_reason: str = ""  # why no plan has fewer repeats ("" when the fewest is 0)
 
     @property
     def total_repeats(self) -> int:
@@ -164,13 +165,14 @@ def plan_remaining_days(tournament, *, seed: int | None = None, organiser=None) 
         history = [list(map(list, day)) for day in inputs.history]
         outcome = _store_plan(days, players, planned, history, inputs, organiser)
     logger.info(
-        "Days %s of %s planned by %s with seed %s: %s repeats (bound %s)",
+        "Days %s of %s planned by %s with shuffle number %s: %s repeats (bound %s)%s",
         ", ".join(str(n) for n in inputs.days),
         tournament.slug,
         organiser or "a command",
         seed,
         planned.total_repeats,
         planned.lower_bound,
+        ", cut short by the time limit" if planned.cut_short else "",
     )
     return outcome
 
@@ -209,7 +211,17 @@ def _store_plan(days, players, planned: SessionPlan, history, inputs: _PlanInput
                 lower_bound=bound,
             )
         )
-    return PlanOutcome(plan=plan, sessions=sessions, note=_plan_note(days))
+    note = " ".join(n for n in (_plan_note(days), _cut_short_note(planned)) if n)
+    return PlanOutcome(plan, sessions, note, planned.bound_reason)
+
+
+def _cut_short_note(planned: SessionPlan) -> str:
+    if not planned.cut_short:
+        return ""
+    return (
+        f"The planner's time limit ({_plan_time_limit():g} seconds) ran out before its usual "
+        "amount of work: planning again with the same shuffle number may give other tables."
+    )
 
 
 def _plan_note(days: list[Day]) -> str:

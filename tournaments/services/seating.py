@@ -76,6 +76,7 @@ class SeatingOutcome:
     seed: int | None
     kept_tables: bool = False  # reshuffle is off and yesterday's tables were kept
     plan: PlanFollowed | None = None  # the day was planned: how far the plan was kept
+    cut_short: bool = False  # the time limit, not the work budget, ended the search
 
 
 def _lock_day(day) -> Day:
@@ -144,8 +145,10 @@ def seat_day(day, *, seed: int | None = None, organiser=None) -> SeatingOutcome:
         return _seat_from_plan(day, players, planned, seed, organiser)
     if seed is None:
         seed = secrets.randbits(31)
-    tables, kept = _choose_tables(day, players, seed)
-    return _commit_seating(day, players, tables, seed, organiser, kept=kept)
+    tables, kept, cut_short = _choose_tables(day, players, seed)
+    outcome = _commit_seating(day, players, tables, seed, organiser, kept=kept)
+    outcome.cut_short = cut_short
+    return outcome
 
 
 def _plan_to_follow(day) -> PlannedDay | None:
@@ -182,15 +185,17 @@ def _seat_from_plan(day, players, planned: PlannedDay, seed, organiser) -> Seati
         tables, inputs.ids, max_size
     )
     if replanned:  # a pin or keep-apart pair set since the plan (or a table size): seat afresh
-        fresh, _ = _choose_tables(day, players, seed)
+        fresh, _, cut_short = _choose_tables(day, players, seed)
         tables = align_to_plan(fresh, planned.tables, inputs.pins)
+    else:
+        cut_short = result.cut_short
     followed = PlanFollowed(
         changes=plan_changes(planned.entry_ids, inputs.ids),
         moved=moved_from_plan(tables, planned.tables),
         replanned=replanned,
     )
     outcome = _commit_seating(day, players, tables, seed, organiser, kept=False)
-    outcome.plan = followed
+    outcome.plan, outcome.cut_short = followed, cut_short
     return outcome
 
 
@@ -252,8 +257,9 @@ class _SeatingInputs:
         )
 
 
-def _choose_tables(day, players: list[Entry], seed: int) -> tuple[list[list[int]], bool]:
-    """The day's tables as entry ids, and whether they are yesterday's kept as they were."""
+def _choose_tables(day, players: list[Entry], seed: int) -> tuple[list[list[int]], bool, bool]:
+    """The day's tables as entry ids, whether they are yesterday's kept as they were, and
+    whether the time limit cut the search short."""
     rules = day.tournament.rules
     inputs = _SeatingInputs.of(day, players)
     history, apart, pins = inputs.history, inputs.apart, inputs.pins
@@ -264,7 +270,7 @@ def _choose_tables(day, players: list[Entry], seed: int) -> tuple[list[list[int]
         sizes = table_sizes(len(inputs.ids), rules.max_table_size)
         kept = _kept_tables(history[-1], players, sizes, pins, apart)
         if kept is not None:
-            return kept, True
+            return kept, True, False
     try:
         result = seat(
             inputs.ids,
@@ -279,7 +285,7 @@ def _choose_tables(day, players: list[Entry], seed: int) -> tuple[list[list[int]
         )
     except SeatingError as error:
         raise ServiceError(str(error)) from error
-    return result.tables, False
+    return result.tables, False, result.cut_short
 
 
 def _commit_seating(day, players, tables, seed, organiser, *, kept: bool) -> SeatingOutcome:

@@ -1,9 +1,9 @@
 from django.core.management.base import BaseCommand, CommandError
 
 from core.errors import ServiceError
-from domain.seating.plan_following import pairs_again
+from domain.seating.plan_following import pairs_again, schedule_line
 from tournaments.management.lookup import find_day
-from tournaments.presenters import cleared_message, plan_followed_note
+from tournaments.presenters import CUT_SHORT, cleared_message, plan_followed_note
 from tournaments.services.planning import clear_plan, plan_remaining_days
 from tournaments.services.seating import clear_seating, seat_day
 
@@ -32,7 +32,7 @@ class Command(BaseCommand):
             help="Plan every day not seated yet together, so that over all of them as few pairs "
             "as possible meet again; each planned day is seated later with --day N.",
         )
-        parser.add_argument("--seed", type=int, help="A seating number, to repeat that seating.")
+        parser.add_argument("--seed", type=int, help="A shuffle number, to repeat that seating.")
         parser.add_argument(
             "--clear",
             action="store_true",
@@ -46,7 +46,7 @@ class Command(BaseCommand):
         if not plan and day is None:
             raise CommandError("the following arguments are required: --day (or give --plan)")
         if seed is not None and not 0 <= seed < 2**31:
-            raise CommandError("The seating number must be a whole number from 0 to 2147483647.")
+            raise CommandError("The shuffle number must be a whole number from 0 to 2147483647.")
         tournament, day_row = find_day(slug, day)
         try:
             if plan:
@@ -61,7 +61,7 @@ class Command(BaseCommand):
 
     def _seat(self, tournament, day_row, seed):
         outcome = seat_day(day_row, seed=seed)
-        self.stdout.write(f"{tournament.name}, day {day_row.number}: seating number {outcome.seed}")
+        self.stdout.write(f"{tournament.name}, day {day_row.number}: shuffle number {outcome.seed}")
         if outcome.kept_tables:
             self.stdout.write("Reshuffling is off: the previous day's tables were kept.")
         if outcome.plan is not None:
@@ -69,6 +69,8 @@ class Command(BaseCommand):
         for number, members in enumerate(outcome.tables, start=1):
             self.stdout.write(f"Table {number} ({len(members)}): {_names(members)}")
         self.stdout.write(_sentence(pairs_again(outcome.repeat_pairs, outcome.lower_bound)))
+        if outcome.cut_short:
+            self.stdout.write(CUT_SHORT)
 
     def _plan(self, tournament, seed, clear):
         if clear:
@@ -78,7 +80,7 @@ class Command(BaseCommand):
         outcome = plan_remaining_days(tournament, seed=seed)
         numbers = ", ".join(str(s.day.number) for s in outcome.sessions)
         self.stdout.write(
-            f"{tournament.name}, days {numbers} planned together: seating number "
+            f"{tournament.name}, days {numbers} planned together: shuffle number "
             f"{outcome.plan.seed} ({outcome.plan.method}). Nothing is seated yet: seat each day "
             "with --day N."
         )
@@ -89,5 +91,5 @@ class Command(BaseCommand):
             for number, members in enumerate(session.tables, start=1):
                 self.stdout.write(f"Table {number} ({len(members)}): {_names(members)}")
             self.stdout.write(_sentence(pairs_again(session.repeat_pairs, session.lower_bound)))
-        total = pairs_again(outcome.total_repeats, outcome.lower_bound)
+        total = schedule_line(outcome.total_repeats, outcome.lower_bound, outcome.bound_reason)
         self.stdout.write(f"Over the planned days: {total}")

@@ -54,6 +54,9 @@ def assert_valid_plan(plan, ids, max_table_size, sessions, history=(), **constra
         (10, 2, 9),
         (100, 10, 3),
         (32, 4, 9),
+        (21, 3, 10),  # Kirkman triple systems of 3q
+        (39, 3, 19),
+        (18, 3, 8),  # nearly Kirkman, from the cyclic search
     ],
 )
 def test_designs_seat_everyone_and_no_pair_twice(points, size, classes):
@@ -87,7 +90,19 @@ def test_partial_spread_seats_nine_sessions_of_32_at_tables_of_4_with_no_repeat(
 
 @pytest.mark.parametrize(
     ("tables", "seats", "sessions"),
-    [(7, 7, 8), (4, 4, 5), (5, 5, 6), (8, 8, 9), (3, 3, 4), (6, 6, 3), (5, 3, 7), (7, 6, 6)],
+    [
+        (7, 7, 8),
+        (4, 4, 5),
+        (5, 5, 6),
+        (8, 8, 9),
+        (3, 3, 4),
+        (6, 6, 3),
+        (5, 3, 7),
+        (7, 6, 6),
+        (6, 3, 8),
+        (7, 3, 10),
+        (13, 3, 19),
+    ],
 )
 def test_constructions_give_zero_repeats(tables, seats, sessions):
     players = tables * seats if (tables, seats) != (7, 6) else 43  # 43: a plane short of 6

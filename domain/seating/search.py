@@ -8,7 +8,9 @@ Cost
 One integer: keep-apart pairs together (a weight above everything else), then repeats, each
 pair's ``k``-th meeting weighing ``2k - 3`` repeats (a pair meeting ``c`` times costs
 ``(c - 1)**2``: one pair at a table on all three days, 4, is worse than three pairs meeting
-twice, 3, since for a player the same face every day is what spoils a rally), then club mates
+twice, 3, since for a player the same face every day is what spoils a rally; weighing
+repeats alone, a search seats one pair of 30 players at tables of 6 together on all six days
+to save repeats elsewhere), then club mates
 sharing a table in the first session (clubs are given only when there is no history) and what a
 caller adds per player and table (:attr:`Problem.unary`: a replanned session's moves from its
 plan). A schedule at cost ``repeat_weight * r`` has ``r`` repeats and no pair meeting three

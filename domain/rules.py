@@ -32,6 +32,7 @@ RULE_FIELDS = (
     "double_blank_value",
     "reshuffle_each_day",
     "spread_clubs",
+    "spread_clubs_every_day",
     "tie_breaks",
     "unplayed_counts",
     "late_joins",
@@ -74,7 +75,14 @@ SUBSTITUTE_CHOICES = {
     SUB_OWN: "Ranked on their own total",
     SUB_SHARED: "Added to the player they replaced",
 }
-FLAGS = ("engine_set_aside", "reshuffle_each_day", "spread_clubs", "late_joins", "substitutes")
+FLAGS = (
+    "engine_set_aside",
+    "reshuffle_each_day",
+    "spread_clubs",
+    "spread_clubs_every_day",
+    "late_joins",
+    "substitutes",
+)
 
 RULE_LABELS = {
     "top_double": "Set",
@@ -88,6 +96,7 @@ RULE_LABELS = {
     "double_blank_value": "Double blank",
     "reshuffle_each_day": "Reseat each day",
     "spread_clubs": "Spread the clubs on day 1",
+    "spread_clubs_every_day": "Spread the clubs on later days too",
     "tie_breaks": "Tie-breaks",
     "unplayed_counts": "A game not played counts",
     "late_joins": "Late players may join",

@@ -371,6 +371,11 @@ class RulesForm(forms.Form):
         required=False,
         help_text="Each club across the tables as evenly as the numbers allow.",
     )
+    spread_clubs_every_day = forms.BooleanField(
+        label="Spread the clubs on later days too",
+        required=False,
+        help_text="After keeping apart pairs who sat together before: that comes first.",
+    )
     unplayed_counts = forms.ChoiceField(
         label="A game not played counts",
         choices=list(UNPLAYED_CHOICES.items()),

@@ -47,7 +47,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Unpack
 
 from domain.seating.bounds import day_lower_bound
@@ -98,12 +98,14 @@ def seat_field(
     if not field.ids:
         return SeatingResult(tables=[], repeat_pairs=0, lower_bound=0, seed=seed)
     field.check()
+    if field.history and field.club_groups:
+        return _clubs_after_repeats(field, seed, start + time_limit, max_evals)
     # Day 1 with clubs: the clubs stand in for an earlier day's tables (see the module doc).
     avoid = field.history or ([field.club_groups] if field.club_groups else [])
     met = field.met if field.history else sorted(meeting_pairs(avoid))
     lower = day_lower_bound(set(field.ids), field.sizes, avoid, field.pins, met)
     problem = Problem.of(field, 1)
-    target = problem.target(lower) if field.history else lower
+    target = problem.target(lower, problem.club_floor()) if field.history else lower
     rng = random.Random(seed)
     order = _start_order(field, avoid, rng)
     tuning = Tuning.for_day(problem.n, len(field.sizes), sum(problem.movable))
@@ -120,6 +122,35 @@ def seat_field(
     met_set = set(met)
     repeats = sum(len(repeat_pairs_at(table, met_set)) for table in tables)
     return SeatingResult(tables, repeats, lower, seed, search.cut_short)
+
+
+def _clubs_after_repeats(
+    field: SeatingField, seed: int, deadline: float, max_evals: int | None
+) -> SeatingResult:
+    """A later day that spreads the clubs too: seated for its repeats alone first, then
+    searched again from there with the clubs counted. The second search only keeps a seating
+    that costs less, and one repeat outweighs every club mate, so the clubs never cost a repeat
+    (counting them from the start can lead the search away from the fewest repeats)."""
+    plain = seat_field(
+        replace(field, clubs_every_day=False),
+        seed=seed,
+        time_limit=max(0.0, deadline - time.perf_counter()),
+        max_evals=max_evals,
+    )
+    problem = Problem.of(field, 1)
+    rng = random.Random(seed + 1)
+    tuning = Tuning.for_day(problem.n, len(field.sizes), sum(problem.movable))
+    search = TabuSearch(problem, rng, tuning)
+    search.load([field.tab_of(plain.tables)])
+    target = problem.target(plain.lower_bound, problem.club_floor())
+    budget = _DAY_EVALS if max_evals is None else max_evals
+    tab = search.run(target, budget, deadline, stall_evals=max(budget // 4, 1))[0]
+    tables = field.tables_of(tab)
+    verify(tables, field.pins, set(field.apart), field.name)
+    met = set(field.met)
+    repeats = sum(len(repeat_pairs_at(table, met)) for table in tables)
+    cut_short = plain.cut_short or search.cut_short
+    return SeatingResult(tables, repeats, plain.lower_bound, seed, cut_short)
 
 
 # ---------------------------------------------------------------------------

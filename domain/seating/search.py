@@ -70,6 +70,7 @@ class Problem:
     club_sizes: list[int]
     movable: list[bool]  # False for pinned players
     unary: list[list[list[int]]] | None = None  # unary[s][p][t]: p at table t of session s
+    club_every_session: bool = False  # club mates weigh in every session, not the first alone
 
     @classmethod
     def of(cls, field: SeatingField, sessions: int) -> Problem:
@@ -88,6 +89,7 @@ class Problem:
             club=club,
             club_sizes=[len(group) for group in field.club_groups],
             movable=[i not in field.pin_tables for i in range(len(field.ids))],
+            club_every_session=field.clubs_every_day,
         )
 
     @cached_property
@@ -108,14 +110,14 @@ class Problem:
         return self.repeat_weight * (self.sessions * self._slots + 1)
 
     def club_floor(self) -> int:
-        """The fewest club mates sharing a first-session table: each club spread evenly (clubs
-        are disjoint, so their minima add up)."""
+        """The fewest club mates sharing a table in the sessions that spread clubs (the first,
+        or every one): each club spread evenly (clubs are disjoint, so their minima add up)."""
         k = len(self.sizes)
         total = 0
         for c in self.club_sizes:
             q, r = divmod(c, k)
             total += r * pair_count(q + 1) + (k - r) * pair_count(q)
-        return total
+        return total * (self.sessions if self.club_every_session else 1)
 
     def target(self, repeats: int, club_mates: int = 0) -> int:
         """The cost of a schedule with ``repeats`` repeats and ``club_mates`` club mates at a
@@ -227,6 +229,8 @@ class TabuSearch:
         for a, b in prob.club:
             first[a][b] = first[a].get(b, 0) + 1
             first[b][a] = first[b].get(a, 0) + 1
+        if prob.club_every_session:
+            return [first] * self.d
         return [first] + [always] * (self.d - 1)
 
     def _one_session_weights(self) -> list[dict[int, int]]:

@@ -96,6 +96,7 @@ class _PlanInputs:
     keep_apart: tuple[tuple[int, int], ...]
     max_table_size: int
     spread_clubs: bool
+    spread_clubs_every_day: bool
 
     @classmethod
     def read(cls, tournament, *, lock: bool) -> tuple["_PlanInputs", list[Day], list[Entry]]:
@@ -116,6 +117,7 @@ class _PlanInputs:
             keep_apart=tuple(sorted(keep_apart_ids(tournament))),
             max_table_size=tournament.rules.max_table_size,
             spread_clubs=tournament.rules.spread_clubs,
+            spread_clubs_every_day=tournament.rules.spread_clubs_every_day,
         )
         return inputs, remaining, players
 
@@ -136,6 +138,7 @@ def _make_plan(inputs: _PlanInputs, players: list[Entry], seed: int, rules) -> S
             keep_apart=inputs.keep_apart,
             pinned=inputs.pins,
             clubs=clubs_to_spread(rules, history, players),
+            clubs_every_day=rules.spread_clubs and rules.spread_clubs_every_day,
             names={e.pk: f"{e.player.name} (#{e.number})" for e in players},
             time_limit=_plan_time_limit(),
         )

@@ -229,8 +229,9 @@ def players_or_refuse(tournament) -> list[Entry]:
 
 
 def clubs_to_spread(rules, history, players: list[Entry]) -> dict[int, str] | None:
-    """Each player's club, for a first seating (no earlier day) when the rules spread clubs."""
-    if history or not rules.spread_clubs:
+    """Each player's club, for a first seating (no earlier day) when the rules spread clubs,
+    or for any seating when they spread them every day too."""
+    if not rules.spread_clubs or (history and not rules.spread_clubs_every_day):
         return None
     return {e.pk: e.club for e in players}
 
@@ -281,6 +282,7 @@ def _choose_tables(day, players: list[Entry], seed: int) -> tuple[list[list[int]
             pinned=pins,
             names=inputs.names,
             clubs=clubs_to_spread(rules, history, players),
+            clubs_every_day=rules.spread_clubs and rules.spread_clubs_every_day,
             **_seating_limits(),
         )
     except SeatingError as error:

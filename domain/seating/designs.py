@@ -420,10 +420,8 @@ def resolvable_design(n: int, table_size: int, most: int | None = None) -> Desig
         return None
     if g == 2:
         return _round_robin(n, most)
-    if g == 3 and n == 15:
-        return _schoolgirls()
-    if g == 3 and _kirkman_order(n) is not None:
-        return _kirkman_3q(n // 3)
+    if g == 3 and (n == 15 or _kirkman_order(n) is not None):
+        return _schoolgirls() if n == 15 else _kirkman_3q(n // 3)
     if cyclic_recipe(n, g) is not None:
         found = cyclic_design(n, g)
         return [[list(t) for t in cls] for cls in found] if found else None

@@ -145,4 +145,6 @@ def schedule_line(repeats: int, bound: int, reason: str = "") -> str:
     repeats a session after the first: 5 tables for 6 seats at a table")."""
     if not reason or bound <= 0:
         return pairs_again(repeats, bound)
-    return f"pairs who have sat together before: {repeats} (fewest possible: {bound}, since {reason})"
+    return (
+        f"pairs who have sat together before: {repeats} (fewest possible: {bound}, since {reason})"
+    )

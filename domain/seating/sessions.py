@@ -4,7 +4,8 @@ possible (the "social golfer problem").
 Pure Python, no Django. The public entry points are :func:`plan_sessions` (seat every remaining
 session of an event or season together) and :func:`replan_session` (seat one planned session
 again after the field changed, keeping as much of the plan as the change allows); the proven
-bound on the repeats of any schedule, with its reason, is :func:`domain.seating.bounds.schedule_bound`.
+bound on the repeats of any schedule, with its reason, is
+:func:`domain.seating.bounds.schedule_bound`.
 
 A *repeat* is counted as on a single day (see :mod:`domain.seating.day`): a pair sitting together
 in a session after having shared a table in any earlier session (of the history or of the plan)
@@ -28,9 +29,10 @@ How a plan is made
 2. *Session by session*: each session seated by :func:`domain.seating.day.seat` against the
    history and the sessions before it. The cheaper of the two starts is kept.
 3. *The tabu search* of :mod:`domain.seating.search` over the whole schedule, unless the start
-   is already at the lower bound: its cost puts keep-apart pairs first, then repeats (a pair's
-   k-th meeting weighing more than its (k-1)-th), then club mates sharing a table in session 1 (when there is no
-   history and clubs are given). It stops at the lower bound, or when its work budget (swap
+   is already at the lower bound: its cost puts keep-apart pairs first, then repeats (a
+   pair's k-th meeting weighing more than its (k-1)-th), then club mates sharing a table in
+   session 1 (when there is no history and clubs are given; in every session when clubs are
+   spread every day). It stops at the lower bound, or when its work budget (swap
    evaluations: 20,000 per player and session, at most 12 million, a few seconds;
    deterministic from ``seed``) runs out; the clock is only a safety net. The best schedule
    found is never worse than its start.
@@ -223,7 +225,9 @@ def plan_sessions(
         max_evals = options.get("max_evals")
         # small fields settle long before the full budget (and must not keep the organiser waiting)
         budget = min(_PLAN_EVALS, 20_000 * problem.n * sessions) if max_evals is None else max_evals
-        method, tabs = _search_plan(field, search, rng, built, (method, tabs), target, budget, clock)
+        method, tabs = _search_plan(
+            field, search, rng, built, (method, tabs), target, budget, clock
+        )
     clock.saw(search.cut_short)
     planned = [field.tables_of(tab) for tab in tabs]
     repeats = schedule_repeats(planned, field.history)

@@ -4,14 +4,14 @@ page shows each day's club figure against the best possible."""
 import pytest
 from scoring_factories import organiser_url as url, text_of
 
+from domain.seating.day import seat
+from domain.seating.pairs import club_spread
 from tournaments.access import COMMAND_LINE
 from tournaments.models import Day, PlannedDay, Seat
 from tournaments.services.planning import plan_remaining_days
 from tournaments.services.registration import register_player
 from tournaments.services.rules import change_rules
 from tournaments.services.seating import seat_day
-from domain.seating.day import seat
-from domain.seating.pairs import club_spread
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("quick_seating")]
 

@@ -435,7 +435,7 @@ def planned_chart_pdf(request, tournament, day_number):
                 title=f"{tournament.name} (PLANNED, not seated)",
                 day_number=day.number,
                 tables=tables,
-                figures=f"Planned: {pairs_again(planned.repeats, planned.lower_bound)}",
+                figures=f"Planned: {pairs_again(planned.repeats, planned.lower_bound or 0)}",
             ),
         },
     )

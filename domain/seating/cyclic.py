@@ -13,6 +13,16 @@ The search seats one base class after another, the first point not yet seated ea
 every table of it whose pairs fall in orbits not yet met. It is exact and deterministic, and
 each recipe below is one it solves in a few hundred steps (18 players at tables of 3 for 8
 sessions, the most there can be: a "nearly Kirkman" system, each player missing one other).
+
+Tables of four for ``3q + 1`` players, ``q`` a prime ``4t + 1`` (40 players for 13 sessions,
+52 for 17): the points are ``(x, j)`` for ``x`` in Z_q and three levels, and one fixed point;
+the ``q`` sessions are the shifts of one base class, the fixed point with ``(0, 0), (0, 1),
+(0, 2)`` and tables ``{(x, i), (-x, i), (y, j), (-y, j)}``. Within a level, the pairs ``{x, -x}``
+for ``x`` in ``1 .. 2t`` have every difference once (``2x``, or ``q - 2x``, runs over them all),
+so only the levels' pairs are searched for: two tables of levels ``i`` and ``j`` may not share a
+difference ``±(y - x)`` or ``±(y + x)``, and the tables of each two levels together have all
+``q - 1`` differences but 0 (the fixed point's table has that one). The search takes under a
+hundred steps for 52 (:func:`rotational_four`).
 """
 
 from __future__ import annotations
@@ -20,7 +30,7 @@ from __future__ import annotations
 from functools import cache
 from itertools import combinations
 
-__all__ = ["cyclic_design", "cyclic_recipe"]
+__all__ = ["cyclic_design", "cyclic_recipe", "rotational_four", "rotational_four_order"]
 
 Design = list[list[list[int]]]
 
@@ -115,3 +125,69 @@ def _base_classes(
         return False
 
     return classes if grow(0) else None
+
+
+def rotational_four_order(n: int) -> int | None:
+    """``q`` when :func:`rotational_four` seats ``n = 3q + 1`` at tables of 4, else None (up to
+    ``q = 29``: beyond, the search may take long)."""
+    q, rest = divmod(n - 1, 3)
+    if rest or q % 4 != 1 or not 5 <= q <= 29 or any(q % d == 0 for d in range(2, q)):
+        return None
+    return q
+
+
+@cache
+def rotational_four(q: int) -> Design | None:
+    """The ``q`` sessions of ``3q + 1`` players at tables of 4 (see the module doc); point
+    ``(x, j)`` is ``j * q + x`` and the fixed point ``3 * q``. None when the bounded search
+    finds no base class."""
+    pairs = _level_pairs(q)
+    if pairs is None:
+        return None
+    base = [[0, q, 2 * q, 3 * q]]
+    base += [[i * q + x, i * q + q - x, j * q + y, j * q + q - y] for i, x, j, y in pairs]
+
+    def shift(p: int, s: int) -> int:
+        return p if p == 3 * q else (p // q) * q + (p % q + s) % q
+
+    return [[sorted(shift(p, s) for p in table) for table in base] for s in range(q)]
+
+
+def _level_pairs(q: int) -> list[tuple[int, int, int, int]] | None:
+    """(level i, x, level j, y) for each table of the base class but the fixed point's."""
+    half, per = (q - 1) // 2, (q - 1) // 4
+    free = [set(range(1, half + 1)) for _ in range(3)]
+    met: dict[tuple[int, int], set[int]] = {(0, 1): set(), (0, 2): set(), (1, 2): set()}
+    tables: list[tuple[int, int, int, int]] = []
+    steps = 0
+
+    def grow() -> bool:
+        nonlocal steps
+        steps += 1
+        level = next((lv for lv in range(3) if free[lv]), None)
+        if level is None:
+            return True
+        if steps > _NODES:
+            return False
+        x = min(free[level])
+        for other in (lv for lv in range(3) if lv != level):
+            key = (min(level, other), max(level, other))
+            if sum(1 for t in tables if (min(t[0], t[2]), max(t[0], t[2])) == key) >= per:
+                continue
+            for y in sorted(free[other]):
+                differences = {(y - x) % q, (x - y) % q, (x + y) % q, (-x - y) % q}
+                if len(differences) < 4 or differences & met[key]:
+                    continue
+                free[level].discard(x)
+                free[other].discard(y)
+                met[key] |= differences
+                tables.append((level, x, other, y))
+                if grow():
+                    return True
+                tables.pop()
+                met[key] -= differences
+                free[level].add(x)
+                free[other].add(y)
+        return False
+
+    return tables if grow() else None

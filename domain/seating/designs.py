@@ -29,7 +29,8 @@ What is built, and why each is repeat-free:
   is met once over them all, so no pair meets twice (a construction published for answers
   to Kirkman's problem; the code is ours).
 * **Cyclic designs** found by a small exact search (:mod:`domain.seating.cyclic`): 18 players at
-  6 tables of 3 for 8 sessions.
+  6 tables of 3 for 8 sessions; ``3q + 1`` players at tables of 4 for ``q`` sessions, ``q`` a
+  prime ``4t + 1`` up to 29 (40 for 13, 52 for 17, 88 for 29).
 * **Tables of two**: the round-robin circle method, ``n - 1`` sessions for even ``n``.
 * **Partial spreads**, tables of ``q**2`` and ``n = q**m`` with ``m`` odd (32 at tables of 4):
   a session is the cosets of one 2-dimensional subspace of GF(q)^m, and two sessions share no
@@ -48,7 +49,12 @@ from functools import cache
 from itertools import product
 from typing import TypeVar
 
-from domain.seating.cyclic import cyclic_design, cyclic_recipe
+from domain.seating.cyclic import (
+    cyclic_design,
+    cyclic_recipe,
+    rotational_four,
+    rotational_four_order,
+)
 
 __all__ = ["Design", "design_name", "prime_power", "resolvable_design"]
 
@@ -306,6 +312,17 @@ def _kirkman_order(n: int) -> int | None:
     return q
 
 
+def _searched_design(n: int, g: int) -> Design | None:
+    """A design of :mod:`domain.seating.cyclic` (a copy: the caller may change it)."""
+    if cyclic_recipe(n, g) is not None:
+        found = cyclic_design(n, g)
+    elif g == 4 and rotational_four_order(n) is not None and prime_power(n) is None:
+        found = rotational_four(rotational_four_order(n) or 0)
+    else:
+        return None
+    return [[list(t) for t in cls] for cls in found] if found else None
+
+
 def _round_robin(n: int, most: int | None = None) -> Design:
     """Tables of two: the circle method (player n-1 fixed, the others rotate); with ``most``,
     only the first ``most`` rounds and the last (see :func:`_first_and_last`)."""
@@ -422,9 +439,9 @@ def resolvable_design(n: int, table_size: int, most: int | None = None) -> Desig
         return _round_robin(n, most)
     if g == 3 and (n == 15 or _kirkman_order(n) is not None):
         return _schoolgirls() if n == 15 else _kirkman_3q(n // 3)
-    if cyclic_recipe(n, g) is not None:
-        found = cyclic_design(n, g)
-        return [[list(t) for t in cls] for cls in found] if found else None
+    found = _searched_design(n, g)
+    if found is not None:
+        return found
     d, rest = 0, n
     while rest % g == 0:
         rest //= g
@@ -452,6 +469,8 @@ def design_name(n: int, table_size: int) -> str:
         return "Kirkman triple system"
     if cyclic_recipe(n, table_size) is not None:
         return "nearly Kirkman system" if table_size == 3 else "cyclic design"
+    if table_size == 4 and rotational_four_order(n) is not None and prime_power(n) is None:
+        return "resolvable design of tables of 4"
     if n == table_size * table_size:
         return "affine plane" if prime_power(table_size) else "Latin squares"
     if _spread_order(n, table_size) is not None:

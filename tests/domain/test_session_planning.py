@@ -57,6 +57,9 @@ def assert_valid_plan(plan, ids, max_table_size, sessions, history=(), **constra
         (21, 3, 10),  # Kirkman triple systems of 3q
         (39, 3, 19),
         (18, 3, 8),  # nearly Kirkman, from the cyclic search
+        (40, 4, 13),  # resolvable (3q + 1, 4, 1) designs, from the rotational search
+        (52, 4, 17),
+        (88, 4, 29),
     ],
 )
 def test_designs_seat_everyone_and_no_pair_twice(points, size, classes):
@@ -102,6 +105,8 @@ def test_partial_spread_seats_nine_sessions_of_32_at_tables_of_4_with_no_repeat(
         (6, 3, 8),
         (7, 3, 10),
         (13, 3, 19),
+        (10, 4, 13),
+        (13, 4, 17),
     ],
 )
 def test_constructions_give_zero_repeats(tables, seats, sessions):

@@ -114,3 +114,21 @@ def test_figures_agree_after_a_withdrawal_and_a_reseat(good_sam, organiser_clien
     assert view.lower_bound == bound.value
     line = schedule_line(view.total_repeats, bound.value, bound.reason)
     assert line in page_text(organiser_client, url(good_sam, "seating/"))
+
+
+def test_seat_plan_goal_meet_everyone_prints_the_sessions_and_the_bound(good_sam):
+    lines = command("sam", "--plan", "--goal", "meet-everyone", "--seed", "3")
+    head = lines[0]
+    assert head.startswith("Sam: every pair of the 26 players meets in ")
+    assert "(fewest possible: 6, since 325 pairs to meet and at most 55 meet a session)" in head
+    assert head.endswith("Nothing is stored.")
+    sessions = int(re.search(r"meets in (\d+) sessions", head).group(1))
+    assert sum(1 for line in lines if line.startswith("Session ")) == sessions >= 6
+    assert not SeatingPlan.objects.exists()
+
+
+def test_goal_meet_everyone_needs_plan(good_sam):
+    from django.core.management.base import CommandError
+
+    with pytest.raises(CommandError, match="goes with --plan"):
+        command("sam", "--day", "1", "--goal", "meet-everyone")

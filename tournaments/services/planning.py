@@ -13,6 +13,7 @@ from django.utils import timezone
 
 from core.errors import ServiceError
 from domain.seating.bounds import repeat_lower_bound
+from domain.seating.meet_everyone import MeetEveryone, meet_everyone
 from domain.seating.pairs import SeatingError, table_sizes
 from domain.seating.sessions import SessionPlan, plan_sessions, plan_size_refusal
 from tournaments.access import account_of
@@ -234,6 +235,20 @@ def _plan_note(days: list[Day]) -> str:
             "kept until you seat it."
         )
     return ""
+
+
+def meet_everyone_schedule(tournament, *, seed: int | None = None) -> tuple[MeetEveryone, dict]:
+    """The fewest sessions found in which every pair of the players a seating would seat now
+    meets at least once, with the bound on it, and the entries by id: an answer for seasons and
+    rallies choosing how many sessions to hold. Nothing is stored."""
+    if seed is None:
+        seed = secrets.randbits(31)
+    players = players_or_refuse(tournament)
+    try:
+        found = meet_everyone([e.pk for e in players], tournament.rules.max_table_size, seed=seed)
+    except SeatingError as error:
+        raise ServiceError(str(error)) from error
+    return found, {e.pk: e for e in players}
 
 
 @transaction.atomic

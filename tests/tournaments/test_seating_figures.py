@@ -16,8 +16,10 @@ from domain.seating.pairs import count_repeat_pairs
 from domain.seating.plan_following import pairs_again, schedule_line
 from tournaments.access import COMMAND_LINE
 from tournaments.models import Day, Entry, PlannedDay, SeatingPlan
+from tournaments.presenters import CUT_SHORT, seating_summary
 from tournaments.services.registration import withdraw_entry
 from tournaments.services.rules import change_rules
+from tournaments.services.seating import SeatingOutcome
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("quick_seating")]
 
@@ -132,3 +134,15 @@ def test_goal_meet_everyone_needs_plan(good_sam):
 
     with pytest.raises(CommandError, match="goes with --plan"):
         command("sam", "--day", "1", "--goal", "meet-everyone")
+
+
+def test_a_plan_and_a_day_cut_short_by_the_time_limit_say_so(good_sam, settings):
+    settings.SEATING_PLAN_TIME_LIMIT = 0.0
+    lines = command("sam", "--plan", "--seed", "5")
+    assert any("time limit (0 seconds) ran out" in line for line in lines)
+    assert SeatingPlan.objects.exists()  # still a whole plan, stored
+    day = Day.objects.get(tournament=good_sam, number=1)
+    outcome = SeatingOutcome(day=day, tables=[], repeat_pairs=0, lower_bound=0, seed=1)
+    assert CUT_SHORT not in seating_summary(day, outcome)
+    outcome.cut_short = True
+    assert seating_summary(day, outcome).endswith(CUT_SHORT)

@@ -433,6 +433,11 @@ def _schedule_row(label, plan, best, secs):
     print(
         f"{label:>10} {plan.total_repeats:>8} {shown:>5} {plan.lower_bound:>6} {secs:>8.2f}"
         f"  {plan.bound_reason}"
+        + (
+            f"; {plan.at_most_twice} if no pair sits together three times"
+            if plan.at_most_twice
+            else ""
+        )
     )
 
 

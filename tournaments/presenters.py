@@ -22,7 +22,7 @@ from domain.rules import (
     STANDINGS_SETTINGS,
     format_rule,
 )
-from domain.seating.plan_following import pairs_again, schedule_line
+from domain.seating.plan_following import pairs_again
 from tournaments.models import Entry, StaffRole
 
 
@@ -97,7 +97,7 @@ def plan_summary(outcome) -> str:
     text = (
         f"{days} {'is' if len(numbers) == 1 else 'are'} planned (not seated), shuffle number "
         f"{outcome.plan.seed}: "
-        f"{schedule_line(outcome.total_repeats, outcome.lower_bound, outcome.bound_reason)}."
+        f"{outcome.schedule_line}."
     )
     if outcome.note:
         text += " " + outcome.note

@@ -170,6 +170,10 @@ class ScheduleBound:
 
     value: int
     reason: str
+    # the fewest when no pair sits together three times (what the planner prefers), where that
+    # is more: each session after the first spreads each earlier one's tables (pigeonhole), and
+    # the pairs it forces for different earlier sessions are different pairs
+    at_most_twice: int = 0
 
 
 def schedule_lower_bound(
@@ -239,7 +243,17 @@ def schedule_bound(
         _pins_bound(pinned or {}, n, len(sizes), sessions, set(met)),
     ]
     best = max(candidates, key=lambda b: b.value)
-    return best if best.value > 0 else ScheduleBound(0, "")
+    if best.value <= 0:
+        return ScheduleBound(0, "")
+    twice = 0 if history or pinned else _pigeonhole(sizes) * pair_count(sessions)
+    return ScheduleBound(best.value, best.reason, twice if twice > best.value else 0)
+
+
+def _pigeonhole(sizes: list[int]) -> int:
+    """The fewest repeats one session has against any one earlier session: each table of the
+    earlier one spread over the tables (:func:`_spread_cost`)."""
+    groups = sorted(Counter(sizes).items())
+    return sum(_spread_cost(s, groups) for s in sizes)
 
 
 def _pairs_bound(n: int, sizes: list[int], sessions: int, met: int) -> ScheduleBound:
@@ -271,8 +285,7 @@ def _session_bound(
     pinned: Mapping[int, int] | None,
 ) -> ScheduleBound:
     k = len(sizes)
-    groups = sorted(Counter(sizes).items())
-    pigeon = sum(_spread_cost(s, groups) for s in sizes)
+    pigeon = _pigeonhole(sizes)
     first = repeat_lower_bound(range(n), sizes, history, _pins_1(pinned, n)) if history else 0
     value = first + (sessions - 1) * max(first, pigeon)
     if pigeon >= first and pigeon:

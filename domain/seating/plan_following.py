@@ -139,12 +139,16 @@ def pairs_again(repeats: int, bound: int) -> str:
     return f"pairs who have sat together before: {repeats} (fewest possible: {bound})"
 
 
-def schedule_line(repeats: int, bound: int, reason: str = "") -> str:
+def schedule_line(repeats: int, bound: int, reason: str = "", at_most_twice: int = 0) -> str:
     """A schedule's pairs who sit together again over its days, in :func:`pairs_again`'s
     words, with why no schedule can have fewer when that is above 0 ("since at least 5
-    repeats a session after the first: 5 tables for 6 seats at a table")."""
+    repeats a session after the first: 5 tables for 6 seats at a table"), and the fewest with
+    no pair at a table three times when that is more (the planner takes it: "75 if no pair
+    sits together three times")."""
     if not reason or bound <= 0:
         return pairs_again(repeats, bound)
+    twice = f"; {at_most_twice} if no pair sits together three times" if at_most_twice else ""
     return (
-        f"pairs who have sat together before: {repeats} (fewest possible: {bound}, since {reason})"
+        f"pairs who have sat together before: {repeats} (fewest possible: {bound}, "
+        f"since {reason}{twice})"
     )

@@ -102,6 +102,7 @@ class SessionPlan:
     seed: int
     cut_short: bool = False  # the time limit, not the work budget, ended a phase
     bound_reason: str = ""  # why no schedule has fewer repeats, in plain words ("" for 0)
+    at_most_twice: int = 0  # the fewest with no pair meeting three times, where that is more
 
     @property
     def total_repeats(self) -> int:
@@ -231,7 +232,9 @@ def plan_sessions(
     clock.saw(search.cut_short)
     planned = [field.tables_of(tab) for tab in tabs]
     repeats = schedule_repeats(planned, field.history)
-    return SessionPlan(planned, repeats, bound, method, seed, clock.cut_short, proven.reason)
+    return SessionPlan(
+        planned, repeats, bound, method, seed, clock.cut_short, proven.reason, proven.at_most_twice
+    )
 
 
 def _search_plan(

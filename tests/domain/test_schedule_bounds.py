@@ -26,6 +26,22 @@ def test_a_bound_says_why_no_plan_can_do_better(players, size, sessions, value, 
     assert reason in bound.reason
 
 
+@pytest.mark.parametrize(
+    ("players", "size", "sessions", "twice"),
+    [(30, 6, 6, 75), (26, 6, 3, 3), (42, 7, 4, 36), (48, 8, 4, 72), (36, 6, 4, 0)],
+)
+def test_the_fewest_with_no_pair_three_times_is_what_the_planner_reaches(
+    players, size, sessions, twice
+):
+    # each session after the first must seat a pair of every earlier session's tables again,
+    # different pairs for different sessions when none meets three times
+    assert schedule_bound(players, size, sessions).at_most_twice == twice
+    if twice and players <= 30:
+        # the shuffle numbers bench/seating.py plans them with
+        plan = plan_sessions(range(1, players + 1), size, sessions, seed=players + sessions)
+        assert plan.total_repeats == twice == plan.at_most_twice
+
+
 def test_no_reason_where_nothing_forces_a_repeat():
     assert schedule_bound(36, 6, 3).value == 0 and schedule_bound(36, 6, 3).reason == ""
     assert schedule_bound(32, 4, 10).value == 0
@@ -49,3 +65,10 @@ def test_the_bound_is_never_above_a_plan_that_exists(players, size, sessions, se
     bound = schedule_bound(players, size, sessions)
     assert bound.value <= sum(schedule_repeats(plan.sessions))
     assert bound.value == plan.lower_bound
+    most = max(
+        (sum(1 for tables in plan.sessions for t in tables if a in t and b in t))
+        for a in range(players)
+        for b in range(a + 1, players)
+    )
+    if most <= 2:  # then the fewest with no pair three times holds for it too
+        assert bound.at_most_twice <= sum(schedule_repeats(plan.sessions))

@@ -67,7 +67,9 @@ def test_plan_figures_agree_on_page_command_and_pdf(good_sam, organiser_client):
     bound = schedule_bound(26, 6, 3)
     assert plan.lower_bound == bound.value == 2
     assert "5 tables for 6 seats" in bound.reason
-    total = schedule_line(plan.planned_repeats, plan.lower_bound, bound.reason)
+    assert bound.at_most_twice == 3  # one repeat a day, never the same pair twice over
+    total = schedule_line(plan.planned_repeats, plan.lower_bound, bound.reason, 3)
+    assert total.endswith("; 3 if no pair sits together three times)")
     assert lines[-1] == f"Over the planned days: {total}"
     days = list(PlannedDay.objects.order_by("day__number"))
     assert sum(d.repeat_pairs for d in days) == plan.planned_repeats
@@ -114,7 +116,7 @@ def test_figures_agree_after_a_withdrawal_and_a_reseat(good_sam, organiser_clien
     assert view.total_repeats == days[0].repeat_pairs + days[1].repeat_pairs + planned_3.repeats
     bound = schedule_bound(25, 6, 3)
     assert view.lower_bound == bound.value
-    line = schedule_line(view.total_repeats, bound.value, bound.reason)
+    line = schedule_line(view.total_repeats, bound.value, bound.reason, bound.at_most_twice)
     assert line in page_text(organiser_client, url(good_sam, "seating/"))
 
 

@@ -59,6 +59,7 @@ class PlanView:
     tables_shown: bool = True
     planned_seats: int = 0  # seats over the days still planned
     bound_reason: str = ""  # why no schedule of these days has fewer ("" when that is 0)
+    at_most_twice: int = 0  # the fewest with no pair meeting three times, where that is more
 
     @property
     def total_repeats(self) -> int:
@@ -66,7 +67,9 @@ class PlanView:
 
     @property
     def schedule_line(self) -> str:
-        return schedule_line(self.total_repeats, self.lower_bound, self.bound_reason)
+        return schedule_line(
+            self.total_repeats, self.lower_bound, self.bound_reason, self.at_most_twice
+        )
 
     @property
     def best_possible(self) -> bool:
@@ -133,6 +136,7 @@ def seating_plan(tournament, *, seats_shown: int | None = None) -> PlanView | No
         days=views,
         lower_bound=bound.value,
         bound_reason=bound.reason,
+        at_most_twice=bound.at_most_twice,
         changes=changes,
         gone=[name(pk) for pk in changes.gone],
         new=[name(pk) for pk in changes.new],

@@ -15,6 +15,7 @@ from core.errors import ServiceError
 from domain.seating.bounds import repeat_lower_bound
 from domain.seating.meet_everyone import MeetEveryone, meet_everyone
 from domain.seating.pairs import SeatingError, table_sizes
+from domain.seating.plan_following import schedule_line
 from domain.seating.sessions import SessionPlan, plan_sessions, plan_size_refusal
 from tournaments.access import account_of
 from tournaments.models import Day, Entry, PlannedDay, SeatingPlan, Tournament
@@ -38,6 +39,13 @@ class PlanOutcome:
     sessions: list[PlannedSession]
     note: str  # anything the organiser should know about this plan, or ""
     bound_reason: str = ""  # why no plan has fewer repeats ("" when the fewest is 0)
+    at_most_twice: int = 0  # the fewest with no pair meeting three times, where that is more
+
+    @property
+    def schedule_line(self) -> str:
+        return schedule_line(
+            self.total_repeats, self.lower_bound, self.bound_reason, self.at_most_twice
+        )
 
     @property
     def total_repeats(self) -> int:
@@ -216,7 +224,7 @@ def _store_plan(days, players, planned: SessionPlan, history, inputs: _PlanInput
             )
         )
     note = " ".join(n for n in (_plan_note(days), _cut_short_note(planned)) if n)
-    return PlanOutcome(plan, sessions, note, planned.bound_reason)
+    return PlanOutcome(plan, sessions, note, planned.bound_reason, planned.at_most_twice)
 
 
 def _cut_short_note(planned: SessionPlan) -> str:

@@ -1,7 +1,7 @@
 from django.core.management.base import BaseCommand, CommandError
 
 from core.errors import ServiceError
-from domain.seating.plan_following import pairs_again, schedule_line
+from domain.seating.plan_following import pairs_again
 from tournaments.management.lookup import find_day
 from tournaments.presenters import CUT_SHORT, cleared_message, plan_followed_note
 from tournaments.services.planning import (
@@ -120,5 +120,5 @@ class Command(BaseCommand):
             for number, members in enumerate(session.tables, start=1):
                 self.stdout.write(f"Table {number} ({len(members)}): {_names(members)}")
             self.stdout.write(_sentence(pairs_again(session.repeat_pairs, session.lower_bound)))
-        total = schedule_line(outcome.total_repeats, outcome.lower_bound, outcome.bound_reason)
+        total = outcome.schedule_line
         self.stdout.write(f"Over the planned days: {total}")

@@ -42,8 +42,8 @@ def test_plan_all_remaining_sessions_then_seat_them(
     page.get_by_label("Shuffle number, to repeat a seating").fill("31")
     page.get_by_role("button", name="Plan all remaining sessions (days 1, 2, 3)").click()
     plan = SeatingPlan.objects.get()
-    reason = schedule_bound(12, 4, 3).reason  # 3 tables for 4 seats: 3 a session after the first
-    line = schedule_line(plan.planned_repeats, plan.lower_bound, reason)
+    bound = schedule_bound(12, 4, 3)  # 3 tables for 4 seats: 3 a session after the first
+    line = schedule_line(plan.planned_repeats, plan.lower_bound, bound.reason, bound.at_most_twice)
     assert "bound" not in line and "5 tables" not in line and "3 tables for 4 seats" in line
     expect(page.get_by_role("status")).to_contain_text(
         f"Days 1, 2 and 3 are planned (not seated), shuffle number 31: {line}."

@@ -183,7 +183,7 @@ class SamePersonForm(forms.Form):
 
 class SeatDayForm(forms.Form):
     seed = forms.IntegerField(
-        label="Seating number, to repeat a seating",
+        label="Shuffle number, to repeat a seating",
         required=False,
         min_value=0,
         max_value=2**31 - 1,
@@ -437,6 +437,11 @@ class RulesForm(forms.Form):
         label="Spread the clubs on day 1",
         required=False,
         help_text="Each club across the tables as evenly as the numbers allow.",
+    )
+    spread_clubs_every_day = forms.BooleanField(
+        label="Spread the clubs on later days too",
+        required=False,
+        help_text="After keeping apart pairs who sat together before: that comes first.",
     )
     unplayed_counts = forms.ChoiceField(
         label="A game not played counts",

@@ -136,6 +136,12 @@ class RuleFields(models.Model):
         default=True,
         help_text="Day 1 spreads each club across the tables as evenly as the numbers allow.",
     )
+    spread_clubs_every_day = models.BooleanField(
+        "spread the clubs on later days too",
+        default=False,
+        help_text="Later days spread each club too, after keeping apart pairs who sat together "
+        "before.",
+    )
     # Names in order ("50-59", "80+"); empty: the event has no flights (domain.flights).
     flights = models.JSONField(default=list, blank=True)
     seat_within_flights = models.BooleanField(

@@ -22,7 +22,7 @@ from domain.rules import (
     STANDINGS_SETTINGS,
     format_rule,
 )
-from domain.seating.plan_following import pairs_again, schedule_line
+from domain.seating.plan_following import pairs_again
 from domain.session_days import session_label
 from tournaments.models import Entry, StaffRole
 
@@ -96,8 +96,9 @@ def plan_summary(outcome) -> str:
     days += ", ".join(str(n) for n in numbers[:-1])
     days += (" and " if len(numbers) > 1 else "") + str(numbers[-1])
     text = (
-        f"{days} {'is' if len(numbers) == 1 else 'are'} planned (not seated), seating number "
-        f"{outcome.plan.seed}: {schedule_line(outcome.total_repeats, outcome.lower_bound)}."
+        f"{days} {'is' if len(numbers) == 1 else 'are'} planned (not seated), shuffle number "
+        f"{outcome.plan.seed}: "
+        f"{outcome.schedule_line}."
     )
     if outcome.note:
         text += " " + outcome.note
@@ -215,6 +216,12 @@ def cleared_message(day_number: int, kept_tables: int) -> str:
     return f"Day {day_number}'s seating is cleared: it has no tables now."
 
 
+CUT_SHORT = (
+    "The seating's time limit ran out before its usual amount of work: seating again with the "
+    "same shuffle number may give other tables."
+)
+
+
 def seating_summary(day, outcome) -> str:
     """The message after a day is seated (seating.seat_day's outcome)."""
     count = len(outcome.tables)
@@ -227,13 +234,15 @@ def seating_summary(day, outcome) -> str:
         )
     text = (
         f"{label} is seated at {_count(count, 'table', 'tables')} "
-        f"(seating number {outcome.seed}): "
+        f"(shuffle number {outcome.seed}): "
         f"{pairs_again(outcome.repeat_pairs, outcome.lower_bound)}."
     )
     if outcome.kept_tables:
         text += " Reshuffling is off, so the previous day's tables were kept."
     if outcome.plan is not None:
         text += " " + plan_followed_note(outcome.plan)
+    if outcome.cut_short:
+        text += " " + CUT_SHORT
     return text
 
 

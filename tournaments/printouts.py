@@ -82,10 +82,14 @@ def _which(day_number: int, per_day: int) -> str:
     return label[:1].lower() + label[1:]
 
 
-def seating_chart_pdf(*, title: str, day_number: int, tables, per_day: int = 1) -> bytes:
+def seating_chart_pdf(
+    *, title: str, day_number: int, tables, per_day: int = 1, figures: str = ""
+) -> bytes:
     """One block per table, four to a page: big table number, then each player's name.
 
-    ``tables`` is a list of (table number, [(player number, name), ...]).
+    ``tables`` is a list of (table number, [(player number, name), ...]); ``figures``, when
+    given, is printed small at the foot of each page (the day's pairs who have sat together
+    before, in the seating page's words, so paper and page can be compared).
     """
     regular, bold = pdf_fonts().regular, pdf_fonts().bold
     buffer = io.BytesIO()
@@ -111,6 +115,9 @@ def seating_chart_pdf(*, title: str, day_number: int, tables, per_day: int = 1) 
             if index:
                 pdf.showPage()
             _draw_heading(pdf, title_lines, title_size, margin, page_h - margin - 14)
+            if figures:
+                pdf.setFont(regular, 10)
+                pdf.drawString(margin, margin / 2, _clip(figures, regular, 10, page_w - 2 * margin))
         col, row = slot % cols, slot // cols
         x = margin + col * block_w
         top = page_h - margin - header - row * block_h

@@ -9,11 +9,26 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from itertools import chain
 
 from domain.seating.pairs import History, Pair, meeting_pairs, pair_count, table_sizes
 
-__all__ = ["day_lower_bound", "repeat_lower_bound", "schedule_lower_bound"]
+__all__ = [
+    "ScheduleBound",
+    "day_lower_bound",
+    "repeat_lower_bound",
+    "schedule_bound",
+    "schedule_lower_bound",
+]
+
+# The most sessions with no pair meeting twice, where it is proven below what counting gives:
+# (players, table size) -> (sessions, why). Two clean sessions of 36 at tables of 6 are a grid
+# of rows and columns, a third is a Latin square on it and a fourth would be a second Latin
+# square orthogonal to the third, which order 6 does not have (Tarry, 1900).
+KNOWN_MOST_CLEAN = {
+    (36, 6): (3, "there is no pair of orthogonal Latin squares of order 6"),
+}
 
 
 def _spread_cost(t: int, cap_groups: Sequence[tuple[int, int]]) -> int:
@@ -148,6 +163,19 @@ def _day_degree_bound(n: int, s_min: int, met: Sequence[Pair]) -> int:
     return (forced + 1) // 2
 
 
+@dataclass(frozen=True)
+class ScheduleBound:
+    """A proven lower bound on a schedule's repeats, and why, in the organiser's words ("" for
+    0: nothing forces a repeat that the bound knows of)."""
+
+    value: int
+    reason: str
+    # the fewest when no pair sits together three times (what the planner prefers), where that
+    # is more: each session after the first spreads each earlier one's tables (pigeonhole), and
+    # the pairs it forces for different earlier sessions are different pairs
+    at_most_twice: int = 0
+
+
 def schedule_lower_bound(
     player_count: int,
     max_table_size: int,
@@ -156,9 +184,22 @@ def schedule_lower_bound(
     *,
     pinned: Mapping[int, int] | None = None,
 ) -> int:
+    """:attr:`ScheduleBound.value` of :func:`schedule_bound`."""
+    return schedule_bound(player_count, max_table_size, sessions, history, pinned=pinned).value
+
+
+def schedule_bound(
+    player_count: int,
+    max_table_size: int,
+    sessions: int,
+    history: History = (),
+    *,
+    pinned: Mapping[int, int] | None = None,
+) -> ScheduleBound:
     """A proven lower bound on the total repeats of ``sessions`` sessions of ``player_count``
     players (ids ``0 .. player_count-1``; ``history`` and ``pinned`` use them) at tables of at
-    most ``max_table_size`` (balanced as :func:`table_sizes` balances). The largest of:
+    most ``max_table_size`` (balanced as :func:`table_sizes` balances), with its reason. The
+    largest of:
 
     *Pairs.* The sessions seat ``sessions * sum(C(s, 2))`` meetings. A meeting that is not a
     repeat is the first meeting of a pair that has not met in the history, and there are only
@@ -174,9 +215,17 @@ def schedule_lower_bound(
     ``max(0, sessions*(b-1) - u_p)``, plus the large-table seats that do not fit in the slack
     ``min(sessions, max(0, u_p - sessions*(b-1)))`` players have left.
 
-    *Each session against the history.* Every planned session repeats at least what
-    :func:`repeat_lower_bound` proves for one session against the history
-    alone (its earlier sessions only add meetings), so ``sessions`` times that.
+    *Each session against the one before* (pigeonhole). Whatever the plan, a session's tables
+    have the sizes :func:`table_sizes` gives, and the next session spreads each of them over
+    ``k`` tables: a table of more than ``k`` players leaves some of them together again. So
+    every session after the first repeats at least what one session against a day of those
+    sizes must (:func:`_spread_cost`), and the first at least what it must against the
+    history: ``repeat_lower_bound`` against the history alone, since earlier sessions only
+    add meetings.
+
+    *Known maxima.* With at most ``m`` sessions in which no pair meets twice
+    (:data:`KNOWN_MOST_CLEAN`), the sessions with no repeat share no pair, so at most ``m`` of
+    them: at least one repeat in each of the others.
 
     *Pins.* Two players pinned to one table meet in every session: ``sessions - 1`` repeats,
     ``sessions`` if they met in the history.
@@ -184,15 +233,97 @@ def schedule_lower_bound(
     n = player_count
     sizes = table_sizes(n, max_table_size)
     if sessions <= 0 or not sizes:
-        return 0
+        return ScheduleBound(0, "")
     met = [pr for pr in meeting_pairs(history) if 0 <= pr[0] < n and 0 <= pr[1] < n]
-    pair_bound = sessions * sum(pair_count(s) for s in sizes) - (pair_count(n) - len(met))
-    degree_bound = _schedule_degree_bound(n, sizes, sessions, met)
-    per_session = 0
-    if history:
-        per_session = sessions * repeat_lower_bound(range(n), sizes, history, _pins_1(pinned, n))
-    pin_bound = _pinned_bound(pinned or {}, n, len(sizes), sessions, set(met))
-    return max(0, pair_bound, degree_bound, per_session, pin_bound)
+    candidates = [
+        _pairs_bound(n, sizes, sessions, len(met)),
+        _players_bound(n, sizes, sessions, met),
+        _session_bound(n, sizes, sessions, history, pinned),
+        _known_bound(n, sizes, sessions, bool(history)),
+        _pins_bound(pinned or {}, n, len(sizes), sessions, set(met)),
+    ]
+    best = max(candidates, key=lambda b: b.value)
+    if best.value <= 0:
+        return ScheduleBound(0, "")
+    twice = 0 if history or pinned else _pigeonhole(sizes) * pair_count(sessions)
+    return ScheduleBound(best.value, best.reason, twice if twice > best.value else 0)
+
+
+def _pigeonhole(sizes: list[int]) -> int:
+    """The fewest repeats one session has against any one earlier session: each table of the
+    earlier one spread over the tables (:func:`_spread_cost`)."""
+    groups = sorted(Counter(sizes).items())
+    return sum(_spread_cost(s, groups) for s in sizes)
+
+
+def _pairs_bound(n: int, sizes: list[int], sessions: int, met: int) -> ScheduleBound:
+    meetings = sessions * sum(pair_count(s) for s in sizes)
+    free = pair_count(n) - met
+    value = meetings - free
+    who = "pairs of players who have not met" if met else "pairs of players"
+    return ScheduleBound(
+        value,
+        f"{sessions} sessions seat {meetings:,} pairs at their tables, and there are only "
+        f"{free:,} {who}",
+    )
+
+
+def _players_bound(n: int, sizes: list[int], sessions: int, met: list[Pair]) -> ScheduleBound:
+    value = _schedule_degree_bound(n, sizes, sessions, met)
+    return ScheduleBound(
+        value,
+        f"over {sessions} sessions a player sits with more others than there are for them "
+        "still to meet",
+    )
+
+
+def _session_bound(
+    n: int,
+    sizes: list[int],
+    sessions: int,
+    history: History,
+    pinned: Mapping[int, int] | None,
+) -> ScheduleBound:
+    k = len(sizes)
+    pigeon = _pigeonhole(sizes)
+    first = repeat_lower_bound(range(n), sizes, history, _pins_1(pinned, n)) if history else 0
+    value = first + (sessions - 1) * max(first, pigeon)
+    if pigeon >= first and pigeon:
+        seats = max(sizes)
+        return ScheduleBound(
+            value,
+            f"at least {_repeats(pigeon)} a session after the first: {k} tables for "
+            f"{seats} seats at a table"
+            + (f", and {first} on the first against the days before" if first else ""),
+        )
+    return ScheduleBound(
+        value, f"at least {_repeats(first)} a session against the days already seated"
+    )
+
+
+def _known_bound(n: int, sizes: list[int], sessions: int, history: bool) -> ScheduleBound:
+    known = KNOWN_MOST_CLEAN.get((n, sizes[0])) if len(set(sizes)) == 1 else None
+    if known is None:
+        return ScheduleBound(0, "")
+    most, why = known
+    # with history the first session may repeat too: the bound only grows, this stays true
+    value = max(0, sessions - most)
+    return ScheduleBound(
+        value,
+        f"{n} players at tables of {sizes[0]} can have at most {most} sessions with no pair "
+        f"meeting twice ({why})",
+    )
+
+
+def _pins_bound(
+    pinned: Mapping[int, int], n: int, k: int, sessions: int, met: set[Pair]
+) -> ScheduleBound:
+    value = _pinned_bound(pinned, n, k, sessions, met)
+    return ScheduleBound(value, "players pinned to one table sit together every session")
+
+
+def _repeats(count: int) -> str:
+    return f"{count} repeat" if count == 1 else f"{count} repeats"
 
 
 def _pins_1(pinned: Mapping[int, int] | None, n: int) -> dict[int, int]:

@@ -142,18 +142,31 @@ def seat_groups(
     return joined_tables([seat_group(group, p) for group, p in zip(groups, local, strict=True)])
 
 
-def joined_plans(plans: Sequence[SessionPlan], seed: int) -> SessionPlan:
+def joined_plans(
+    plans: Sequence[SessionPlan], seed: int, labels: Sequence[str] = ()
+) -> SessionPlan:
     """The groups' plans as one: each session's tables group after group. No pair of two groups
-    ever meets, so the repeats and the bounds add up."""
+    ever meets, so the repeats and the bounds add up; each bound's reason is said with its
+    group's label ("flight 60-69: ...")."""
     sessions = [
         joined_tables(tables) for tables in zip(*(plan.sessions for plan in plans), strict=True)
     ]
     repeats = [sum(counts) for counts in zip(*(plan.repeats for plan in plans), strict=True)]
     methods = list(dict.fromkeys(plan.method for plan in plans))
+    named = labels or [f"group {i}" for i in range(1, len(plans) + 1)]
+    reasons = [
+        f"{label}: {plan.bound_reason}"
+        for label, plan in zip(named, plans, strict=True)
+        if plan.bound_reason
+    ]
+    twice = sum(plan.at_most_twice or plan.lower_bound for plan in plans)
     return SessionPlan(
         sessions=sessions,
         repeats=repeats,
         lower_bound=sum(plan.lower_bound for plan in plans),
         method="each flight on its own: " + ", ".join(methods),
         seed=seed,
+        cut_short=any(plan.cut_short for plan in plans),
+        bound_reason="; ".join(reasons),
+        at_most_twice=twice if any(plan.at_most_twice for plan in plans) else 0,
     )

@@ -38,8 +38,8 @@ reported stay those of real earlier days (none on day 1).  Later days ignore clu
 repeat pairs are never traded for club spread.
 
 Everything random comes from ``random.Random(seed)`` and all iteration is over lists / sorted
-structures, so the same inputs and seed give the same seating (provided the wall-clock safety
-net is not what stopped the search; the work budget is normally hit long before).
+structures, and the budget counts work, so the same inputs and seed give the same seating on any
+machine; when the wall-clock safety net stopped the search instead, ``cut_short`` says so.
 """
 
 from __future__ import annotations
@@ -47,7 +47,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Unpack
 
 from domain.seating.bounds import day_lower_bound
@@ -69,6 +69,7 @@ class SeatingResult:
     repeat_pairs: int  # pairs who met on an earlier day and meet again
     lower_bound: int  # proven lower bound for repeat_pairs (0 on day 1)
     seed: int
+    cut_short: bool = False  # the time limit, not the work budget, ended the search
 
 
 def seat(
@@ -97,12 +98,14 @@ def seat_field(
     if not field.ids:
         return SeatingResult(tables=[], repeat_pairs=0, lower_bound=0, seed=seed)
     field.check()
+    if field.history and field.club_groups:
+        return _clubs_after_repeats(field, seed, start + time_limit, max_evals)
     # Day 1 with clubs: the clubs stand in for an earlier day's tables (see the module doc).
     avoid = field.history or ([field.club_groups] if field.club_groups else [])
     met = field.met if field.history else sorted(meeting_pairs(avoid))
     lower = day_lower_bound(set(field.ids), field.sizes, avoid, field.pins, met)
     problem = Problem.of(field, 1)
-    target = problem.target(lower) if field.history else lower
+    target = problem.target(lower, problem.club_floor()) if field.history else lower
     rng = random.Random(seed)
     order = _start_order(field, avoid, rng)
     tuning = Tuning.for_day(problem.n, len(field.sizes), sum(problem.movable))
@@ -115,10 +118,39 @@ def seat_field(
     tables = field.tables_of(tab)
     verify(tables, field.pins, set(field.apart), field.name)
     if not field.history:
-        return SeatingResult(tables=tables, repeat_pairs=0, lower_bound=0, seed=seed)
+        return SeatingResult(tables, 0, 0, seed, search.cut_short)
     met_set = set(met)
     repeats = sum(len(repeat_pairs_at(table, met_set)) for table in tables)
-    return SeatingResult(tables=tables, repeat_pairs=repeats, lower_bound=lower, seed=seed)
+    return SeatingResult(tables, repeats, lower, seed, search.cut_short)
+
+
+def _clubs_after_repeats(
+    field: SeatingField, seed: int, deadline: float, max_evals: int | None
+) -> SeatingResult:
+    """A later day that spreads the clubs too: seated for its repeats alone first, then
+    searched again from there with the clubs counted. The second search only keeps a seating
+    that costs less, and one repeat outweighs every club mate, so the clubs never cost a repeat
+    (counting them from the start can lead the search away from the fewest repeats)."""
+    plain = seat_field(
+        replace(field, clubs_every_day=False),
+        seed=seed,
+        time_limit=max(0.0, deadline - time.perf_counter()),
+        max_evals=max_evals,
+    )
+    problem = Problem.of(field, 1)
+    rng = random.Random(seed + 1)
+    tuning = Tuning.for_day(problem.n, len(field.sizes), sum(problem.movable))
+    search = TabuSearch(problem, rng, tuning)
+    search.load([field.tab_of(plain.tables)])
+    target = problem.target(plain.lower_bound, problem.club_floor())
+    budget = _DAY_EVALS if max_evals is None else max_evals
+    tab = search.run(target, budget, deadline, stall_evals=max(budget // 4, 1))[0]
+    tables = field.tables_of(tab)
+    verify(tables, field.pins, set(field.apart), field.name)
+    met = set(field.met)
+    repeats = sum(len(repeat_pairs_at(table, met)) for table in tables)
+    cut_short = plain.cut_short or search.cut_short
+    return SeatingResult(tables, repeats, plain.lower_bound, seed, cut_short)
 
 
 # ---------------------------------------------------------------------------

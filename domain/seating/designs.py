@@ -19,6 +19,18 @@ What is built, and why each is repeat-free:
   columns and ``min(q_i) - 1`` orthogonal Latin squares): 3 for 6x6 and 10x10.
 * **The 15 schoolgirls** (15 players at 5 tables of 3, 7 sessions): a packing of the projective
   space PG(3, 2) into 7 spreads, found by a small exact search over its 56 spreads.
+* **Kirkman triple systems of 3q**, ``q`` a prime ``6t + 1`` (21 players at 7 tables of 3 for
+  10 sessions, 39 at 13 for 19): points ``(x, j)``, ``x`` in GF(q) and ``j`` in 0..2, ``g`` a
+  primitive root. One class is ``{(0,0), (0,1), (0,2)}``, the triples ``{(g^i, j),
+  (g^(i+2t), j), (g^(i+4t), j)}`` for ``i < t`` and each ``j``, and the mixed triples
+  ``A_i = {(g^i, 0), (g^(i+2t), 1), (g^(i+4t), 2)}`` for ``i // t`` odd; its ``q`` shifts
+  (``x + s``) are ``q`` sessions, and each mixed triple with ``i // t`` even, shifted by every
+  ``s``, is one more. Each difference between two points, within a level and across two,
+  is met once over them all, so no pair meets twice (a construction published for answers
+  to Kirkman's problem; the code is ours).
+* **Cyclic designs** found by a small exact search (:mod:`domain.seating.cyclic`): 18 players at
+  6 tables of 3 for 8 sessions; ``3q + 1`` players at tables of 4 for ``q`` sessions, ``q`` a
+  prime ``4t + 1`` up to 29 (40 for 13, 52 for 17, 88 for 29).
 * **Tables of two**: the round-robin circle method, ``n - 1`` sessions for even ``n``.
 * **Partial spreads**, tables of ``q**2`` and ``n = q**m`` with ``m`` odd (32 at tables of 4):
   a session is the cosets of one 2-dimensional subspace of GF(q)^m, and two sessions share no
@@ -36,6 +48,13 @@ from __future__ import annotations
 from functools import cache
 from itertools import product
 from typing import TypeVar
+
+from domain.seating.cyclic import (
+    cyclic_design,
+    cyclic_recipe,
+    rotational_four,
+    rotational_four_order,
+)
 
 __all__ = ["Design", "design_name", "prime_power", "resolvable_design"]
 
@@ -256,6 +275,54 @@ def _pack(
     return None
 
 
+def _primitive_root(q: int) -> int:
+    """The least primitive root of the prime ``q``."""
+    return next(g for g in range(2, q) if len({pow(g, i, q) for i in range(q - 1)}) == q - 1)
+
+
+def _kirkman_3q(q: int) -> Design:
+    """The Kirkman triple system of ``3q`` points for a prime ``q = 6t + 1`` (see the module
+    doc); point ``(x, j)`` is ``j * q + x``."""
+    t = (q - 1) // 6
+    g = _primitive_root(q)
+    power = [pow(g, i, q) for i in range(q - 1)]
+
+    def triple(i: int, levels: tuple[int, int, int]) -> list[int]:
+        return [level * q + power[(i + 2 * t * n) % (q - 1)] for n, level in enumerate(levels)]
+
+    base = [[0, q, 2 * q]]
+    base += [triple(i, (j, j, j)) for i in range(t) for j in range(3)]
+    base += [triple(i, (0, 1, 2)) for i in range(6 * t) if (i // t) % 2 == 1]
+
+    def shift(block: list[int], s: int) -> list[int]:
+        return sorted((p // q) * q + (p % q + s) % q for p in block)
+
+    classes = [[shift(block, s) for block in base] for s in range(q)]
+    for i in range(6 * t):
+        if (i // t) % 2 == 0:
+            classes.append([shift(triple(i, (0, 1, 2)), s) for s in range(q)])
+    return classes
+
+
+def _kirkman_order(n: int) -> int | None:
+    """``q`` when :func:`_kirkman_3q` seats ``n = 3q`` players, else None."""
+    q, rest = divmod(n, 3)
+    if rest or q % 6 != 1 or q < 7 or prime_power(q) != (q, 1):
+        return None
+    return q
+
+
+def _searched_design(n: int, g: int) -> Design | None:
+    """A design of :mod:`domain.seating.cyclic` (a copy: the caller may change it)."""
+    if cyclic_recipe(n, g) is not None:
+        found = cyclic_design(n, g)
+    elif g == 4 and rotational_four_order(n) is not None and prime_power(n) is None:
+        found = rotational_four(rotational_four_order(n) or 0)
+    else:
+        return None
+    return [[list(t) for t in cls] for cls in found] if found else None
+
+
 def _round_robin(n: int, most: int | None = None) -> Design:
     """Tables of two: the circle method (player n-1 fixed, the others rotate); with ``most``,
     only the first ``most`` rounds and the last (see :func:`_first_and_last`)."""
@@ -370,8 +437,11 @@ def resolvable_design(n: int, table_size: int, most: int | None = None) -> Desig
         return None
     if g == 2:
         return _round_robin(n, most)
-    if g == 3 and n == 15:
-        return _schoolgirls()
+    if g == 3 and (n == 15 or _kirkman_order(n) is not None):
+        return _schoolgirls() if n == 15 else _kirkman_3q(n // 3)
+    found = _searched_design(n, g)
+    if found is not None:
+        return found
     d, rest = 0, n
     while rest % g == 0:
         rest //= g
@@ -395,6 +465,12 @@ def design_name(n: int, table_size: int) -> str:
         return "round robin"
     if table_size == 3 and n == 15:
         return "Kirkman's schoolgirls"
+    if table_size == 3 and _kirkman_order(n) is not None:
+        return "Kirkman triple system"
+    if cyclic_recipe(n, table_size) is not None:
+        return "nearly Kirkman system" if table_size == 3 else "cyclic design"
+    if table_size == 4 and rotational_four_order(n) is not None and prime_power(n) is None:
+        return "resolvable design of tables of 4"
     if n == table_size * table_size:
         return "affine plane" if prime_power(table_size) else "Latin squares"
     if _spread_order(n, table_size) is not None:

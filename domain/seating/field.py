@@ -35,6 +35,7 @@ class SeatingOptions(TypedDict, total=False):
     keep_apart: Iterable[tuple[int, int]]  # pairs who must never share a table
     pinned: Mapping[int, int] | None  # player id -> 1-based table number
     clubs: Mapping[int, str] | None  # player id -> club (blank for none), spread without history
+    clubs_every_day: bool  # spread the clubs with a history too (below every repeat)
     names: Mapping[int, str] | None  # how refusals name a player (else by id)
     time_limit: float  # seconds: a wall-clock safety net
     max_evals: int | None  # the search's work (swap evaluations), deterministic from the seed
@@ -53,6 +54,7 @@ class SeatingField:
     pins: dict[int, int]  # player present -> 1-based table number
     clubs: Mapping[int, str] | None
     name: Namer
+    clubs_every_day: bool = False
 
     @classmethod
     def of(
@@ -77,6 +79,7 @@ class SeatingField:
             pins={p: int(t) for p, t in pinned.items() if p in present},
             clubs=options.get("clubs"),
             name=name,
+            clubs_every_day=bool(options.get("clubs_every_day", False)),
         )
 
     def with_history(self, history: History) -> SeatingField:
@@ -105,8 +108,11 @@ class SeatingField:
 
     @cached_property
     def club_groups(self) -> list[list[int]]:
-        """The clubs to spread (ids, clubs of two or more): only when there is no history."""
-        return [] if self.history else club_groups(self.ids, self.clubs)
+        """The clubs to spread (ids, clubs of two or more): only when there is no history,
+        unless they are spread every day."""
+        if self.history and not self.clubs_every_day:
+            return []
+        return club_groups(self.ids, self.clubs)
 
     def tab_of(self, tables: Sequence[Sequence[int]]) -> list[int]:
         """``tab[i]``: the table index of player number ``i`` in ``tables`` (of ids)."""

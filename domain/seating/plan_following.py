@@ -133,20 +133,22 @@ def running_repeats(history: History, days: Sequence[Sequence[Sequence[int]] | N
 
 def pairs_again(repeats: int, bound: int) -> str:
     """What a volunteer reads about the pairs of players who share a table again after an
-    earlier day: "3 pairs of players meet again, the fewest possible" or "5 pairs of players
-    meet again (the fewest possible is 3)"; never "repeat pairs" and "lower bound"."""
-    if repeats == 0:
-        return "no pair of players meets again"
-    pairs = (
-        "1 pair of players meets again"
-        if repeats == 1
-        else f"{repeats} pairs of players meet again"
+    earlier day: "pairs who have sat together before: 2 (fewest possible: 2)"; never "repeat
+    pairs" and "lower bound". The same words on every page, printout and command, so the
+    figures can be compared at a glance."""
+    return f"pairs who have sat together before: {repeats} (fewest possible: {bound})"
+
+
+def schedule_line(repeats: int, bound: int, reason: str = "", at_most_twice: int = 0) -> str:
+    """A schedule's pairs who sit together again over its days, in :func:`pairs_again`'s
+    words, with why no schedule can have fewer when that is above 0 ("since at least 5
+    repeats a session after the first: 5 tables for 6 seats at a table"), and the fewest with
+    no pair at a table three times when that is more (the planner takes it: "75 if no pair
+    sits together three times")."""
+    if not reason or bound <= 0:
+        return pairs_again(repeats, bound)
+    twice = f"; {at_most_twice} if no pair sits together three times" if at_most_twice else ""
+    return (
+        f"pairs who have sat together before: {repeats} (fewest possible: {bound}, "
+        f"since {reason}{twice})"
     )
-    if repeats <= bound:
-        return f"{pairs}, the fewest possible"
-    return f"{pairs} (the fewest possible is {bound})"
-
-
-def schedule_line(repeats: int, bound: int) -> str:
-    """A schedule's pairs that meet again over its days, in :func:`pairs_again`'s words."""
-    return pairs_again(repeats, bound)

@@ -5,11 +5,16 @@ Pure Python, no Django.
 
 Cost
 ----
-One integer, lexicographic: keep-apart pairs together (a weight above everything else), then
-repeats, then, equal last, pairs meeting three or more times (``C(c - 1, 2)`` for ``c``
-meetings: two pairs meeting twice beat one pair meeting three times), club mates sharing a table
-in the first session (clubs are given only when there is no history) and what a caller adds per
-player and table (:attr:`Problem.unary`: a replanned session's moves from its plan). A pair's
+One integer: keep-apart pairs together (a weight above everything else), then repeats, each
+pair's ``k``-th meeting weighing ``2k - 3`` repeats (a pair meeting ``c`` times costs
+``(c - 1)**2``: one pair at a table on all three days, 4, is worse than three pairs meeting
+twice, 3, since for a player the same face every day is what spoils a rally; weighing
+repeats alone, a search seats one pair of 30 players at tables of 6 together on all six days
+to save repeats elsewhere), then club mates
+sharing a table in the first session (clubs are given only when there is no history) and what a
+caller adds per player and table (:attr:`Problem.unary`: a replanned session's moves from its
+plan). A schedule at cost ``repeat_weight * r`` has ``r`` repeats and no pair meeting three
+times, so a proven bound on repeats is still a target the search may stop at. A pair's
 meetings in the history count once however many they were, so with one session the cost is the
 day's: repeat pairs, keep-apart pairs and club mates at a table.
 
@@ -26,8 +31,9 @@ for the pairs whose meeting count it changes. How much of the neighbourhood a st
 the caller's :class:`Tuning`.
 
 Everything random comes from the ``random.Random`` given and all iteration is over lists or
-sorted sets, so the same start and seed give the same result (unless the wall clock, only a
-safety net, is what stopped the search).
+sorted sets, and every budget counts work (swap evaluations), so the same start and seed give
+the same result on any machine at any load. The wall clock is only a safety net: when it is
+what stopped a run, :attr:`TabuSearch.cut_short` says so, and callers tell the organiser.
 """
 
 from __future__ import annotations
@@ -46,9 +52,9 @@ __all__ = ["Problem", "TabuSearch", "Tuning"]
 
 
 def _pair_cost(c: int, weight: int) -> int:
-    """A pair meeting ``c`` times in all: ``c - 1`` repeats, then the three-times tie-break."""
+    """A pair meeting ``c`` times in all: ``(c - 1)**2`` repeats' worth (see the module doc)."""
     r = max(0, c - 1)
-    return weight * r + pair_count(r)
+    return weight * r * r
 
 
 @dataclass(frozen=True)
@@ -64,6 +70,7 @@ class Problem:
     club_sizes: list[int]
     movable: list[bool]  # False for pinned players
     unary: list[list[list[int]]] | None = None  # unary[s][p][t]: p at table t of session s
+    club_every_session: bool = False  # club mates weigh in every session, not the first alone
 
     @classmethod
     def of(cls, field: SeatingField, sessions: int) -> Problem:
@@ -82,6 +89,7 @@ class Problem:
             club=club,
             club_sizes=[len(group) for group in field.club_groups],
             movable=[i not in field.pin_tables for i in range(len(field.ids))],
+            club_every_session=field.clubs_every_day,
         )
 
     @cached_property
@@ -91,23 +99,25 @@ class Problem:
 
     @cached_property
     def repeat_weight(self) -> int:
-        """One repeat: above everything below it (3+ meetings, club mates, moves) together."""
+        """One repeat: above everything below it (club mates, moves) together."""
         return self._slots * (self.sessions + 2) + self.n * self.sessions + 1
 
     @cached_property
     def apart_weight(self) -> int:
-        """One keep-apart pair together: above every repeat the schedule can have."""
-        return self.repeat_weight * (self._slots + 1)
+        """One keep-apart pair together: above every repeat the schedule can have (a pair's
+        ``(c - 1)**2`` is at most ``sessions * (c - 1)``, and the ``c - 1`` add up to at most
+        the meetings seated)."""
+        return self.repeat_weight * (self.sessions * self._slots + 1)
 
     def club_floor(self) -> int:
-        """The fewest club mates sharing a first-session table: each club spread evenly (clubs
-        are disjoint, so their minima add up)."""
+        """The fewest club mates sharing a table in the sessions that spread clubs (the first,
+        or every one): each club spread evenly (clubs are disjoint, so their minima add up)."""
         k = len(self.sizes)
         total = 0
         for c in self.club_sizes:
             q, r = divmod(c, k)
             total += r * pair_count(q + 1) + (k - r) * pair_count(q)
-        return total
+        return total * (self.sessions if self.club_every_session else 1)
 
     def target(self, repeats: int, club_mates: int = 0) -> int:
         """The cost of a schedule with ``repeats`` repeats and ``club_mates`` club mates at a
@@ -176,6 +186,7 @@ class TabuSearch:
     last_improve_step: int
     last_improve_evals: int
     evals: int
+    cut_short: bool  # the clock, not the work budget, stopped a run (the result may differ)
 
     def __init__(self, problem: Problem, rng: random.Random, tuning: Tuning) -> None:
         self.problem, self.rng, self.tuning = problem, rng, tuning
@@ -205,6 +216,7 @@ class TabuSearch:
                 self.hist[a].add(b)
                 self.hist[b].add(a)
         self.evals = 0
+        self.cut_short = False
 
     def _fixed_weights(self) -> list[list[dict[int, int]]]:
         """fixed[s][p][q]: what p and q meeting in session s costs whatever their count."""
@@ -217,6 +229,8 @@ class TabuSearch:
         for a, b in prob.club:
             first[a][b] = first[a].get(b, 0) + 1
             first[b][a] = first[b].get(a, 0) + 1
+        if prob.club_every_session:
+            return [first] * self.d
         return [first] + [always] * (self.d - 1)
 
     def _one_session_weights(self) -> list[dict[int, int]]:
@@ -456,7 +470,9 @@ class TabuSearch:
         if self.evals >= max_evals or self.evals - self.last_improve_evals >= stall_evals:
             return True
         # the clock is only a safety net (see the module docstring): every 16th step will do
-        return (self.step & 15) == 0 and time.perf_counter() > deadline
+        if (self.step & 15) == 0 and time.perf_counter() > deadline:
+            self.cut_short = True
+        return self.cut_short
 
     def _in_conflict(self) -> list[int]:
         """``s * n + p`` for every movable player ``p`` with a cost at their table of session

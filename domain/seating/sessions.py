@@ -4,7 +4,8 @@ possible (the "social golfer problem").
 Pure Python, no Django. The public entry points are :func:`plan_sessions` (seat every remaining
 session of an event or season together) and :func:`replan_session` (seat one planned session
 again after the field changed, keeping as much of the plan as the change allows); the proven
-bound on the repeats of any schedule is :func:`domain.seating.bounds.schedule_lower_bound`.
+bound on the repeats of any schedule, with its reason, is
+:func:`domain.seating.bounds.schedule_bound`.
 
 A *repeat* is counted as on a single day (see :mod:`domain.seating.day`): a pair sitting together
 in a session after having shared a table in any earlier session (of the history or of the plan)
@@ -28,9 +29,10 @@ How a plan is made
 2. *Session by session*: each session seated by :func:`domain.seating.day.seat` against the
    history and the sessions before it. The cheaper of the two starts is kept.
 3. *The tabu search* of :mod:`domain.seating.search` over the whole schedule, unless the start
-   is already at the lower bound: its cost puts keep-apart pairs first, then repeats, then pairs
-   meeting three or more times and club mates sharing a table in session 1 (when there is no
-   history and clubs are given). It stops at the lower bound, or when its work budget (swap
+   is already at the lower bound: its cost puts keep-apart pairs first, then repeats (a
+   pair's k-th meeting weighing more than its (k-1)-th), then club mates sharing a table in
+   session 1 (when there is no history and clubs are given; in every session when clubs are
+   spread every day). It stops at the lower bound, or when its work budget (swap
    evaluations: 20,000 per player and session, at most 12 million, a few seconds;
    deterministic from ``seed``) runs out; the clock is only a safety net. The best schedule
    found is never worse than its start.
@@ -44,7 +46,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Unpack
 
-from domain.seating.bounds import repeat_lower_bound, schedule_lower_bound
+from domain.seating.bounds import ScheduleBound, repeat_lower_bound, schedule_bound
 from domain.seating.day import SeatingResult, seat_field
 from domain.seating.designs import design_name, resolvable_design
 from domain.seating.field import SeatingField, SeatingOptions
@@ -75,6 +77,22 @@ Schedule = list[list[int]]  # schedule[s][p]: the table of player number p in se
 Start = tuple[str, Schedule, int]  # how it was made, the schedule, the sessions constructed
 
 
+class _Clock:
+    """The plan's safety net: one deadline for every phase, and whether it cut one short (every
+    phase has a work budget that normally ends it first, so the plan does not depend on the
+    machine's load)."""
+
+    def __init__(self, time_limit: float) -> None:
+        self.deadline = time.perf_counter() + time_limit
+        self.cut_short = False
+
+    def left(self) -> float:
+        return max(0.0, self.deadline - time.perf_counter())
+
+    def saw(self, cut_short: bool) -> None:
+        self.cut_short = self.cut_short or cut_short
+
+
 @dataclass(frozen=True)
 class SessionPlan:
     sessions: list[Tables]  # sessions[d][t] = sorted player ids at table t+1 of planned session d
@@ -82,6 +100,9 @@ class SessionPlan:
     lower_bound: int  # proven lower bound on sum(repeats) for any schedule of these sessions
     method: str  # how the plan was made, in plain words ("affine plane", "search", ...)
     seed: int
+    cut_short: bool = False  # the time limit, not the work budget, ended a phase
+    bound_reason: str = ""  # why no schedule has fewer repeats, in plain words ("" for 0)
+    at_most_twice: int = 0  # the fewest with no pair meeting three times, where that is more
 
     @property
     def total_repeats(self) -> int:
@@ -180,24 +201,23 @@ def plan_sessions(
     ``max_evals`` caps the search work (deterministic from ``seed``); ``time_limit`` (seconds, 10
     unless given) bounds the whole plan as a safety net.
     """
-    start = time.perf_counter()
+    clock = _Clock(options.get("time_limit", 10.0))
     field = SeatingField.of(players, max_table_size, options)
     sessions = max(sessions, 0)
     refusal = plan_size_refusal(len(field.ids), max_table_size, sessions, len(field.history))
     if refusal:
         raise SeatingError(refusal)
-    time_limit = options.get("time_limit", 10.0)
-    baseline = _session_by_session(field, sessions, seed, time_limit)
-    bound = _bound_for(field, sessions)
+    baseline = _session_by_session(field, sessions, seed, clock)
+    proven = _bound_for(field, sessions)
+    bound = proven.value
     if not field.ids or not sessions:
-        return SessionPlan(
-            baseline, schedule_repeats(baseline, field.history), bound, "empty", seed
-        )
+        repeats = schedule_repeats(baseline, field.history)
+        return SessionPlan(baseline, repeats, bound, "empty", seed, clock.cut_short, proven.reason)
     problem = Problem.of(field, sessions)
     rng = random.Random(seed)
     search = TabuSearch(problem, rng, Tuning.for_schedule(problem.n))
     starts = [("session by session", [field.tab_of(day) for day in baseline])]
-    built = _construction_start(field, problem, rng)
+    built = _construction_start(field, problem, rng, clock)
     if built is not None:
         starts.insert(0, built[:2])
     method, tabs = _cheapest(search, starts)
@@ -206,12 +226,15 @@ def plan_sessions(
         max_evals = options.get("max_evals")
         # small fields settle long before the full budget (and must not keep the organiser waiting)
         budget = min(_PLAN_EVALS, 20_000 * problem.n * sessions) if max_evals is None else max_evals
-        deadline = start + time_limit * 0.9
         method, tabs = _search_plan(
-            field, search, rng, built, (method, tabs), target, budget, deadline
+            field, search, rng, built, (method, tabs), target, budget, clock
         )
+    clock.saw(search.cut_short)
     planned = [field.tables_of(tab) for tab in tabs]
-    return SessionPlan(planned, schedule_repeats(planned, field.history), bound, method, seed)
+    repeats = schedule_repeats(planned, field.history)
+    return SessionPlan(
+        planned, repeats, bound, method, seed, clock.cut_short, proven.reason, proven.at_most_twice
+    )
 
 
 def _search_plan(
@@ -222,7 +245,7 @@ def _search_plan(
     start: tuple[str, Schedule],
     target: int,
     budget: int,
-    deadline: float,
+    clock: _Clock,
 ) -> tuple[str, Schedule]:
     """The schedule search from ``start`` (loaded in ``search``), after short searches from
     trimmed construction starts when the construction falls short: how the best schedule found
@@ -239,10 +262,10 @@ def _search_plan(
         keep = built[2] - _ROOM
         trimmed = _search_trimmed(
             search,
-            lambda: _construction_start(field, search.problem, rng, keep=keep),
+            lambda: _construction_start(field, search.problem, rng, clock, keep=keep),
             target,
             half,
-            deadline,
+            clock.deadline,
         )
         budget -= half
         if trimmed is not None and trimmed[0] < before:
@@ -250,7 +273,7 @@ def _search_plan(
         search.load(tabs)
     cost = search.cost
     if cost > target:
-        tabs = search.run(target, budget, deadline)
+        tabs = search.run(target, budget, clock.deadline)
         cost = search.best_cost
     return (f"{method}, then searched" if cost < before else method), tabs
 
@@ -265,7 +288,7 @@ def _search_trimmed(
     """Short searches from trimmed construction starts until one reaches ``target`` or the
     budget is spent: the best (cost, method, schedule) found, None when none was made."""
     best: tuple[int, str, Schedule] | None = None
-    while budget > 0 and time.perf_counter() < deadline:
+    while budget > 0 and not search.cut_short:
         start = attempt()
         if start is None:
             break
@@ -280,7 +303,7 @@ def _search_trimmed(
 
 
 def _session_by_session(
-    field: SeatingField, sessions: int, seed: int, time_limit: float
+    field: SeatingField, sessions: int, seed: int, clock: _Clock
 ) -> list[Tables]:
     """Each session seated by :func:`seat_field` against everything before it (it also
     refuses impossible pins and keep-apart pairs, naming the players)."""
@@ -290,9 +313,10 @@ def _session_by_session(
         result = seat_field(
             field.with_history(earlier),
             seed=seed + number,
-            time_limit=time_limit / max(sessions, 1) / 4,
+            time_limit=clock.left(),
             max_evals=400_000,
         )
+        clock.saw(result.cut_short)
         planned.append(result.tables)
         earlier.append(result.tables)
     return planned
@@ -311,15 +335,13 @@ def _cheapest(search: TabuSearch, starts: list[tuple[str, Schedule]]) -> tuple[s
     return best[1], best[2]
 
 
-def _bound_for(field: SeatingField, sessions: int) -> int:
-    """:func:`schedule_lower_bound` of the field's players (numbered as the search numbers
+def _bound_for(field: SeatingField, sessions: int) -> ScheduleBound:
+    """:func:`schedule_bound` of the field's players (numbered as the search numbers
     them)."""
     index = field.index
     renumbered = [[[index[p] for p in t if p in index] for t in day] for day in field.history]
     pins = {index[p]: t for p, t in field.pins.items()}
-    return schedule_lower_bound(
-        len(field.ids), field.max_table_size, sessions, renumbered, pinned=pins
-    )
+    return schedule_bound(len(field.ids), field.max_table_size, sessions, renumbered, pinned=pins)
 
 
 # ---------------------------------------------------------------------------
@@ -328,7 +350,11 @@ def _bound_for(field: SeatingField, sessions: int) -> int:
 
 
 def _construction_start(
-    field: SeatingField, problem: Problem, rng: random.Random, keep: int | None = None
+    field: SeatingField,
+    problem: Problem,
+    rng: random.Random,
+    clock: _Clock,
+    keep: int | None = None,
 ) -> Start | None:
     """A start from a construction of :mod:`domain.seating.designs` when one fits the tables (see
     the module doc), the sessions beyond it (or beyond its first ``keep``) seated one by one,
@@ -354,7 +380,7 @@ def _construction_start(
     if spare is not None and len(pin_tab) <= g and not removed:
         _pins_on_line(point_of, sorted(pin_tab), spare[0])
     tabs = [_design_session(tables, point_of, removed, field) for tables in used]
-    tabs += _seat_the_rest(field, tabs, problem.sessions - len(used), rng)
+    tabs += _seat_the_rest(field, tabs, problem.sessions - len(used), rng, clock)
     name = design_name(g * k, g) + (f" less {short} players" if short else "")
     return (name if keep is None else f"{name}, first {len(used)} sessions"), tabs, len(used)
 
@@ -373,7 +399,7 @@ def _design_session(
 
 
 def _seat_the_rest(
-    field: SeatingField, tabs: list[list[int]], count: int, rng: random.Random
+    field: SeatingField, tabs: list[list[int]], count: int, rng: random.Random, clock: _Clock
 ) -> list[list[int]]:
     """``count`` more sessions, each seated by :func:`seat_field` against the history, the
     sessions ``tabs`` and the ones before it."""
@@ -386,9 +412,10 @@ def _seat_the_rest(
         result = seat_field(
             field.with_history(earlier),
             seed=rng.randrange(1 << 30) + extra,
-            time_limit=0.5,
+            time_limit=clock.left(),
             max_evals=400_000,
         )
+        clock.saw(result.cut_short)
         rest.append(field.tab_of(result.tables))
         earlier.append(result.tables)
     return rest
@@ -481,10 +508,10 @@ def replan_session(
     the tables balanced), the plan stands. The result's ``repeat_pairs`` and ``lower_bound``
     are against ``history``; ``time_limit`` is 5 seconds unless given.
     """
-    start = time.perf_counter()
+    clock = _Clock(options.get("time_limit", 5.0))
     field = SeatingField.of(players, max_table_size, options)
-    time_limit = options.get("time_limit", 5.0)
-    fresh = seat_field(field, seed=seed, time_limit=time_limit / 2, max_evals=_REPLAN_EVALS)
+    fresh = seat_field(field, seed=seed, time_limit=clock.left(), max_evals=_REPLAN_EVALS)
+    clock.saw(fresh.cut_short)
     if not field.ids:
         return fresh
     home = _homes(field, planned)
@@ -502,9 +529,11 @@ def replan_session(
         if search.cost > target:
             max_evals = options.get("max_evals")
             budget = _REPLAN_EVALS if max_evals is None else max_evals
-            tabs = search.run(target, budget, start + time_limit)
+            tabs = search.run(target, budget, clock.deadline)
+    clock.saw(search.cut_short)
     tables = field.tables_of(tabs[0])
-    return SeatingResult(tables, count_repeat_pairs(tables, field.history), lower, seed)
+    repeats = count_repeat_pairs(tables, field.history)
+    return SeatingResult(tables, repeats, lower, seed, clock.cut_short)
 
 
 def _homes(field: SeatingField, planned: Sequence[Sequence[int]]) -> list[int]:

@@ -19,7 +19,8 @@ def test_plan_all_remaining_sessions_then_seat_them(
 ):
     from scoring_factories import register
 
-    from domain.seating.plan_following import pairs_again
+    from domain.seating.bounds import schedule_bound
+    from domain.seating.plan_following import schedule_line
     from tournaments.access import COMMAND_LINE
     from tournaments.models import Entry, PlannedDay, Seat, SeatingPlan
     from tournaments.services.events import create_tournament
@@ -38,13 +39,14 @@ def test_plan_all_remaining_sessions_then_seat_them(
     page.get_by_role("link", name="Seating").click()
 
     # Plan all three days at once: the button says what it does.
-    page.get_by_label("Seating number, to repeat a seating").fill("31")
+    page.get_by_label("Shuffle number, to repeat a seating").fill("31")
     page.get_by_role("button", name="Plan all remaining sessions (days 1, 2, 3)").click()
     plan = SeatingPlan.objects.get()
-    line = pairs_again(plan.planned_repeats, plan.lower_bound)
-    assert "repeat" not in line and "bound" not in line
+    bound = schedule_bound(12, 4, 3)  # 3 tables for 4 seats: 3 a session after the first
+    line = schedule_line(plan.planned_repeats, plan.lower_bound, bound.reason, bound.at_most_twice)
+    assert "bound" not in line and "5 tables" not in line and "3 tables for 4 seats" in line
     expect(page.get_by_role("status")).to_contain_text(
-        f"Days 1, 2 and 3 are planned (not seated), seating number 31: {line}."
+        f"Days 1, 2 and 3 are planned (not seated), shuffle number 31: {line}."
     )
     expect(page.locator("#schedule-line")).to_have_text(line)
     expect(page.get_by_role("cell", name="Planned (not seated)")).to_have_count(3)

@@ -75,9 +75,13 @@ def test_running_repeats_count_each_day_against_the_days_before():
 
 
 def test_schedule_line_says_pairs_meeting_again_in_plain_words():
-    assert schedule_line(0, 0) == "no pair of players meets again"
-    assert schedule_line(1, 1) == "1 pair of players meets again, the fewest possible"
-    assert schedule_line(12, 8) == "12 pairs of players meet again (the fewest possible is 8)"
+    assert schedule_line(0, 0) == "pairs who have sat together before: 0 (fewest possible: 0)"
+    assert schedule_line(1, 1) == "pairs who have sat together before: 1 (fewest possible: 1)"
+    assert schedule_line(12, 8, "at least 4 repeats a session after the first") == (
+        "pairs who have sat together before: 12 (fewest possible: 8, since at least 4 repeats "
+        "a session after the first)"
+    )
+    assert schedule_line(2, 0, "ignored at 0") == schedule_line(2, 0)
 
 
 @st.composite

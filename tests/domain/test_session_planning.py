@@ -54,6 +54,12 @@ def assert_valid_plan(plan, ids, max_table_size, sessions, history=(), **constra
         (10, 2, 9),
         (100, 10, 3),
         (32, 4, 9),
+        (21, 3, 10),  # Kirkman triple systems of 3q
+        (39, 3, 19),
+        (18, 3, 8),  # nearly Kirkman, from the cyclic search
+        (40, 4, 13),  # resolvable (3q + 1, 4, 1) designs, from the rotational search
+        (52, 4, 17),
+        (88, 4, 29),
     ],
 )
 def test_designs_seat_everyone_and_no_pair_twice(points, size, classes):
@@ -87,7 +93,21 @@ def test_partial_spread_seats_nine_sessions_of_32_at_tables_of_4_with_no_repeat(
 
 @pytest.mark.parametrize(
     ("tables", "seats", "sessions"),
-    [(7, 7, 8), (4, 4, 5), (5, 5, 6), (8, 8, 9), (3, 3, 4), (6, 6, 3), (5, 3, 7), (7, 6, 6)],
+    [
+        (7, 7, 8),
+        (4, 4, 5),
+        (5, 5, 6),
+        (8, 8, 9),
+        (3, 3, 4),
+        (6, 6, 3),
+        (5, 3, 7),
+        (7, 6, 6),
+        (6, 3, 8),
+        (7, 3, 10),
+        (13, 3, 19),
+        (10, 4, 13),
+        (13, 4, 17),
+    ],
 )
 def test_constructions_give_zero_repeats(tables, seats, sessions):
     players = tables * seats if (tables, seats) != (7, 6) else 43  # 43: a plane short of 6
@@ -179,16 +199,31 @@ def test_every_plan_is_valid_and_reported_honestly(instance):
 
 
 def _splits(players, sizes):
-    """Every seating of ``players`` at tables of ``sizes`` (tables of one size unordered)."""
+    """Every seating of ``players`` at tables of ``sizes`` (tables of one size unordered): the
+    first player's table takes each size there is in turn."""
     if not sizes:
         yield []
         return
     first, rest = players[0], players[1:]
-    for others in itertools.combinations(rest, sizes[0] - 1):
-        table = [first, *others]
-        left = [p for p in rest if p not in others]
-        for tail in _splits(left, sizes[1:]):
-            yield [table, *tail]
+    for size in sorted(set(sizes), reverse=True):
+        left_sizes = list(sizes)
+        left_sizes.remove(size)
+        for others in itertools.combinations(rest, size - 1):
+            left = [p for p in rest if p not in others]
+            for tail in _splits(left, left_sizes):
+                yield [[first, *others], *tail]
+
+
+def _weighed(sessions, history):
+    """The planner's measure: a pair meeting c times (the history counting once) costs
+    (c - 1) ** 2."""
+    met = {pair for day in history for t in day for pair in itertools.combinations(sorted(t), 2)}
+    count = dict.fromkeys(met, 1)
+    for tables in sessions:
+        for table in tables:
+            for pair in itertools.combinations(sorted(table), 2):
+                count[pair] = count.get(pair, 0) + 1
+    return sum((c - 1) ** 2 for c in count.values())
 
 
 @pytest.mark.parametrize(
@@ -200,21 +235,31 @@ def _splits(players, sizes):
         (8, 4, 3, []),
         (6, 3, 2, [[[0, 1, 2], [3, 4, 5]]]),
         (7, 3, 2, [[[0, 1, 2, 3], [4, 5, 6]]]),
+        # fewer tables than seats at one: the pigeonhole bound
+        (5, 3, 3, []),
+        (5, 3, 4, []),
+        (8, 4, 4, []),
+        (10, 4, 2, []),
+        (12, 4, 2, []),
     ],
 )
 def test_bound_never_above_the_exhaustive_optimum(n, size, sessions, history):
     sizes = table_sizes(n, size)
     seatings = list(_splits(list(range(n)), sorted(sizes, reverse=True)))
     firsts = seatings if history else seatings[:1]  # without history session 1 is arbitrary
-    best = min(
-        sum(schedule_repeats([first, *rest], history))
+    schedules = [
+        [first, *rest]
         for first in firsts
         for rest in itertools.product(seatings, repeat=sessions - 1)
-    )
+    ]
+    best = min(sum(schedule_repeats(schedule, history)) for schedule in schedules)
     bound = schedule_lower_bound(n, size, sessions, history)
     assert bound <= best
     plan = plan_sessions(range(n), size, sessions, seed=0, history=history, max_evals=20_000)
-    assert plan.lower_bound == bound and plan.total_repeats == best
+    # fewest repeats once no pair meets more often than it must (see domain.seating.search)
+    least = min(_weighed(schedule, history) for schedule in schedules)
+    assert plan.lower_bound == bound and plan.total_repeats >= best
+    assert _weighed(plan.sessions, history) == least
 
 
 def test_bound_counts_history_pins_and_excess_meetings():

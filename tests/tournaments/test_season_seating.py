@@ -162,7 +162,7 @@ def test_seat_command_prints_the_season_aware_repeats():
     season_of("spring", first, second)
     out = io.StringIO()
     call_command("seat", "w2", "--day", "1", "--seed", "1", stdout=out)
-    assert "No pair of players meets again" in out.getvalue()
+    assert "Pairs who have sat together before: 0 (fewest possible: 0)" in out.getvalue()
 
 
 def test_an_event_in_two_seasons_is_refused_and_nothing_changes():

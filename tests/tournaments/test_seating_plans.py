@@ -444,12 +444,8 @@ def test_plan_page_plans_shows_and_seats(rally, organiser_client):
     response = organiser_client.post(url(rally, "seating/plan/"), {"seed": "3"}, follow=True)
     page = response.content.decode()
     plan = SeatingPlan.objects.get()
-    line = (
-        "no pair of players meets again"
-        if plan.planned_repeats == 0
-        else f"{plan.planned_repeats} pairs of players meet again"
-    )
-    assert f"Days 1, 2, 3 and 4 are planned (not seated), seating number 3: {line}" in page
+    line = pairs_again(plan.planned_repeats, plan.lower_bound)
+    assert f"Days 1, 2, 3 and 4 are planned (not seated), shuffle number 3: {line}" in page
     assert page.count('class="badge planned"') == 4
     day2 = organiser_client.get(url(rally, "seating/2/")).content.decode()
     assert "Day 2 is planned, not seated." in day2 and "Seat day 2 as planned" in day2
@@ -467,7 +463,7 @@ def test_plan_page_refusal_is_shown_and_changes_nothing(rally, organiser_client)
     assert not SeatingPlan.objects.exists()
     response = organiser_client.post(url(rally, "seating/plan/"), {"seed": "-4"}, follow=True)
     assert (
-        "Nothing was planned: the seating number must be a whole number."
+        "Nothing was planned: the shuffle number must be a whole number."
         in response.content.decode()
     )
 
@@ -506,7 +502,7 @@ def test_seat_plan_prints_each_session_and_the_total(rally):
     plan = SeatingPlan.objects.get()
     rows = list(PlannedDay.objects.order_by("day__number"))
     lines = out.splitlines()
-    per_day = [line for line in lines if "meet" in line and not line.startswith("Over")]
+    per_day = [line for line in lines if "sat together" in line and not line.startswith("Over")]
     assert per_day == [_sentence(pairs_again(r.repeat_pairs, r.lower_bound)) for r in rows]
     assert lines[-1] == "Over the planned days: " + pairs_again(
         plan.planned_repeats, plan.lower_bound
@@ -520,7 +516,9 @@ def test_seat_plan_says_the_best_possible(make_tournament, organiser):
     change_rules(tournament, {"max_table_size": 4}, by=COMMAND_LINE)
     register(tournament, count=16)
     out = run_seat("pair", "--plan", "--seed", "1")
-    assert out.splitlines()[-1] == "Over the planned days: no pair of players meets again"
+    assert out.splitlines()[-1] == (
+        "Over the planned days: pairs who have sat together before: 0 (fewest possible: 0)"
+    )
 
 
 def test_seat_day_of_a_planned_day_says_how_the_plan_was_kept(rally):
@@ -543,7 +541,7 @@ def test_seat_plan_clear(rally):
     [
         (("rally",), "the following arguments are required: --day (or give --plan)"),
         (("rally", "--plan", "--day", "2"), "Give either --day N (seat one day) or --plan"),
-        (("rally", "--plan", "--seed", "-1"), "The seating number must be a whole number"),
+        (("rally", "--plan", "--seed", "-1"), "The shuffle number must be a whole number"),
         (("nowhere", "--plan"), 'There is no tournament with the slug "nowhere".'),
         (("rally", "--plan", "--clear"), "There is no plan to clear."),
     ],

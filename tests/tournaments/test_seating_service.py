@@ -262,7 +262,7 @@ def test_call_command_seat_prints_tables_and_the_bound(tournament, capsys):
     day2 = tournament.days.get(number=2)
     said = pairs_again(day2.repeat_pairs, day2.repeat_lower_bound)
     assert out[-1] == said[:1].upper() + said[1:]
-    day2_lines = out[out.index("Spring, day 2: seating number 9") + 1 : -1]
+    day2_lines = out[out.index("Spring, day 2: shuffle number 9") + 1 : -1]
     assert len(day2_lines) == 3
     for number, line in enumerate(day2_lines, start=1):
         names = [
@@ -453,7 +453,7 @@ def test_seating_page_shows_tables_and_the_bound(seated_two_days, organiser_clie
     said = pairs_again(day2.repeat_pairs, day2.repeat_lower_bound)
     assert said[:1].upper() + said[1:] in page
     assert "lower bound" not in page and "Repeat pairs" not in page
-    assert f"seating number {day2.seed}" in page
+    assert f"shuffle number {day2.seed}" in page
     for seat in Seat.objects.filter(day=day2).select_related("entry__player"):
         assert seat.entry.player.name in page
     assert page.count('class="seating-table"') == 2
@@ -478,7 +478,8 @@ def test_seat_page_seats_and_reports(tournament, organiser_client):
     )
     page = response.content.decode()
     assert (
-        "Day 1 is seated at 2 tables (seating number 42): no pair of players meets again." in page
+        "Day 1 is seated at 2 tables (shuffle number 42): pairs who have sat together before: 0 "
+        "(fewest possible: 0)." in page
     )
     assert "Seed" not in page and "lower bound" not in page
 

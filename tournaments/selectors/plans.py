@@ -2,7 +2,7 @@
 
 from dataclasses import dataclass, field
 
-from domain.seating.bounds import repeat_lower_bound, schedule_lower_bound
+from domain.seating.bounds import ScheduleBound, repeat_lower_bound, schedule_bound
 from domain.seating.pairs import keep_apart_set, meeting_pairs, table_conflicts, table_sizes
 from domain.seating.plan_following import PlanChanges, plan_changes, running_repeats, schedule_line
 from tournaments.models import Day, Entry, SeatingPlan
@@ -58,6 +58,8 @@ class PlanView:
     # False when the planned days seat too many players to show their tables (see seating_plan)
     tables_shown: bool = True
     planned_seats: int = 0  # seats over the days still planned
+    bound_reason: str = ""  # why no schedule of these days has fewer ("" when that is 0)
+    at_most_twice: int = 0  # the fewest with no pair meeting three times, where that is more
 
     @property
     def total_repeats(self) -> int:
@@ -65,7 +67,9 @@ class PlanView:
 
     @property
     def schedule_line(self) -> str:
-        return schedule_line(self.total_repeats, self.lower_bound)
+        return schedule_line(
+            self.total_repeats, self.lower_bound, self.bound_reason, self.at_most_twice
+        )
 
     @property
     def best_possible(self) -> bool:
@@ -126,17 +130,13 @@ def seating_plan(tournament, *, seats_shown: int | None = None) -> PlanView | No
     def name(pk: int) -> str:
         return entries[pk].player.name if pk in entries else f"a player no longer entered (#{pk})"
 
-    bound = plan.lower_bound
-    if changes.count:  # the plan's bound was for its players; measure against today's
-        index = {p: i for i, p in enumerate(playing_now.ids)}
-        renumbered = [[[index[p] for p in t if p in index] for t in d] for d in history]
-        bound = schedule_lower_bound(
-            len(index), tournament.rules.max_table_size, len(plan.day_numbers), renumbered
-        )
+    bound = plan_bound(playing_now, history, tournament.rules.max_table_size, len(views))
     return PlanView(
         plan=plan,
         days=views,
-        lower_bound=bound,
+        lower_bound=bound.value,
+        bound_reason=bound.reason,
+        at_most_twice=bound.at_most_twice,
         changes=changes,
         gone=[name(pk) for pk in changes.gone],
         new=[name(pk) for pk in changes.new],
@@ -144,6 +144,15 @@ def seating_plan(tournament, *, seats_shown: int | None = None) -> PlanView | No
         tables_shown=shown,
         planned_seats=planned_seats,
     )
+
+
+def plan_bound(now: "_PlayingNow", history, max_table_size: int, days: int) -> ScheduleBound:
+    """The fewest repeats any schedule of the plan's days can have, and why, for the players
+    and pins as they now stand (what the planner proved when nothing changed since)."""
+    index = {p: i for i, p in enumerate(now.ids)}
+    renumbered = [[[index[p] for p in t if p in index] for t in d] for d in history]
+    pins = {index[p]: t for p, t in now.pins.items()}
+    return schedule_bound(len(index), max_table_size, days, renumbered, pinned=pins)
 
 
 def _planned_seats(days) -> int:

@@ -17,7 +17,9 @@ from domain.rules import SEATING_MOVEMENT
 from domain.seating.bounds import repeat_lower_bound
 from domain.seating.by_flight import group_pins, joined_plans
 from domain.seating.feasibility import namer
+from domain.seating.meet_everyone import MeetEveryone, meet_everyone
 from domain.seating.pairs import SeatingError, table_sizes
+from domain.seating.plan_following import schedule_line
 from domain.seating.sessions import SessionPlan, plan_sessions, plan_size_refusal
 from tournaments.access import account_of
 from tournaments.models import Day, Entry, PlannedDay, SeatingPlan, Tournament
@@ -41,6 +43,14 @@ class PlanOutcome:
     plan: SeatingPlan
     sessions: list[PlannedSession]
     note: str  # anything the organiser should know about this plan, or ""
+    bound_reason: str = ""  # why no plan has fewer repeats ("" when the fewest is 0)
+    at_most_twice: int = 0  # the fewest with no pair meeting three times, where that is more
+
+    @property
+    def schedule_line(self) -> str:
+        return schedule_line(
+            self.total_repeats, self.lower_bound, self.bound_reason, self.at_most_twice
+        )
 
     @property
     def total_repeats(self) -> int:
@@ -109,6 +119,7 @@ class _PlanInputs:
     max_table_size: int
     spread_clubs: bool
     seat_within_flights: bool
+    spread_clubs_every_day: bool
 
     @classmethod
     def read(cls, tournament, *, lock: bool) -> tuple["_PlanInputs", list[Day], list[Entry]]:
@@ -130,6 +141,7 @@ class _PlanInputs:
             max_table_size=tournament.rules.max_table_size,
             spread_clubs=tournament.rules.spread_clubs,
             seat_within_flights=tournament.rules.seat_within_flights,
+            spread_clubs_every_day=tournament.rules.spread_clubs_every_day,
         )
         return inputs, remaining, players
 
@@ -153,6 +165,7 @@ def _make_plan(inputs: _PlanInputs, players: list[Entry], seed: int, rules) -> S
             keep_apart=inputs.keep_apart,
             pinned=pinned,
             clubs=clubs_to_spread(rules, history, players),
+            clubs_every_day=rules.spread_clubs and rules.spread_clubs_every_day,
             names=names,
             time_limit=time_limit,
         )
@@ -164,7 +177,7 @@ def _make_plan(inputs: _PlanInputs, players: list[Entry], seed: int, rules) -> S
         share = _plan_time_limit() / len(groups)
         local = group_pins(groups, inputs.pins, inputs.max_table_size, namer(names))
         plans = [plan(list(g.ids), p, share) for g, p in zip(groups, local, strict=True)]
-        return joined_plans(plans, seed)
+        return joined_plans(plans, seed, [g.label for g in groups])
     except SeatingError as error:
         raise ServiceError(str(error)) from error
 
@@ -197,13 +210,14 @@ def plan_remaining_days(tournament, *, seed: int | None = None, organiser=None) 
         history = [list(map(list, day)) for day in inputs.history]
         outcome = _store_plan(days, players, planned, history, inputs, organiser)
     logger.info(
-        "Days %s of %s planned by %s with seed %s: %s repeats (bound %s)",
+        "Days %s of %s planned by %s with shuffle number %s: %s repeats (bound %s)%s",
         ", ".join(str(n) for n in inputs.days),
         tournament.slug,
         organiser or "a command",
         seed,
         planned.total_repeats,
         planned.lower_bound,
+        ", cut short by the time limit" if planned.cut_short else "",
     )
     return outcome
 
@@ -242,7 +256,17 @@ def _store_plan(days, players, planned: SessionPlan, history, inputs: _PlanInput
                 lower_bound=bound,
             )
         )
-    return PlanOutcome(plan=plan, sessions=sessions, note=_plan_note(days))
+    note = " ".join(n for n in (_plan_note(days), _cut_short_note(planned)) if n)
+    return PlanOutcome(plan, sessions, note, planned.bound_reason, planned.at_most_twice)
+
+
+def _cut_short_note(planned: SessionPlan) -> str:
+    if not planned.cut_short:
+        return ""
+    return (
+        f"The planner's time limit ({_plan_time_limit():g} seconds) ran out before its usual "
+        "amount of work: planning again with the same shuffle number may give other tables."
+    )
 
 
 def _plan_note(days: list[Day]) -> str:
@@ -252,6 +276,20 @@ def _plan_note(days: list[Day]) -> str:
             "kept until you seat it."
         )
     return ""
+
+
+def meet_everyone_schedule(tournament, *, seed: int | None = None) -> tuple[MeetEveryone, dict]:
+    """The fewest sessions found in which every pair of the players a seating would seat now
+    meets at least once, with the bound on it, and the entries by id: an answer for seasons and
+    rallies choosing how many sessions to hold. Nothing is stored."""
+    if seed is None:
+        seed = secrets.randbits(31)
+    players = players_or_refuse(tournament)
+    try:
+        found = meet_everyone([e.pk for e in players], tournament.rules.max_table_size, seed=seed)
+    except SeatingError as error:
+        raise ServiceError(str(error)) from error
+    return found, {e.pk: e for e in players}
 
 
 @transaction.atomic

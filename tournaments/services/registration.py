@@ -158,14 +158,7 @@ def register_player(
         if not name:
             raise ServiceError("Type the player's name.", field="name")
         _refuse_duplicate_name(tournament, name)
-        birth = birth or Birth()
-        player = Player.objects.create(
-            name=name,
-            club=club,
-            member_number=member_number,
-            birth_year=birth.year,
-            birth_date=birth.date,
-        )
+        player = _new_player(name, club, member_number, birth or Birth())
     if pinned_table is not None and pinned_table < 1:
         raise ServiceError("Table numbers start at 1.", field="pinned_table")
     return Entry.objects.create(
@@ -176,6 +169,16 @@ def register_player(
         pinned_table=pinned_table,
         contact=_clean_contact(contact),
         flight=flight,
+    )
+
+
+def _new_player(name: str, club: str, member_number: str, birth: Birth) -> Player:
+    return Player.objects.create(
+        name=name,
+        club=club,
+        member_number=member_number,
+        birth_year=birth.year,
+        birth_date=birth.date,
     )
 
 

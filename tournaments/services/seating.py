@@ -30,7 +30,6 @@ from domain.seating.plan_following import (
     breaks_rules,
     moved_from_plan,
     plan_changes,
-    seats_everyone_evenly,
 )
 from domain.seating.sessions import replan_session
 from tournaments.hooks import day_seated
@@ -53,7 +52,13 @@ from tournaments.selectors import (
     seating_history,
     seatings_by_day,
 )
-from tournaments.services.flight_tables import fits_the_flights, flights_sizes, groups_to_seat
+from tournaments.services.flight_tables import (
+    fits_the_flights,
+    flights_mixed,
+    flights_sizes,
+    groups_to_seat,
+    seats_by_the_rules,
+)
 from tournaments.services.movement import movement_tables, note_hand_changes, seats_by_movement
 
 logger = logging.getLogger(__name__)
@@ -82,6 +87,7 @@ class SeatingOutcome:
     kept_tables: bool = False  # reshuffle is off and yesterday's tables were kept
     plan: PlanFollowed | None = None  # the day was planned: how far the plan was kept
     moves: list = field(default_factory=list)  # seated by a movement: each player's move
+    cut_short: bool = False  # the time limit, not the work budget, ended the search
 
 
 def _lock_day(day) -> Day:
@@ -154,8 +160,10 @@ def seat_day(day, *, seed: int | None = None, organiser=None) -> SeatingOutcome:
         return _seat_from_plan(day, players, planned, seed, organiser)
     if seed is None:
         seed = secrets.randbits(31)
-    tables, kept = _choose_tables(day, players, seed)
-    return _commit_seating(day, players, tables, seed, organiser, kept=kept)
+    tables, kept, cut_short = _choose_tables(day, players, seed)
+    outcome = _commit_seating(day, players, tables, seed, organiser, kept=kept)
+    outcome.cut_short = cut_short
+    return outcome
 
 
 def _plan_to_follow(day) -> PlannedDay | None:
@@ -175,9 +183,11 @@ def _seat_from_plan(day, players, planned: PlannedDay, seed, organiser) -> Seati
     max_size = day.tournament.rules.max_table_size
     groups = groups_to_seat(day.tournament.rules, players)
     time_limit = _seating_limits()["time_limit"] / (len(groups) if groups else 1)
+    cut_short = False
 
     def replan(ids: list[int], pinned: dict[int, int], tables) -> list[list[int]]:
-        return replan_session(
+        nonlocal cut_short
+        result = replan_session(
             tables,
             ids,
             max_size,
@@ -187,7 +197,9 @@ def _seat_from_plan(day, players, planned: PlannedDay, seed, organiser) -> Seati
             pinned=pinned,
             names=inputs.names,
             time_limit=time_limit,
-        ).tables
+        )
+        cut_short = cut_short or result.cut_short
+        return result.tables
 
     def replan_group(group, pinned: dict[int, int]) -> list[list[int]]:
         # A plan made within flights has tables of one group each.
@@ -202,11 +214,11 @@ def _seat_from_plan(day, players, planned: PlannedDay, seed, organiser) -> Seati
     except SeatingError as error:
         raise ServiceError(str(error)) from error
     tables = align_to_plan(tables, planned.tables, inputs.pins)
-    replanned = breaks_rules(tables, inputs.pins, inputs.apart) or not _seats_by_the_rules(
+    replanned = breaks_rules(tables, inputs.pins, inputs.apart) or not seats_by_the_rules(
         tables, inputs.ids, groups, max_size
     )
     if replanned:  # a pin or keep-apart pair set since the plan (or a table size): seat afresh
-        fresh, _ = _choose_tables(day, players, seed)
+        fresh, _, cut_short = _choose_tables(day, players, seed)
         tables = align_to_plan(fresh, planned.tables, inputs.pins)
     followed = PlanFollowed(
         changes=plan_changes(planned.entry_ids, inputs.ids),
@@ -214,17 +226,8 @@ def _seat_from_plan(day, players, planned: PlannedDay, seed, organiser) -> Seati
         replanned=replanned,
     )
     outcome = _commit_seating(day, players, tables, seed, organiser, kept=False)
-    outcome.plan = followed
+    outcome.plan, outcome.cut_short = followed, cut_short
     return outcome
-
-
-def _seats_by_the_rules(tables, ids: list[int], groups, max_size: int) -> bool:
-    """Everyone once at tables as even as the rules allow: within each flight when the rules
-    seat each flight at tables of its own."""
-    if groups is None:
-        return seats_everyone_evenly(tables, ids, max_size)
-    seated = sorted(p for table in tables for p in table)
-    return seated == sorted(ids) and fits_the_flights(tables, groups, max_size)
 
 
 @transaction.atomic
@@ -290,8 +293,9 @@ def players_or_refuse(tournament) -> list[Entry]:
 
 
 def clubs_to_spread(rules, history, players: list[Entry]) -> dict[int, str] | None:
-    """Each player's club, for a first seating (no earlier day) when the rules spread clubs."""
-    if history or not rules.spread_clubs:
+    """Each player's club, for a first seating (no earlier day) when the rules spread clubs,
+    or for any seating when they spread them every day too."""
+    if not rules.spread_clubs or (history and not rules.spread_clubs_every_day):
         return None
     return {e.pk: e.club for e in players}
 
@@ -318,8 +322,9 @@ class _SeatingInputs:
         )
 
 
-def _choose_tables(day, players: list[Entry], seed: int) -> tuple[list[list[int]], bool]:
-    """The day's tables as entry ids, and whether they are yesterday's kept as they were."""
+def _choose_tables(day, players: list[Entry], seed: int) -> tuple[list[list[int]], bool, bool]:
+    """The day's tables as entry ids, whether they are yesterday's kept as they were, and
+    whether the time limit cut the search short."""
     rules = day.tournament.rules
     inputs = _SeatingInputs.of(day, players)
     history, apart, pins = inputs.history, inputs.apart, inputs.pins
@@ -333,13 +338,15 @@ def _choose_tables(day, players: list[Entry], seed: int) -> tuple[list[list[int]
             sizes = flights_sizes(groups, rules.max_table_size)
         kept = _kept_tables(history[-1], players, sizes, pins, apart)
         if kept is not None and fits_the_flights(kept, groups, rules.max_table_size):
-            return kept, True
+            return kept, True, False
     limits = _seating_limits()
     if groups is not None:  # the safety net bounds the day, not each flight
         limits["time_limit"] /= len(groups)
+    cut_short = False
 
     def seat_some(ids: list[int], pinned: dict[int, int]) -> list[list[int]]:
-        return seat(
+        nonlocal cut_short
+        result = seat(
             ids,
             rules.max_table_size,
             seed=seed,
@@ -348,21 +355,25 @@ def _choose_tables(day, players: list[Entry], seed: int) -> tuple[list[list[int]
             pinned=pinned,
             names=inputs.names,
             clubs=clubs_to_spread(rules, history, players),
+            clubs_every_day=rules.spread_clubs and rules.spread_clubs_every_day,
             **limits,
-        ).tables
+        )
+        cut_short = cut_short or result.cut_short
+        return result.tables
+
+    def seat_group(group, pinned: dict[int, int]) -> list[list[int]]:
+        return seat_some(list(group.ids), pinned)
 
     try:
         if groups is None:
-            return seat_some(inputs.ids, pins), False
-
-        def seat_group(group, pinned: dict[int, int]) -> list[list[int]]:
-            return seat_some(list(group.ids), pinned)
-
-        return seat_groups(
-            groups, pins, rules.max_table_size, namer(inputs.names), seat_group
-        ), False
+            tables = seat_some(inputs.ids, pins)
+        else:
+            tables = seat_groups(
+                groups, pins, rules.max_table_size, namer(inputs.names), seat_group
+            )
     except SeatingError as error:
         raise ServiceError(str(error)) from error
+    return tables, False, cut_short
 
 
 def _commit_seating(
@@ -550,40 +561,13 @@ def _new_problems(day, before: dict, after: dict, moved: list[Entry]) -> list[st
             warnings.append(f"{names[a]} and {names[b]} must sit apart, but would share a table.")
         else:
             warnings.append(f"{names[a]} and {names[b]} already met on an earlier day.")
-    warnings += _flights_mixed(day, before, after)
+    warnings += flights_mixed(day, before, after)
     table_of = {p: number for number, members in after.items() for p in members}
     for entry in moved:
         pin = entry.pinned_table
         if pin is not None and table_of[entry.pk] != pin:
             warnings.append(f"{entry.player.name} is pinned to table {pin}.")
     return warnings
-
-
-def _flights_mixed(day, before: dict, after: dict) -> list[str]:
-    """A table a hand change makes mix the flights, when the rules seat each flight apart."""
-    rules = day.tournament.rules
-    if not rules.seat_within_flights or not rules.flights:
-        return []
-    flight_of = dict(Entry.objects.filter(seats__day=day).values_list("pk", "flight"))
-
-    def flights_at(members) -> list[str]:
-        return sorted({flight_of.get(p, "") for p in members}, key=_flight_order(rules.flights))
-
-    warnings = []
-    for number, members in sorted(after.items()):
-        flights = flights_at(members)
-        if len(flights) > 1 and len(flights) > len(flights_at(before.get(number, []))):
-            shown = " and ".join(f or "no flight" for f in flights)
-            warnings.append(
-                f"Table {number} would seat flights {shown} together: the rules seat each "
-                "flight at tables of its own."
-            )
-    return warnings
-
-
-def _flight_order(flights: list[str]):
-    order = {name: i for i, name in enumerate(flights)}
-    return lambda flight: order.get(flight, len(order))
 
 
 def check_move(day, entry, table_number: int) -> list[str]:

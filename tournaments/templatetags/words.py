@@ -19,7 +19,7 @@ register.filter("session", session_label)
 def pairs_again_tag(repeats: int, bound: int | None) -> str:
     """:func:`pairs_again`, or the bare count for a plan made before bounds were kept."""
     if bound is None:
-        return f"{repeats} pairs of players meet again"
+        return f"pairs who have sat together before: {repeats}"
     return pairs_again(repeats, bound)
 
 

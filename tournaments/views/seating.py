@@ -9,6 +9,7 @@ from django.views.decorators.http import require_POST
 
 from core.errors import ServiceError
 from core.reports import PDF, Report, report_response
+from domain.seating.plan_following import pairs_again
 from tournaments import printouts, selectors
 from tournaments.access import desk_view, organiser_view
 from tournaments.forms import LateJoinForm, MoveForm, SeatDayForm, SubstituteForm, SwapForm
@@ -65,7 +66,7 @@ def seating_index(request, tournament):
 def plan_days(request, tournament):
     form = SeatDayForm(request.POST)
     if not form.is_valid():
-        messages.error(request, "Nothing was planned: the seating number must be a whole number.")
+        messages.error(request, "Nothing was planned: the shuffle number must be a whole number.")
         return redirect("organiser:seating_index", tournament.slug)
     try:
         outcome = planning.plan_remaining_days(
@@ -404,6 +405,9 @@ def seating_chart_pdf(request, tournament, day_number):
     day = day_or_404(tournament, day_number)
     tables = chart_tables(selectors.day_tables(day))
     seating_service.record_printed(day, seating_service.CHARTS)
+    figures = ""
+    if day.repeat_pairs is not None and day.repeat_lower_bound is not None:
+        figures = pairs_again(day.repeat_pairs, day.repeat_lower_bound).capitalize()
     report = Report(
         f"{tournament.slug}-day{day.number}-seating-chart",
         {
@@ -412,6 +416,7 @@ def seating_chart_pdf(request, tournament, day_number):
                 day_number=day.number,
                 tables=tables,
                 per_day=tournament.rules.sessions_per_day,
+                figures=figures,
             ),
         },
     )
@@ -435,6 +440,7 @@ def planned_chart_pdf(request, tournament, day_number):
                 day_number=day.number,
                 tables=tables,
                 per_day=tournament.rules.sessions_per_day,
+                figures=f"Planned: {pairs_again(planned.repeats, planned.lower_bound or 0)}",
             ),
         },
     )

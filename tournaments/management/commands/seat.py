@@ -4,12 +4,17 @@ from core.errors import ServiceError
 from domain.seating.plan_following import pairs_again
 from tournaments.management.lookup import find_day
 from tournaments.presenters import (
+    CUT_SHORT,
     cleared_message,
     day_label,
     movement_counts,
     plan_followed_note,
 )
-from tournaments.services.planning import clear_plan, plan_remaining_days
+from tournaments.services.planning import (
+    clear_plan,
+    meet_everyone_schedule,
+    plan_remaining_days,
+)
 from tournaments.services.seating import clear_seating, seat_day
 
 
@@ -37,7 +42,15 @@ class Command(BaseCommand):
             help="Plan every day not seated yet together, so that over all of them as few pairs "
             "as possible meet again; each planned day is seated later with --day N.",
         )
-        parser.add_argument("--seed", type=int, help="A seating number, to repeat that seating.")
+        parser.add_argument(
+            "--goal",
+            choices=["fewest-repeats", "meet-everyone"],
+            default="fewest-repeats",
+            help="With --plan: fewest-repeats (plan the days not seated yet) or meet-everyone "
+            "(print the fewest sessions in which every pair of players meets, with its bound; "
+            "nothing is stored).",
+        )
+        parser.add_argument("--seed", type=int, help="A shuffle number, to repeat that seating.")
         parser.add_argument(
             "--clear",
             action="store_true",
@@ -45,16 +58,20 @@ class Command(BaseCommand):
             "forget the plan.",
         )
 
-    def handle(self, slug, day=None, plan=False, seed=None, clear=False, **options):
+    def handle(self, slug, day=None, plan=False, seed=None, clear=False, goal=None, **options):
         if plan and day is not None:
             raise CommandError("Give either --day N (seat one day) or --plan (plan them all).")
         if not plan and day is None:
             raise CommandError("the following arguments are required: --day (or give --plan)")
         if seed is not None and not 0 <= seed < 2**31:
-            raise CommandError("The seating number must be a whole number from 0 to 2147483647.")
+            raise CommandError("The shuffle number must be a whole number from 0 to 2147483647.")
+        if goal == "meet-everyone" and (not plan or clear):
+            raise CommandError("--goal meet-everyone goes with --plan (and not with --clear).")
         tournament, day_row = find_day(slug, day)
         try:
-            if plan:
+            if goal == "meet-everyone":
+                self._meet_everyone(tournament, seed)
+            elif plan:
                 self._plan(tournament, seed, clear)
             elif clear:
                 kept = clear_seating(day_row)
@@ -74,7 +91,7 @@ class Command(BaseCommand):
                 f"({movement_counts(outcome.moves)})"
             )
         else:
-            self.stdout.write(f"{tournament.name}, {label}: seating number {outcome.seed}")
+            self.stdout.write(f"{tournament.name}, {label}: shuffle number {outcome.seed}")
         if outcome.kept_tables:
             self.stdout.write("Reshuffling is off: the previous day's tables were kept.")
         if outcome.plan is not None:
@@ -84,6 +101,21 @@ class Command(BaseCommand):
         if outcome.moves:
             self._moves(outcome)
         self.stdout.write(_sentence(pairs_again(outcome.repeat_pairs, outcome.lower_bound)))
+        if outcome.cut_short:
+            self.stdout.write(CUT_SHORT)
+
+    def _meet_everyone(self, tournament, seed):
+        found, entries = meet_everyone_schedule(tournament, seed=seed)
+        self.stdout.write(
+            f"{tournament.name}: every pair of the {len(entries)} players meets in "
+            f"{len(found.sessions)} sessions (fewest possible: {found.bound}, since "
+            f"{found.reason}); shuffle number {found.seed}. Nothing is stored."
+        )
+        for number, tables in enumerate(found.sessions, start=1):
+            self.stdout.write(f"Session {number}")
+            for table_number, table in enumerate(tables, start=1):
+                members = [entries[p] for p in table]
+                self.stdout.write(f"Table {table_number} ({len(members)}): {_names(members)}")
 
     def _moves(self, outcome):
         by_id = {e.pk: e for members in outcome.tables for e in members}
@@ -100,7 +132,7 @@ class Command(BaseCommand):
         outcome = plan_remaining_days(tournament, seed=seed)
         numbers = ", ".join(str(s.day.number) for s in outcome.sessions)
         self.stdout.write(
-            f"{tournament.name}, days {numbers} planned together: seating number "
+            f"{tournament.name}, days {numbers} planned together: shuffle number "
             f"{outcome.plan.seed} ({outcome.plan.method}). Nothing is seated yet: seat each day "
             "with --day N."
         )
@@ -111,5 +143,5 @@ class Command(BaseCommand):
             for number, members in enumerate(session.tables, start=1):
                 self.stdout.write(f"Table {number} ({len(members)}): {_names(members)}")
             self.stdout.write(_sentence(pairs_again(session.repeat_pairs, session.lower_bound)))
-        total = pairs_again(outcome.total_repeats, outcome.lower_bound)
+        total = outcome.schedule_line
         self.stdout.write(f"Over the planned days: {total}")

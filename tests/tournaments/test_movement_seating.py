@@ -232,7 +232,7 @@ def test_sessions_share_a_date_and_say_so():
     assert dates == [start, start, next_day, next_day]
     out = StringIO()
     call_command("seat", "prog", "--day", "1", "--seed", "3", stdout=out)
-    assert "Progressive, day 1, session 1: seating number 3" in out.getvalue()
+    assert "Progressive, day 1, session 1: shuffle number 3" in out.getvalue()
     play_session(tournament.days.get(number=1), by_number)
     out = StringIO()
     call_command("seat", "prog", "--day", "2", stdout=out)

@@ -17,8 +17,10 @@ from dataclasses import dataclass, field
 from domain.tie_breaks import TIE_BREAKS
 
 PLACE, LOWEST_GAME, MOST_OUTS, HIGHEST_TOTAL = "place", "lowest_game", "most_outs", "highest_total"
+FINAL_TABLE = "final_table"  # the lowest total in the final at one of its tables
 KINDS = (
     (PLACE, "A place"),
+    (FINAL_TABLE, "Lowest at a table of the final"),
     (LOWEST_GAME, "Lowest single game"),
     (MOST_OUTS, "Most games gone out"),
     (HIGHEST_TOTAL, "Highest total (booby prize)"),
@@ -37,7 +39,7 @@ def ordinal(n: int) -> str:
 class PrizeSpec:
     key: int  # the stored prize's id
     kind: str
-    place: int | None = None  # for a place prize
+    place: int | None = None  # for a place prize; for a final table's, the table's number
     name: str = ""  # the organiser's own name for it, if any
     flight: str = ""  # a flight's prize, among its players only; "" for every player's
     flight_order: int = 0  # the flight's place in the rules' list, from 1 (0: every player)
@@ -46,6 +48,8 @@ class PrizeSpec:
     def title(self) -> str:
         if self.name:
             return self.name
+        if self.kind == FINAL_TABLE:
+            return f"Lowest at table {self.place} of the final"
         what = f"{ordinal(self.place or 0)} place" if self.kind == PLACE else KIND_LABELS[self.kind]
         return f"{what} \u00b7 Flight {self.flight}" if self.flight else what
 
@@ -55,7 +59,7 @@ class PrizeSpec:
         rules' order), then the specials in KINDS order, overall before the flights'."""
         if self.kind == PLACE:
             return (0, self.flight_order, self.place or 0)
-        return (1, KIND_KEYS.index(self.kind), self.flight_order)
+        return (1, KIND_KEYS.index(self.kind), self.flight_order or self.place or 0)
 
 
 @dataclass(frozen=True)
@@ -72,6 +76,8 @@ class Contender:
     lowest_game: int | None  # their best single game; None without a game
     flight: str = ""
     flight_rank: int | None = None  # their rank among their flight's players
+    final_table: int | None = None  # the table they play the final at, if they do
+    final_total: int | None = None  # their total in the final (confirmed games)
 
 
 @dataclass
@@ -94,6 +100,8 @@ class Award:
         if kind == MOST_OUTS:
             outs = self.winner.games_out
             return f"went out {outs} time{'s' if outs != 1 else ''}"
+        if kind == FINAL_TABLE:
+            return f"a final total of {self.winner.final_total}"
         return f"total {self.winner.total}"
 
 
@@ -104,12 +112,16 @@ def prize_problem(
     *,
     flight: str = "",
     players: int | None = None,
+    final_tables: int = 0,
+    taken_tables: set[int] = frozenset(),  # type: ignore[assignment]
 ) -> tuple[str, str] | None:
     """(field, reason) when a prize cannot be added, else None. ``taken_places``: the places
     with a prize already among the same players (overall, or ``flight``'s); ``players``: how
     many play for it, when known (a place beyond them could never be given)."""
     if kind not in KIND_KEYS:
         return "kind", "Choose a place or one of the special prizes."
+    if kind == FINAL_TABLE:
+        return _final_table_problem(place, final_tables, taken_tables, flight)
     if kind == PLACE:
         among = f" in flight {flight}" if flight else ""
         if place is None or not 1 <= place <= MOST_PLACES:
@@ -127,8 +139,28 @@ def prize_problem(
     return None
 
 
+def _final_table_problem(
+    table: int | None, final_tables: int, taken: set[int], flight: str
+) -> tuple[str, str] | None:
+    """A prize for the lowest at a table of the final needs a final, and one of its tables."""
+    if not final_tables:
+        return "kind", "This event has no final: set one on the Rules page first."
+    if flight:
+        return "flight", "A final table's prize is among the players at that table, not a flight."
+    if table is None or not 1 <= table <= final_tables:
+        tables = "table 1" if final_tables == 1 else f"tables 1 to {final_tables}"
+        return "place", f"Give the final's table: it has {tables}."
+    if table in taken:
+        return "place", f"There is a prize for table {table} of the final already."
+    return None
+
+
 def _measure(prize: PrizeSpec, c: Contender) -> tuple[int, ...] | None:
     """Smaller is better; None: this player cannot win it."""
+    if prize.kind == FINAL_TABLE:
+        if c.final_table != prize.place or c.final_total is None:
+            return None
+        return (c.final_total,)
     if prize.kind == LOWEST_GAME:
         return None if c.lowest_game is None else (c.lowest_game,)
     if prize.kind == MOST_OUTS:
@@ -230,6 +262,8 @@ def _flight_place(
 
 
 def _nobody(kind: str) -> str:
+    if kind == FINAL_TABLE:
+        return "Nobody left to win it has a confirmed game at that table of the final."
     if kind == MOST_OUTS:
         return "Nobody left to win it went out in a game."
     if kind == LOWEST_GAME:
@@ -243,7 +277,14 @@ def call_order(awards: Sequence[Award]) -> list[Award]:
     specials = [a for a in awards if a.prize.kind != PLACE]
     flights = [a for a in awards if a.prize.kind == PLACE and a.prize.flight]
     places = [a for a in awards if a.prize.kind == PLACE and not a.prize.flight]
-    specials.sort(key=lambda a: (-KIND_KEYS.index(a.prize.kind), a.prize.flight_order))
+    # The final's tables from the last to table 1, as the places are called.
+    specials.sort(
+        key=lambda a: (
+            -KIND_KEYS.index(a.prize.kind),
+            a.prize.flight_order,
+            -(a.prize.place or 0) if a.prize.kind == FINAL_TABLE else 0,
+        )
+    )
     flights.sort(key=lambda a: (a.prize.flight_order, -(a.prize.place or 0)))
     places.sort(key=lambda a: -(a.prize.place or 0))
     return specials + flights + places

@@ -13,11 +13,11 @@ from dataclasses import dataclass, field
 from django.db.models import Min
 
 from core.errors import ServiceError
-from domain.prizes import Award, Contender, assign_prizes, call_order
+from domain.prizes import FINAL_TABLE, Award, Contender, assign_prizes, call_order
 from scoring.models import Score, SheetState
 from scoring.progress import FINISHED, game_states
 from standings.read import Standings, last_changed, standings
-from tournaments.models import Day, Prize, PrizeDecision, Table, Tournament
+from tournaments.models import Day, Prize, PrizeDecision, Seat, Table, Tournament
 from tournaments.services.prizes import decide_tie
 
 MISSING_SHOWN = 30
@@ -91,6 +91,7 @@ def prize_table(tournament: Tournament) -> PrizeTable:
         for flight in (flights if any(spec.flight for spec in specs) else ())
         for row in result.for_flight(flight).rows
     }
+    final_table, final_total = _at_the_final(tournament, result, specs)
     contenders = [
         Contender(
             row.record.entry_id,
@@ -103,6 +104,8 @@ def prize_table(tournament: Tournament) -> PrizeTable:
             lowest.get(row.record.entry_id),
             row.record.flight,
             flight_ranks.get(row.record.entry_id),
+            final_table.get(row.record.entry_id),
+            final_total.get(row.record.entry_id),
         )
         for row in result.rows
         if row.rank is not None
@@ -116,6 +119,23 @@ def prize_table(tournament: Tournament) -> PrizeTable:
     )
     missing = [] if result.is_final else _missing_games(tournament)
     return PrizeTable(tournament, result, awards, missing, last_changed(tournament))
+
+
+def _at_the_final(tournament: Tournament, result: Standings, specs) -> tuple[dict, dict]:
+    """Each finalist's table at the final and their total in it ({} each without a prize for
+    a final table). One query, only then: the totals are the standings' own."""
+    rules = tournament.rules
+    if not any(spec.kind == FINAL_TABLE for spec in specs) or rules.days not in result.day_numbers:
+        return {}, {}
+    seats = Seat.objects.filter(day__tournament=tournament, day__number=rules.days)
+    tables = dict(seats.values_list("entry_id", "table__number"))
+    column = result.day_numbers.index(rules.days)
+    totals = {
+        record.entry_id: record.day_totals[column]
+        for record in (row.record for row in result.rows)
+        if record.entry_id in tables and record.day_totals[column] is not None
+    }
+    return tables, totals
 
 
 def _missing_games(tournament: Tournament) -> list[str]:

@@ -10,7 +10,8 @@ from django.views.decorators.http import require_POST, require_safe
 
 from core.errors import ServiceError
 from core.reports import PDF, Report, report_response
-from domain.prizes import KINDS
+from domain.finals import has_final
+from domain.prizes import FINAL_TABLE, KINDS
 from standings.prizes import decide_prize_tie, prize_table
 from standings.prizes_pdf import announcement_pdf, certificates_pdf
 from tournaments.access import desk_view, organiser_view
@@ -27,7 +28,11 @@ def prizes(request, tournament):
         {
             "tournament": tournament,
             "table": prize_table(tournament),
-            "kinds": KINDS,
+            "kinds": [
+                (key, label)
+                for key, label in KINDS
+                if key != FINAL_TABLE or has_final(tournament.rules.rule_values())
+            ],
             "can_manage": can_manage(request),
         },
     )

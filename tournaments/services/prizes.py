@@ -8,6 +8,7 @@ from django.utils import timezone
 
 from core.errors import ServiceError
 from domain import prizes
+from domain.finals import has_final
 from domain.flights import flight_named, not_a_flight
 from tournaments.access import role_in
 from tournaments.models import Entry, Prize, PrizeDecision, StaffRole, Tournament
@@ -32,14 +33,25 @@ def add_prize(
     players = Entry.objects.filter(tournament=tournament).exclude(status=Entry.WITHDRAWN)
     if flight:
         players = players.filter(flight=flight)
-    problem = prizes.prize_problem(kind, place, taken, flight=flight, players=players.count())
+    rules = tournament.rules
+    final_tables = rules.final_tables if has_final(rules.rule_values()) else 0
+    tables = Prize.objects.filter(tournament=tournament, kind=prizes.FINAL_TABLE)
+    problem = prizes.prize_problem(
+        kind,
+        place,
+        taken if kind == prizes.PLACE else set(),
+        flight=flight,
+        players=players.count(),
+        final_tables=final_tables,
+        taken_tables={t for t in tables.values_list("place", flat=True) if t is not None},
+    )
     if problem:
         raise ServiceError(problem[1], field=problem[0])
     name = " ".join(name.split())[:100]
     return Prize.objects.create(
         tournament=tournament,
         kind=kind,
-        place=place if kind == prizes.PLACE else None,
+        place=place if kind in (prizes.PLACE, prizes.FINAL_TABLE) else None,
         name=name,
         flight=flight,
     )

@@ -319,3 +319,23 @@ def test_the_standings_head_each_session():
     out = StringIO()
     call_command("standings", "prog", stdout=out)
     assert "Day 1, session 2" in out.getvalue()
+
+
+def test_a_movement_then_a_final_moves_session_2_and_seats_the_final_from_both():
+    from standings.finals import seat_final
+    from standings.read import standings
+
+    tournament = event(final_qualify="overall", final_qualifiers=4, final_tables=1)
+    days = {d.number: d for d in Day.objects.filter(tournament=tournament)}
+    seat_day(days[1], seed=5)
+    play_session(days[1], by_number)
+    moved = seat_day(Day.objects.get(pk=days[2].pk))
+    assert moved.moves, "session 2 is seated by the movement"
+    play_session(days[2], by_number)
+    with pytest.raises(ServiceError):  # the final is never seated as an ordinary session
+        seat_day(Day.objects.get(pk=days[3].pk), seed=1)
+    # The best four over both sessions, as the standings rank them, go through.
+    best = [row.record.name for row in standings(fresh(tournament)).rows[:4]]
+    draw, outcome = seat_final(fresh(tournament))
+    assert [q.name for q in draw.qualifying.qualifiers] == best
+    assert sorted(tables_of(outcome.day)[1]) == sorted(best)
